@@ -1,0 +1,123 @@
+"""The shared protocol of every game: game vs state, explicit chance, moves as values.
+
+Modelled on OpenSpiel's game/state/chance split and python-chess's ergonomics:
+
+* a :class:`Game` is a frozen rule set (a preset) that makes initial states and parses
+  JSON;
+* a :class:`State` is an immutable, hashable value. It is either a *chance node* (dice
+  must be rolled; the caller supplies them, the rules never roll), a *decision node*
+  (``legal_moves()`` is never empty: if nothing can move, the only move is :data:`PASS`)
+  or *terminal*;
+* moves are small frozen values with a text notation.
+
+The module is pure standard library: no clock, no I/O, no global random.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from rules.errors import InvalidDiceError
+
+Dice = tuple[int, ...]
+"""One roll: one value per die thrown together (1 for MÄDN, 2 for Backgammon)."""
+
+JsonDict = dict[str, Any]
+
+
+class Move(Protocol):
+    """What every move offers: a notation that ``State.parse_move`` reads back."""
+
+    @property
+    def notation(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Passing is a move like any other, so the legal-move list is never empty."""
+
+    notation: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return "PASS"
+
+
+PASS = Pass()
+
+
+@runtime_checkable
+class State(Protocol):
+    """An immutable position; see the module docstring for the node kinds."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def current_player(self) -> str | None:
+        """The colour/side that acts next: rolls at a chance node, moves at a decision."""
+        ...
+
+    def is_chance(self) -> bool: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def chance_outcomes(self) -> Sequence[tuple[Dice, float]]:
+        """The possible rolls and their probabilities (they sum to 1)."""
+        ...
+
+    def roll(self, dice: Sequence[int]) -> State:
+        """Resolve the chance node with dice supplied by the caller."""
+        ...
+
+    def legal_moves(self) -> Sequence[Move]: ...
+
+    def apply(self, move: Move) -> State: ...
+
+    def parse_move(self, text: str) -> Move: ...
+
+    def winners(self) -> tuple[str, ...]:
+        """Finishing order so far (the first entry won); empty while nobody finished."""
+        ...
+
+    def to_json(self) -> JsonDict: ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A rule set: one registered game name plus one frozen preset."""
+
+    name: str
+    preset: str
+
+    @property
+    def player_counts(self) -> tuple[int, ...]: ...
+
+    def new_state(self, players: int | None = None) -> State: ...
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State: ...
+
+
+def check_dice(dice: Sequence[int], count: int, faces: int = 6) -> Dice:
+    """Validate a roll from any source (RNG, typed in, JSON) and return it as a tuple."""
+    try:
+        values = tuple(dice)
+    except TypeError:
+        raise InvalidDiceError(f"dice must be a list of {count} number(s), got {dice!r}") from None
+    if len(values) != count:
+        raise InvalidDiceError(f"expected {count} die value(s), got {list(values)}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
+            raise InvalidDiceError(f"a die shows 1 to {faces}, got {value!r}")
+    return values
+
+
+def uniform_outcomes(count: int, faces: int = 6) -> tuple[tuple[Dice, float], ...]:
+    """All ordered rolls of ``count`` fair dice, each with its probability."""
+    p = 1.0 / faces**count
+    return tuple((roll, p) for roll in product(range(1, faces + 1), repeat=count))

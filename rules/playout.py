@@ -1,0 +1,104 @@
+"""Play whole games between bots with a caller-supplied RNG (statistics, tests, demos).
+
+The RNG stands in for the physical dice: the same seed gives the same game, which is
+what the conformance suite and ``spieltisch rules play`` rely on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rules.bots import Bot
+from rules.core import Dice, Move, Pass, State
+
+
+def sample_roll(outcomes: Sequence[tuple[Dice, float]], rng: random.Random) -> Dice:
+    """Draw one outcome of a chance node (uniform fast path, else inverse CDF)."""
+    first = outcomes[0][1]
+    if all(p == first for _, p in outcomes):
+        return outcomes[rng.randrange(len(outcomes))][0]
+    x = rng.random()
+    for dice, p in outcomes:
+        x -= p
+        if x < 0:
+            return dice
+    return outcomes[-1][0]
+
+
+@dataclass
+class GameRecord:
+    """What happened in one game: finishing order and counters for statistics."""
+
+    final: State
+    winners: tuple[str, ...]
+    throws: int = 0
+    moves: int = 0
+    passes: int = 0
+    history: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of a game: a roll (``dice``) or a move (``move``) by ``player``."""
+
+    player: str
+    before: State
+    after: State
+    dice: Dice | None = None
+    move: Move | None = None
+
+
+def steps(
+    state: State,
+    bots: Mapping[str, Bot],
+    rng: random.Random,
+    max_steps: int = 1_000_000,
+) -> Iterator[Step]:
+    """Yield every roll and move until the game ends (or ``max_steps`` is reached)."""
+    for _ in range(max_steps):
+        if state.is_terminal():
+            return
+        player = state.current_player or ""
+        if state.is_chance():
+            dice = sample_roll(state.chance_outcomes(), rng)
+            after = state.roll(dice)
+            yield Step(player, state, after, dice=dice)
+        else:
+            move = bots[player].choose(state, rng)
+            after = state.apply(move)
+            yield Step(player, state, after, move=move)
+        state = after
+
+
+def play_game(
+    state: State,
+    bots: Mapping[str, Bot],
+    rng: random.Random,
+    record_history: bool = False,
+    on_step: Callable[[Step], None] | None = None,
+) -> GameRecord:
+    """Play to the end and count throws (every die thrown, the opening roll and failed
+    tries included), moves (passes excluded) and passes."""
+    throws = moves = passes = 0
+    history: list[tuple[str, str]] = []
+    final = state
+    for step in steps(state, bots, rng):
+        final = step.after
+        if on_step is not None:
+            on_step(step)
+        if step.dice is not None:
+            throws += len(step.dice)
+            if record_history:
+                history.append((step.player, ",".join(map(str, step.dice))))
+        elif step.move is not None:
+            if isinstance(step.move, Pass):
+                passes += 1
+            else:
+                moves += 1
+            if record_history:
+                history.append((step.player, step.move.notation))
+    if not final.is_terminal():
+        raise RuntimeError("game did not end within the step limit")
+    return GameRecord(final, final.winners(), throws, moves, passes, history)

@@ -1,0 +1,258 @@
+"""The arithmetic of the MÄDN family on plain ints and lists, shared by two callers.
+
+:class:`rules.maedn.MaednState` wraps these functions in immutable values for the public
+API; :func:`random_playout` runs them on mutable lists to play whole random games fast
+(bots' rollouts, statistics, the throughput benchmark). Because both use the same
+functions for move generation, obligations, captures and turn order, they cannot drift
+apart; a test also replays thousands of seeded games both ways and compares them.
+
+Positions are *progress* values: -1 home, 0 the own start field, up to ``steps - 1`` on
+the ring, then ``steps .. end - 1`` the goal fields. ``occ`` maps a ring index to the
+seat standing there, or -1.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules.maedn import MaednRules
+
+HOME = -1
+RawMove = tuple[int, int, bool]
+"""(from progress, to progress, sends a piece home)."""
+
+
+def occupancy(
+    tables: Sequence[Sequence[int]], pieces: Sequence[Sequence[int]], steps: int, ring: int
+) -> list[int]:
+    occ = [-1] * ring
+    for seat, own in enumerate(pieces):
+        table = tables[seat]
+        for p in own:
+            if 0 <= p < steps:
+                occ[table[p]] = seat
+    return occ
+
+
+def generate(
+    rules: MaednRules,
+    steps: int,
+    end: int,
+    table: Sequence[int],
+    own: Sequence[int],
+    occ: Sequence[int],
+    seat: int,
+    die: int,
+) -> list[RawMove]:
+    """Every move the die allows one seat, before obligations. ``own`` is sorted, so
+    identical pieces (all those at home) give one move."""
+    moves: list[RawMove] = []
+    last = -2
+    self_capture = rules.self_capture
+    jumping = rules.goal_jumping
+    for p in own:
+        if p == last:
+            continue
+        last = p
+        if p == HOME:
+            if die != 6:
+                continue
+            q = 0
+        else:
+            q = p + die
+            if q >= end:
+                continue
+        if q < steps:
+            who = occ[table[q]]
+            if who == -1:
+                moves.append((p, q, False))
+            elif who != seat or self_capture:
+                moves.append((p, q, True))
+        elif q not in own and (jumping or not any(p < r < q and r >= steps for r in own)):
+            moves.append((p, q, False))
+    return moves
+
+
+def restrict(
+    rules: MaednRules, ring: int, own: Sequence[int], moves: list[RawMove]
+) -> list[RawMove]:
+    """Obligations in classic priority: capture > enter on a 6 > clear the start > any."""
+    if rules.must_capture:
+        captures = [m for m in moves if m[2]]
+        if captures:
+            return captures
+    if own[0] != HOME:
+        return moves
+    if rules.must_enter:
+        enters = [m for m in moves if m[0] == HOME]
+        if enters:
+            return enters
+    if rules.must_clear_start:
+        clearing = [m for m in moves if m[0] == 0 or m[0] == ring]
+        if clearing:
+            return clearing
+    return moves
+
+
+def legal_raw(
+    rules: MaednRules,
+    steps: int,
+    end: int,
+    ring: int,
+    table: Sequence[int],
+    own: Sequence[int],
+    occ: Sequence[int],
+    seat: int,
+    die: int,
+) -> list[RawMove]:
+    moves = generate(rules, steps, end, table, own, occ, seat, die)
+    if len(moves) > 1:
+        moves = restrict(rules, ring, own, moves)
+    return moves
+
+
+def can_advance(rules: MaednRules, steps: int, end: int, own: Sequence[int]) -> bool:
+    """A piece on the track, or a goal piece that can still move up (MÄDN rules 2, 6)."""
+    for p in own:
+        if 0 <= p < steps:
+            return True
+        if p >= steps:
+            if rules.goal_jumping:
+                if any(q not in own for q in range(p + 1, end)):
+                    return True
+            elif p + 1 < end and p + 1 not in own:
+                return True
+    return False
+
+
+def allowed_tries(
+    rules: MaednRules,
+    steps: int,
+    end: int,
+    table: Sequence[int],
+    own: Sequence[int],
+    occ: Sequence[int],
+    seat: int,
+) -> int:
+    """How many throws this roll may take: 3 tries or 1 (MÄDN 2/3/6, Kleiner Ärger)."""
+    rule = rules.tries_rule
+    if rule == "cannot_advance":
+        return 1 if can_advance(rules, steps, end, own) else rules.max_tries
+    if rule == "no_move_with_one":
+        stuck = not generate(rules, steps, end, table, own, occ, seat, 1)
+        return rules.max_tries if stuck else 1
+    return 1
+
+
+def move_piece(
+    pieces: list[list[int]],
+    occ: list[int],
+    tables: Sequence[Sequence[int]],
+    steps: int,
+    seat: int,
+    move: RawMove,
+) -> None:
+    """Carry out a move in place: the piece moves, a captured piece goes home."""
+    p, q, capture = move
+    own = pieces[seat]
+    table = tables[seat]
+    if 0 <= p < steps:
+        occ[table[p]] = -1
+    own.remove(p)
+    if q < steps:
+        square = table[q]
+        if capture:
+            victim = occ[square]
+            theirs = pieces[victim]
+            vt = tables[victim]
+            for r in theirs:
+                if 0 <= r < steps and vt[r] == square:
+                    theirs.remove(r)
+                    theirs.insert(0, HOME)  # HOME sorts first
+                    break
+        occ[square] = seat
+    own.append(q)
+    own.sort()
+
+
+def next_seat(seat: int, players: int, finished: Sequence[int]) -> int:
+    seat = (seat + 1) % players
+    while seat in finished:
+        seat = (seat + 1) % players
+    return seat
+
+
+def roll_die(
+    rules: MaednRules, steps: int, end: int, own: Sequence[int], rng: random.Random
+) -> int:
+    """Draw a die exactly as :func:`rules.playout.sample_roll` does for this node."""
+    p6 = rules.six_probability_when_stuck
+    if p6 is not None and not can_advance(rules, steps, end, own):
+        x = rng.random()
+        other = (1.0 - p6) / 5
+        for face in range(1, 7):
+            x -= p6 if face == 6 else other
+            if x < 0:
+                return face
+        return 6
+    return rng.randrange(6) + 1
+
+
+def random_playout(
+    rules: MaednRules,
+    steps: int,
+    end: int,
+    ring: int,
+    tables: Sequence[Sequence[int]],
+    pieces_in: Sequence[Sequence[int]],
+    turn: int,
+    tries: int,
+    finished_in: Sequence[int],
+    rng: random.Random,
+) -> tuple[list[int], int, int, int]:
+    """Play random moves from a roll node to the end, as :class:`rules.bots.RandomBot`
+    would with the same RNG. Returns (finishing seats, throws, moves, passes)."""
+    pieces = [list(own) for own in pieces_in]
+    occ = occupancy(tables, pieces, steps, ring)
+    finished = list(finished_in)
+    players = len(pieces)
+    throws = moves_made = passes = 0
+    while True:
+        own = pieces[turn]
+        table = tables[turn]
+        die = roll_die(rules, steps, end, own, rng)
+        throws += 1
+        legal = legal_raw(rules, steps, end, ring, table, own, occ, turn, die)
+        count = len(legal) + (1 if rules.pass_always else 0)
+        if not legal:
+            move = None
+        elif count == 1:
+            move = legal[0]
+        else:
+            move = legal[rng.randrange(len(legal))]
+        if move is None:
+            passes += 1
+            if die == 6 and rules.unused_six_rolls_again:
+                tries = 0
+            elif tries + 1 < allowed_tries(rules, steps, end, table, own, occ, turn):
+                tries += 1
+            else:
+                tries = 0
+                turn = next_seat(turn, players, finished)
+            continue
+        moves_made += 1
+        move_piece(pieces, occ, tables, steps, turn, move)
+        tries = 0
+        if own[0] >= steps:
+            finished.append(turn)
+            left = players - len(finished)
+            if not rules.play_on or left <= 1:
+                if rules.play_on:
+                    finished.extend(i for i in range(players) if i not in finished)
+                return finished, throws, moves_made, passes
+            turn = next_seat(turn, players, finished)
+        elif die != 6:
+            turn = next_seat(turn, players, finished)
