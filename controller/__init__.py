@@ -1,0 +1,1 @@
+"""The appliance: command line, event loop, state machine, session, views, persistence."""

@@ -1,0 +1,57 @@
+"""The ``spieltisch`` command: one entry point, one subcommand per job (DESIGN §6).
+
+Bad input never shows a traceback: argparse errors and every ``ValueError``/``OSError``
+from below become one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from controller import rules_cli, text_sim
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (try --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="spieltisch",
+        description="Dice board games on an LED matrix with arcade buttons.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    rules_cli.add_parser(sub)
+    text_sim.add_parser(sub)
+    return parser
+
+
+HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "rules": rules_cli.run,
+    "sim": text_sim.run,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return HANDLERS[args.command](args)
+    except (ValueError, OSError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        sys.stderr.write(f"spieltisch: error: {message}\n")
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

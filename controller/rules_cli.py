@@ -1,0 +1,326 @@
+"""``spieltisch rules ...``: a JSON command line over the rules layer (DESIGN §6).
+
+It exists for scripting, tests and bug reports: every answer is JSON on stdout, every
+bad input is one line on stderr and exit code 2. Games plug in through the registry;
+optional per-game extras (GNU Backgammon Position IDs, summaries) are looked up by
+attribute so this module never names a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, Any
+
+import rules
+from controller.text_board import render_board
+from rules.bots import BOT_KINDS, Bot, make_bot
+from rules.core import Game, Move, State
+from rules.errors import InvalidDiceError, InvalidStateError, RulesError
+from rules.playout import play_game
+from rules.summary import PlaySummary
+
+
+class CliError(ValueError):
+    """Bad command-line input that is not a rules error (file, flag, JSON syntax)."""
+
+
+def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
+    """Register ``rules`` and its subcommands on the top-level parser."""
+    top = sub.add_parser("rules", help="JSON command line over the rules layer")
+    cmds = top.add_subparsers(dest="rules_command", required=True, metavar="COMMAND")
+
+    cmds.add_parser("games", help="list games and presets")
+
+    def game_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("game", help="game name (see `spieltisch rules games`)")
+        p.add_argument("--preset", help="preset name (default: the game's default)")
+
+    new = cmds.add_parser("new", help="print a start position as JSON")
+    game_args(new)
+    new.add_argument("--players", type=int, help="number of players")
+    new.add_argument("--first", help="skip the opening roll: this colour starts")
+    new.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
+
+    moves = cmds.add_parser("moves", help="legal moves of a state, each with its result")
+    game_args(moves)
+    state_args(moves)
+    moves.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='read {"state": ..., "dice": [...]} lines from stdin, answer one line each',
+    )
+
+    apply = cmds.add_parser("apply", help="roll dice and/or apply a move; print the state")
+    game_args(apply)
+    state_args(apply)
+    apply.add_argument("--move", help="move notation, e.g. 12-18 or pass")
+
+    hint = cmds.add_parser("hint", help="the move a bot would choose")
+    game_args(hint)
+    state_args(hint)
+    hint.add_argument("--bot", default="random", help="bot kind")
+    hint.add_argument("--seed", type=int, default=0)
+
+    show = cmds.add_parser("show", help="print a readable board")
+    game_args(show)
+    state_args(show)
+
+    play = cmds.add_parser("play", help="play whole bot games and print a JSON summary")
+    game_args(play)
+    play.add_argument("--players", type=int, help="number of players")
+    play.add_argument(
+        "--bots", default="random", help="bot kind per seat, comma-separated (one = all seats)"
+    )
+    play.add_argument("--games", type=int, default=100)
+    play.add_argument("--seed", type=int, default=0)
+
+
+def state_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--state", help="state JSON file, or - for stdin")
+    p.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
+    p.add_argument("--dice", help="roll to apply first, e.g. 6 or 3,1")
+
+
+def run(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+    """Dispatch one ``rules`` subcommand; raises ``ValueError`` subclasses on bad input."""
+    command: Callable[[argparse.Namespace, IO[str]], int] = COMMANDS[args.rules_command]
+    return command(args, out)
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+def emit(out: IO[str], data: object) -> None:
+    out.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def parse_dice(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise InvalidDiceError(f"--dice takes numbers like 6 or 3,1, got {text!r}") from None
+
+
+def load_json_text(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{where} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+
+
+def read_state_json(path: str) -> Any:
+    if path == "-":
+        return load_json_text(sys.stdin.read(), "stdin")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return load_json_text(fh.read(), path)
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def game_of(args: argparse.Namespace) -> Game:
+    return rules.get_game(args.game, args.preset)
+
+
+def state_from(game: Game, data: Any) -> State:
+    """Parse a JSON state for ``game``; a missing game/preset key is filled in."""
+    if not isinstance(data, Mapping):
+        raise InvalidStateError(f"a state must be a JSON object, got {type(data).__name__}")
+    named = data.get("game", game.name)
+    if named != game.name:
+        raise InvalidStateError(f"the state is for {named!r}, not {game.name!r}")
+    preset = data.get("preset", game.preset)
+    if not isinstance(preset, str):
+        raise InvalidStateError('"preset" must be a string')
+    chosen = rules.get_game(game.name, preset)
+    return chosen.state_from_json(data)
+
+
+def input_state(args: argparse.Namespace) -> State:
+    game = game_of(args)
+    if args.position_id is not None:
+        reader = getattr(game, "state_from_position_id", None)
+        if reader is None:
+            raise CliError(f"--position-id is only for backgammon, not {game.name}")
+        state: State = reader(args.position_id)
+    elif args.state is not None:
+        state = state_from(game, read_state_json(args.state))
+    else:
+        raise CliError("give the position with --state FILE (or - for stdin)")
+    if args.dice is not None:
+        state = state.roll(parse_dice(args.dice))
+    return state
+
+
+def move_entries(state: State) -> list[dict[str, Any]]:
+    """Every legal move with its resulting state (and Position ID where the game has one)."""
+    entries = []
+    for move in state.legal_moves():
+        after = state.apply(move)
+        entry: dict[str, Any] = {"move": move.notation, "state": after.to_json()}
+        describe = getattr(after, "interchange", None)
+        if describe is not None:
+            entry.update(describe())
+        entries.append(entry)
+    return entries
+
+
+def decision(state: State) -> State:
+    if state.is_terminal():
+        raise InvalidStateError("the game is over; there are no moves")
+    if state.is_chance():
+        raise InvalidDiceError(f"{state.current_player} must roll first: give the roll with --dice")
+    return state
+
+
+# -- commands ------------------------------------------------------------------------
+
+
+def cmd_games(args: argparse.Namespace, out: IO[str]) -> int:
+    games = []
+    for name in rules.game_names():
+        default = rules.get_game(name)
+        games.append(
+            {
+                "name": name,
+                "presets": rules.presets(name),
+                "default_preset": rules.default_preset(name),
+                "players": list(default.player_counts),
+            }
+        )
+    emit(out, {"games": games, "bots": sorted(BOT_KINDS)})
+    return 0
+
+
+def cmd_new(args: argparse.Namespace, out: IO[str]) -> int:
+    game = game_of(args)
+    if args.position_id is not None:
+        reader = getattr(game, "state_from_position_id", None)
+        if reader is None:
+            raise CliError(f"--position-id is only for backgammon, not {game.name}")
+        emit(out, reader(args.position_id).to_json())
+        return 0
+    kwargs: dict[str, Any] = {}
+    if args.first is not None:
+        kwargs["first"] = args.first
+    emit(out, game.new_state(args.players, **kwargs).to_json())
+    return 0
+
+
+def answer_moves(state: State) -> dict[str, Any]:
+    state = decision(state)
+    return {"state": state.to_json(), "moves": move_entries(state)}
+
+
+def cmd_moves(args: argparse.Namespace, out: IO[str]) -> int:
+    if not args.jsonl:
+        emit(out, answer_moves(input_state(args)))
+        return 0
+    game = game_of(args)
+    failures = total = 0
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        total += 1
+        try:
+            emit(out, answer_moves(jsonl_state(game, line, number)))
+        except ValueError as exc:
+            failures += 1
+            emit(out, {"error": f"line {number}: {exc}"})
+        out.flush()
+    if failures:
+        raise CliError(f"{failures} of {total} input lines were rejected (see their answers)")
+    return 0
+
+
+def jsonl_state(game: Game, line: str, number: int) -> State:
+    item = load_json_text(line, f"line {number}")
+    if not isinstance(item, Mapping):
+        raise CliError('each line must be an object {"state": ..., "dice": [...]}')
+    if "position_id" in item:
+        reader = getattr(game, "state_from_position_id", None)
+        if reader is None:
+            raise CliError(f"position_id is only for backgammon, not {game.name}")
+        state: State = reader(str(item["position_id"]))
+    elif "state" in item:
+        state = state_from(game, item["state"])
+    else:
+        raise CliError('each line needs "state" (or "position_id")')
+    dice = item.get("dice")
+    if dice is not None:
+        if isinstance(dice, int):
+            dice = [dice]
+        state = state.roll(dice)
+    return state
+
+
+def cmd_apply(args: argparse.Namespace, out: IO[str]) -> int:
+    state = input_state(args)
+    if args.move is not None:
+        state = decision(state)
+        state = state.apply(state.parse_move(args.move))
+    elif args.dice is None:
+        raise CliError("give --dice, --move or both")
+    emit(out, state.to_json())
+    return 0
+
+
+def cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
+    state = decision(input_state(args))
+    move: Move = make_bot(args.bot).choose(state, random.Random(args.seed))
+    emit(out, {"move": move.notation, "state": state.apply(move).to_json()})
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, out: IO[str]) -> int:
+    out.write(render_board(input_state(args)) + "\n")
+    return 0
+
+
+def bots_for(kinds: str, players: Sequence[str]) -> dict[str, Bot]:
+    names = [k.strip() for k in kinds.split(",") if k.strip()]
+    if len(names) == 1:
+        names = names * len(players)
+    if len(names) != len(players):
+        raise CliError(f"--bots names {len(names)} bots for {len(players)} seats")
+    return {colour: make_bot(kind) for colour, kind in zip(players, names, strict=True)}
+
+
+def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
+    game = game_of(args)
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    start = game.new_state(args.players)
+    players = list(start.to_json().get("players", []))
+    bots = bots_for(args.bots, players)
+    rng = random.Random(args.seed)
+    summary = PlaySummary(players)
+    all_random = all(bot.name == "random" for bot in bots.values())
+    fast = getattr(start, "random_playout", None) if all_random else None
+    for _ in range(args.games):
+        if fast is not None:
+            winners, throws, moves, _passes = fast(rng)
+            summary.add(winners, throws, moves)
+        else:
+            record = play_game(start, bots, rng)
+            summary.add(record.winners, record.throws, record.moves, record.final)
+    emit(out, summary.to_json())
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str]], int]] = {
+    "games": cmd_games,
+    "new": cmd_new,
+    "moves": cmd_moves,
+    "apply": cmd_apply,
+    "hint": cmd_hint,
+    "show": cmd_show,
+    "play": cmd_play,
+}
+
+
+__all__ = ["CliError", "RulesError", "add_parser", "run"]

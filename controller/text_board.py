@@ -1,0 +1,105 @@
+"""Readable text boards for a terminal (``rules show`` and the text simulator).
+
+A view, not a rule: it only reads a state. Pieces are capital letters of their colour
+(R B G Y), empty track fields ``.``, start fields the colour's small letter, empty home
+circles ``o`` and empty goal fields ``-``. With ``colour=True`` ANSI colours are added,
+but the letters alone always tell the players apart (colour-blind friendly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.core import State
+from rules.maedn import MaednState
+
+ANSI = {"red": "31", "blue": "34", "green": "32", "yellow": "33"}
+
+TextRenderer = Callable[[State, bool], str]
+RENDERERS: dict[str, TextRenderer] = {}
+
+
+def register(game: str, renderer: TextRenderer) -> None:
+    RENDERERS[game] = renderer
+
+
+def render_board(state: State, colour: bool = False) -> str:
+    """The board of any registered game as text, plus a status line."""
+    renderer = RENDERERS.get(state.game.name)
+    if renderer is None:
+        return f"(no text board for {state.game.name} yet)\n" + str(state.to_json())
+    return renderer(state, colour)
+
+
+def paint(text: str, name: str | None, colour: bool) -> str:
+    if not colour or name is None:
+        return text
+    return f"\x1b[1;{ANSI[name]}m{text}\x1b[0m"
+
+
+def render_track_game(state: State, colour: bool = False) -> str:
+    """MÄDN and Kleiner Ärger: the geometry's grid with pieces on it."""
+    if not isinstance(state, MaednState):
+        raise TypeError("render_track_game needs a MÄDN-family state")
+    game = state.game
+    geo = game.geometry
+    grid: dict[tuple[int, int], tuple[str, str | None]] = {}
+    for index, cell in enumerate(geo.ring_cells):
+        grid[cell] = (".", None)
+        for c, start in zip(geo.colours, geo.starts, strict=True):
+            if index == start:
+                grid[cell] = (c[0], c)
+    for c in geo.colours:
+        for cell in geo.goal_cells[c]:
+            grid[cell] = ("-", c)
+        for cell in geo.home_cells[c]:
+            grid[cell] = ("o", c)
+    waiting: dict[str, int] = {}
+    tables = game.tables(state.players)
+    for seat, c in enumerate(state.players):
+        homes = list(geo.home_cells[c])
+        for p in state.pieces[seat]:
+            letter = (c[0].upper(), c)
+            if p < 0:
+                if homes:
+                    grid[homes.pop(0)] = letter
+                else:
+                    waiting[c] = waiting.get(c, 0) + 1
+            elif p < geo.track_steps:
+                grid[geo.ring_cells[tables[seat][p]]] = letter
+            else:
+                grid[geo.goal_cells[c][p - geo.track_steps]] = letter
+    if geo.centre is not None:
+        centre = str(state.die) if state.phase == 2 else "*"
+        grid[geo.centre] = (centre, None)
+    lines = []
+    for r in range(geo.size):
+        row = []
+        for col in range(geo.size):
+            text, owner = grid.get((r, col), (" ", None))
+            row.append(paint(text, owner, colour and text.isupper()))
+        lines.append(" ".join(row).rstrip())
+    if waiting:
+        lines.append("waiting off the board: " + ", ".join(f"{c} {n}" for c, n in waiting.items()))
+    lines.append(status_line(state))
+    return "\n".join(lines)
+
+
+def status_line(state: State) -> str:
+    data = state.to_json()
+    if state.is_terminal():
+        order = ", ".join(state.winners())
+        return f"game over: {state.winners()[0]} wins (finishing order: {order})"
+    who = state.current_player
+    phase = data.get("phase")
+    if phase == "opening":
+        return f"opening roll: {who} throws"
+    if phase == "move":
+        return f"{who} rolled {data['dice'][0]}"
+    tries = data.get("tries", 0)
+    extra = f" (try {tries + 1})" if tries else ""
+    return f"{who} to roll{extra}"
+
+
+register("maedn", render_track_game)
+register("kleiner_aerger", render_track_game)

@@ -1,0 +1,1 @@
+"""Drivers behind small interfaces (display, input, sound, serial bridge), with fakes."""

@@ -1,0 +1,72 @@
+"""DESIGN §1: data flows one way; the rules are pure standard library.
+
+These tests read the import statements of every module, so a forbidden import fails
+here even if no test happens to execute that line.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def imported_modules(package: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+        found[str(path.relative_to(ROOT))] = names
+    return found
+
+
+def test_rules_import_only_stdlib_and_themselves() -> None:
+    allowed = set(sys.stdlib_module_names) | {"rules", "__future__"}
+    offenders = {
+        path: sorted(names - allowed)
+        for path, names in imported_modules("rules").items()
+        if names - allowed
+    }
+    assert offenders == {}
+
+
+def test_rules_never_import_controller_or_hardware() -> None:
+    for path, names in imported_modules("rules").items():
+        assert not names & {"controller", "hardware"}, path
+
+
+def test_rules_have_no_clock_io_or_global_random() -> None:
+    """The rules never roll, never read a clock and never print (DESIGN §2)."""
+    forbidden = {"time", "datetime", "os", "socket", "subprocess", "threading"}
+    for path, names in imported_modules("rules").items():
+        assert not names & forbidden, (path, names & forbidden)
+    for path in (ROOT / "rules").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.id not in {"print", "open", "input"}, (path, node.func.id)
+            # random.Random(...) instances are passed in; module-level draws are not.
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "random"
+            ):
+                assert node.attr in {"Random"}, (path, node.attr)
+
+
+def test_hardware_never_imports_controller_or_rules() -> None:
+    for path, names in imported_modules("hardware").items():
+        assert not names & {"controller", "rules"}, path
+
+
+def test_controller_never_touches_pins_or_luma_directly() -> None:
+    """The controller talks to hardware interfaces only (DESIGN §1)."""
+    for path, names in imported_modules("controller").items():
+        assert not names & {"gpiozero", "luma", "serial", "spidev", "lgpio"}, (path, names)
