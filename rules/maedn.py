@@ -542,10 +542,13 @@ class MaednState:
     # -- moves ------------------------------------------------------------------------
 
     def legal_moves(self) -> tuple[Move, ...]:
-        """The moves the preset allows now; never empty at a decision node."""
+        """The moves the preset allows now: never empty at a decision node, empty once
+        the game is over; at a chance node it raises (roll first)."""
         moves = self._moves
         if moves is not None:
             return moves
+        if self.phase == OVER:
+            return ()
         if self.phase != MOVE:
             raise NotDecisionError(
                 f"no moves at this point: {self.describe()}"
