@@ -85,10 +85,10 @@ def state_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dice", help="roll to apply first, e.g. 6 or 3,1")
 
 
-def run(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     """Dispatch one ``rules`` subcommand; raises ``ValueError`` subclasses on bad input."""
     command: Callable[[argparse.Namespace, IO[str]], int] = COMMANDS[args.rules_command]
-    return command(args, out)
+    return command(args, out if out is not None else sys.stdout)
 
 
 # -- helpers -------------------------------------------------------------------------

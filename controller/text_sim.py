@@ -35,7 +35,8 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--display", default="text", choices=["text"], help="where to draw")
 
 
-def run(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    out = out if out is not None else sys.stdout
     game = rules.get_game(args.game, args.preset)
     state = game.new_state(args.players)
     players = state.to_json()["players"]

@@ -27,7 +27,7 @@ def pos(pieces: dict[str, list[Any]], turn: str = "red", **extra: Any) -> State:
 
 
 def test_setup_all_pieces_in_home_circles_clockwise() -> None:
-    """"Zum Spielbeginn werden die 4 Spielfiguren auf die gleichfarbigen Eckkreise
+    """ "Zum Spielbeginn werden die 4 Spielfiguren auf die gleichfarbigen Eckkreise
     gestellt. Gespielt wird im Uhrzeigersinn." Seat order red → blue → green → yellow."""
     state = GAME.new_state(4)
     data = state.to_json()
@@ -314,10 +314,28 @@ def test_track_geometry_matches_design() -> None:
     """DESIGN §2 board: track cells, rotation, home circles and goal lanes."""
     geo = GAME.geometry
     assert geo.ring_cells[:10] == (
-        (10, 4), (9, 4), (8, 4), (7, 4), (6, 4), (6, 3), (6, 2), (6, 1), (6, 0), (5, 0),
+        (10, 4),
+        (9, 4),
+        (8, 4),
+        (7, 4),
+        (6, 4),
+        (6, 3),
+        (6, 2),
+        (6, 1),
+        (6, 0),
+        (5, 0),
     )
     assert geo.ring_cells[10:20] == (
-        (4, 0), (4, 1), (4, 2), (4, 3), (4, 4), (3, 4), (2, 4), (1, 4), (0, 4), (0, 5),
+        (4, 0),
+        (4, 1),
+        (4, 2),
+        (4, 3),
+        (4, 4),
+        (3, 4),
+        (2, 4),
+        (1, 4),
+        (0, 4),
+        (0, 5),
     )
     assert len(set(geo.ring_cells)) == 40
     assert geo.home_cells["blue"] == ((0, 1), (1, 1), (0, 0), (1, 0)) or set(

@@ -44,7 +44,7 @@ def test_house_rule_0_touch_move_is_binding() -> None:
 
 def test_house_rule_1_a_56_percent_six_while_all_pieces_are_home() -> None:
     """Rule 1: "sofern noch alle Spielfiguren auf den Eckfeldern sind, besteht eine
-    56%ige Chance auf eine 6 (als Ersatz für das 3 Mal würfeln)". """
+    56%ige Chance auf eine 6 (als Ersatz für das 3 Mal würfeln)"."""
     state = pos({"red": ALL_HOME, "green": ALL_HOME})
     outcomes = dict(state.chance_outcomes())
     assert math.isclose(outcomes[(6,)], 0.56)
@@ -133,7 +133,7 @@ def test_house_rule_8_five_second_move_timer_is_a_setting() -> None:
 
 def test_house_rule_9_pieces_in_the_goal_are_uncapturable_and_drawn_darker() -> None:
     """Rule 9: "Spielfiguren, die nicht mehr schlagbar sind, bekommen eine dunklere
-    Farbe (beim Erreichen der Zielfelder ...)". """
+    Farbe (beim Erreichen der Zielfelder ...)"."""
     assert GAME.rules.dark_safe_pieces
     state = pos({"red": ["goal1", 12, "home", "home"], "green": ALL_HOME})
     progress = state.progress("red")  # type: ignore[attr-defined]

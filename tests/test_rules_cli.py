@@ -1,0 +1,280 @@
+"""``spieltisch rules``: the JSON command line (DESIGN §6) and its bad-input handling."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(
+    args: list[str],
+    stdin: str = "",
+    monkeypatch: pytest.MonkeyPatch | None = None,
+    capsys: pytest.CaptureFixture[str] | None = None,
+) -> tuple[int, str, str]:
+    assert monkeypatch is not None and capsys is not None
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
+    def call(*args: str, stdin: str = "") -> tuple[int, str, str]:
+        return run(list(args), stdin, monkeypatch, capsys)
+
+    return call
+
+
+def test_games_lists_presets(cli: Any) -> None:
+    code, out, _ = cli("rules", "games")
+    assert code == 0
+    games = {g["name"]: g for g in json.loads(out)["games"]}
+    assert games["maedn"]["presets"][:3] == ["classic", "lingo", "schmidt"]
+    assert games["maedn"]["players"] == [2, 3, 4]
+
+
+def test_new_then_moves_then_apply_round_trip(cli: Any, tmp_path: Path) -> None:
+    code, out, _ = cli("rules", "new", "maedn", "--first", "red", "--players", "2")
+    assert code == 0
+    state_file = tmp_path / "s.json"
+    state_file.write_text(out)
+    code, out, _ = cli("rules", "moves", "maedn", "--state", str(state_file), "--dice", "6")
+    answer = json.loads(out)
+    assert [m["move"] for m in answer["moves"]] == ["home-0"]
+    assert answer["moves"][0]["state"]["pieces"]["red"] == ["home", "home", "home", 0]
+    code, out, _ = cli(
+        "rules", "apply", "maedn", "--state", str(state_file), "--dice", "6", "--move", "home-0"
+    )
+    assert code == 0
+    after = json.loads(out)
+    assert after == answer["moves"][0]["state"]
+    assert after["turn"] == "red" and after["phase"] == "roll"
+
+
+def test_moves_jsonl_answers_one_line_per_input_line(cli: Any) -> None:
+    lines = [
+        {
+            "state": {
+                "players": ["red", "green"],
+                "turn": "red",
+                "pieces": {"red": [5, 20, "home", "home"], "green": [8, "home", "home", "home"]},
+            },
+            "dice": [3],
+        },
+        {
+            "state": {
+                "preset": "lingo",
+                "players": ["red", "green"],
+                "turn": "green",
+                "pieces": {"red": ["home"] * 4, "green": ["home"] * 4},
+            },
+            "dice": [6],
+        },
+    ]
+    stdin = "\n".join(json.dumps(x) for x in lines) + "\n"
+    code, out, _ = cli("rules", "moves", "maedn", "--jsonl", stdin=stdin)
+    assert code == 0
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert len(answers) == 2
+    assert [m["move"] for m in answers[0]["moves"]] == ["5-8x"]
+    assert {m["move"] for m in answers[1]["moves"]} == {"home-20", "pass"}
+    assert all("state" in m for a in answers for m in a["moves"])
+
+
+def test_moves_jsonl_reports_bad_lines_and_keeps_going(cli: Any) -> None:
+    good = json.dumps(
+        {
+            "state": {
+                "players": ["red", "green"],
+                "turn": "red",
+                "pieces": {"red": ["home"] * 4, "green": ["home"] * 4},
+            },
+            "dice": [6],
+        }
+    )
+    code, out, err = cli("rules", "moves", "maedn", "--jsonl", stdin=f"{{oops\n{good}\n")
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert "error" in answers[0] and "line 1" in answers[0]["error"]
+    assert answers[1]["moves"][0]["move"] == "home-0"
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_play_summary_shape_and_determinism(cli: Any) -> None:
+    code, out, _ = cli("rules", "play", "maedn", "--games", "20", "--seed", "3")
+    assert code == 0
+    summary = json.loads(out)
+    assert set(summary) >= {"games", "wins", "rolls_mean", "moves_mean"}
+    assert summary["games"] == 20 and sum(summary["wins"].values()) == 20
+    assert summary["rolls_mean"] > summary["moves_mean"] > 0
+    assert cli("rules", "play", "maedn", "--games", "20", "--seed", "3")[1] == out
+
+
+def test_play_generic_driver_and_fast_playout_agree(cli: Any) -> None:
+    """A non-random bot mix uses the generic driver; random bots use the fast playout.
+    The statistics are identical for the same seed because both play the same games."""
+    from rules.bots import BOT_KINDS, RandomBot
+
+    class NamedRandom(RandomBot):
+        name = "random2"
+
+    BOT_KINDS["random2"] = NamedRandom
+    try:
+        fast = cli("rules", "play", "maedn", "--games", "15", "--seed", "9")[1]
+        slow = cli("rules", "play", "maedn", "--games", "15", "--seed", "9", "--bots", "random2")[1]
+    finally:
+        del BOT_KINDS["random2"]
+    assert json.loads(fast) == json.loads(slow)
+
+
+def test_show_prints_a_board(cli: Any) -> None:
+    state = json.dumps(
+        {
+            "game": "maedn",
+            "players": ["red", "green"],
+            "turn": "red",
+            "pieces": {"red": [0, "goal1", "home", "home"], "green": [20, "home", "home", "home"]},
+        }
+    )
+    code, out, _ = cli("rules", "show", "maedn", "--state", "-", stdin=state)
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) >= 12
+    assert lines[10][2 * 4] == "R", "red's start field is (10, 4)"
+    assert "red to roll" in out
+
+
+def test_hint_returns_a_legal_move(cli: Any) -> None:
+    state = json.dumps(
+        {
+            "players": ["red", "green"],
+            "turn": "red",
+            "pieces": {"red": [0, 5, "home", "home"], "green": ["home"] * 4},
+        }
+    )
+    code, out, _ = cli("rules", "hint", "maedn", "--state", "-", "--dice", "2", stdin=state)
+    assert code == 0 and json.loads(out)["move"] in {"0-2", "5-7"}
+
+
+BAD_INPUTS = [
+    (["rules", "new", "schach"], "", "unknown game"),
+    (["rules", "new", "maedn", "--preset", "turbo"], "", "unknown preset"),
+    (["rules", "moves", "maedn", "--state", "-", "--dice", "6"], "{not json", "not valid JSON"),
+    (
+        ["rules", "moves", "maedn", "--state", "-", "--dice", "6"],
+        json.dumps(
+            {
+                "players": ["red", "green"],
+                "turn": "red",
+                "pieces": {"red": [5, 5, "home", "home"], "green": ["home"] * 4},
+            }
+        ),
+        "two pieces",
+    ),
+    (
+        ["rules", "moves", "maedn", "--state", "-", "--dice", "7"],
+        json.dumps(
+            {
+                "players": ["red", "green"],
+                "turn": "red",
+                "pieces": {"red": ["home"] * 4, "green": ["home"] * 4},
+            }
+        ),
+        "1 to 6",
+    ),
+    (
+        ["rules", "moves", "maedn", "--state", "-"],
+        json.dumps(
+            {
+                "players": ["red", "green"],
+                "turn": "red",
+                "pieces": {"red": ["home"] * 4, "green": ["home"] * 4},
+            }
+        ),
+        "roll first",
+    ),
+    (
+        ["rules", "apply", "maedn", "--state", "-", "--dice", "6", "--move", "3-9"],
+        json.dumps(
+            {
+                "players": ["red", "green"],
+                "turn": "red",
+                "pieces": {"red": ["home"] * 4, "green": ["home"] * 4},
+            }
+        ),
+        "not legal",
+    ),
+    (["rules", "moves", "maedn", "--state", "/nonexistent.json", "--dice", "6"], "", "cannot read"),
+    (
+        ["rules", "moves", "maedn", "--state", "-", "--dice", "6"],
+        json.dumps(
+            {
+                "players": ["red", "green"],
+                "turn": "red",
+                "pieces": {"red": ["home"] * 3, "green": ["home"] * 4},
+            }
+        ),
+        "exactly 4 pieces",
+    ),
+    (["rules", "play", "maedn", "--bots", "genius"], "", "unknown bot"),
+    (["rules", "moves"], "", "required"),
+]
+
+
+@pytest.mark.parametrize(("args", "stdin", "message"), BAD_INPUTS)
+def test_bad_input_is_one_line_and_exit_2(
+    args: list[str],
+    stdin: str,
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    try:
+        code = main(args)
+    except SystemExit as exc:  # argparse usage errors exit from inside parse_args
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_real_process_bad_input_has_no_traceback() -> None:
+    """The installed entry point (a real process) behaves the same."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "controller",
+            "rules",
+            "moves",
+            "maedn",
+            "--state",
+            "-",
+            "--dice",
+            "7",
+        ],
+        input='{"players": ["red", "green"], "turn": "red", '
+        '"pieces": {"red": ["home","home","home","home"], '
+        '"green": ["home","home","home","home"]}}',
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
