@@ -57,6 +57,9 @@ class MaednRules:
     must_capture: bool = True
     must_enter: bool = True
     must_clear_start: bool = True
+    clear_start_only_while_waiting: bool = True
+    """MÄDN rule 5 limits clearing to "solange sich eine Spielfigur auf einem der
+    Eckkreise befindet"; Kleiner Ärger's "so bald wie möglich" has no such limit."""
     pass_always: bool = False
     self_capture: bool = False
     goal_jumping: bool = False
@@ -98,6 +101,7 @@ SCHMIDT = MaednRules(
 KLEINER_AERGER = MaednRules(
     name="standard",
     must_capture=False,
+    clear_start_only_while_waiting=False,
     tries_rule=TRIES_NO_MOVE_WITH_ONE,
     unused_six_rolls_again=False,
 )

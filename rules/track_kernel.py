@@ -77,21 +77,28 @@ def generate(
 
 
 def restrict(
-    rules: MaednRules, ring: int, own: Sequence[int], moves: list[RawMove]
+    rules: MaednRules, steps: int, ring: int, own: Sequence[int], moves: list[RawMove]
 ) -> list[RawMove]:
-    """Obligations in classic priority: capture > enter on a 6 > clear the start > any."""
+    """Obligations in classic priority: capture > enter on a 6 > clear the start > any.
+
+    Clearing the start (a piece on progress 0, or a Kleiner Ärger piece back on its
+    start field after a lap) applies while pieces wait, or always when the preset says
+    so (Kleiner Ärger: "so bald wie möglich").
+    """
     if rules.must_capture:
         captures = [m for m in moves if m[2]]
         if captures:
             return captures
-    if own[0] != HOME:
-        return moves
-    if rules.must_enter:
+    waiting = own[0] == HOME
+    if waiting and rules.must_enter:
         enters = [m for m in moves if m[0] == HOME]
         if enters:
             return enters
-    if rules.must_clear_start:
-        clearing = [m for m in moves if m[0] == 0 or m[0] == ring]
+    if rules.must_clear_start and (waiting or not rules.clear_start_only_while_waiting):
+        # Progress ``ring`` is back on the start field only where a lap field exists
+        # (ring < steps, Kleiner Ärger); on the MÄDN board it is goal 1.
+        lap = ring if ring < steps else 0
+        clearing = [m for m in moves if m[0] == 0 or m[0] == lap]
         if clearing:
             return clearing
     return moves
@@ -110,7 +117,7 @@ def legal_raw(
 ) -> list[RawMove]:
     moves = generate(rules, steps, end, table, own, occ, seat, die)
     if len(moves) > 1:
-        moves = restrict(rules, ring, own, moves)
+        moves = restrict(rules, steps, ring, own, moves)
     return moves
 
 
