@@ -103,3 +103,5 @@ def status_line(state: State) -> str:
 
 register("maedn", render_track_game)
 register("kleiner_aerger", render_track_game)
+
+import controller.text_board_minimaki  # noqa: E402, F401  (registers its renderer)

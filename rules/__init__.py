@@ -25,12 +25,17 @@ from rules.errors import (
     UnknownGameError,
 )
 from rules.maedn import CLASSIC, KLEINER_AERGER, LINGO, SCHMIDT, kleiner_aerger_game, maedn_game
+from rules.minimaki import DIAGONAL, FREE_SETUP, STANDARD, TWO_PLAYER, minimaki_game
 from rules.registry import default_preset, game_names, get_game, presets, state_from_json
 
 _registry.register("maedn", "classic", lambda: maedn_game(CLASSIC), default=True)
 _registry.register("maedn", "lingo", lambda: maedn_game(LINGO))
 _registry.register("maedn", "schmidt", lambda: maedn_game(SCHMIDT))
 _registry.register("kleiner_aerger", "standard", lambda: kleiner_aerger_game(KLEINER_AERGER))
+_registry.register("minimaki", "standard", lambda: minimaki_game(STANDARD), default=True)
+_registry.register("minimaki", "diagonal", lambda: minimaki_game(DIAGONAL))
+_registry.register("minimaki", "free_setup", lambda: minimaki_game(FREE_SETUP))
+_registry.register("minimaki", "two_player", lambda: minimaki_game(TWO_PLAYER))
 
 __all__ = [
     "PASS",
