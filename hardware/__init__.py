@@ -1,1 +1,7 @@
-"""Drivers behind small interfaces (display, input, sound, serial bridge), with fakes."""
+"""Drivers behind small interfaces (display, input, sound, serial bridge), with fakes.
+
+Build devices from settings with ``hardware.build``:
+``build_display(DisplaySpec)``, ``build_input(HardwareSpec)``, ``build_sound(SoundSpec)``.
+The interfaces are in ``hardware.interfaces``; the settings in ``hardware.specs``.
+Nothing here imports a hardware library at import time.
+"""
