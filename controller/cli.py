@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from controller import rules_cli, text_sim
+from controller import config, rules_cli, selftest, text_sim
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -29,12 +29,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rules_cli.add_parser(sub)
     text_sim.add_parser(sub)
+    selftest.add_parser(sub)
+    config.add_parser(sub)
     return parser
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "rules": rules_cli.run,
     "sim": text_sim.run,
+    "selftest": selftest.run,
+    "config": config.run,
 }
 
 

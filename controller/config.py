@@ -1,0 +1,378 @@
+"""The appliance's TOML config: read with tomllib, validated into frozen dataclasses.
+
+Every problem becomes one line naming the key, the value and what is allowed, and all
+problems are reported at once (``ConfigError.errors``), so a builder fixes the file in
+one go. ``load_config`` never starts anything; ``spieltisch config check FILE`` is
+just that call. Commands that use the config (run, sim, selftest) call it first and
+exit 2 on a ``ConfigError``.
+
+Sections and keys are documented in ``config.example.toml``; pins in ``wiring.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import rules
+from hardware.specs import (
+    DISPLAY_TYPES,
+    INPUT_TYPES,
+    MAPPINGS,
+    MONO_SIZES,
+    RGB_SIZES,
+    ROTATIONS,
+    ButtonSpec,
+    DisplaySpec,
+    HardwareSpec,
+    SeatPins,
+    SoundSpec,
+)
+from rules.bots import BOT_KINDS
+
+DEFAULT_PATH = Path("/etc/spieltisch/config.toml")
+
+DEFAULT_SEATS = (SeatPins(17, 27), SeatPins(22, 23), SeatPins(24, 25), SeatPins(5, 6))
+DEFAULT_SYSTEM_PIN = 26
+"""The wiring.md pin table: 4 seats × (OK, NEXT), the system button; buzzer on 13."""
+
+PLAYERS = ("human", "bot", "empty")
+BLOCK_ORIENTATIONS = (0, 90, -90, 180)
+SPI_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK", 7: "SPI0 CE1"}
+SECTIONS = ("display", "input", "seats", "sound", "game")
+
+
+class ConfigError(ValueError):
+    """A config that must not be used; ``errors`` holds one line per problem."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("\n".join(errors))
+        self.errors = errors
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """What the menu offers first, the Lingo move timer and the bots' strength."""
+
+    name: str = "maedn"
+    preset: str | None = None
+    move_timer_s: float = 5.0
+    bot: str = "random"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    hardware: HardwareSpec
+    players: tuple[str, ...]
+    """The default setup per seat: "human", "bot" or "empty"."""
+    game: GameConfig = field(default_factory=GameConfig)
+    source: str = "<defaults>"
+
+    @property
+    def display(self) -> DisplaySpec:
+        return self.hardware.display
+
+    @property
+    def buttons(self) -> ButtonSpec:
+        return self.hardware.buttons
+
+    @property
+    def sound(self) -> SoundSpec:
+        return self.hardware.sound
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate ``path``; raises ``ConfigError`` listing every problem."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError([f"{path}: config file not found"]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError([f"{path}: cannot read config file: {exc}"]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([f"{path}: TOML syntax error: {exc}"]) from None
+    return parse_config(data, str(path))
+
+
+def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
+    """Validate an already parsed TOML document (a dict)."""
+    errors: list[str] = []
+    for name in data:
+        if name not in SECTIONS:
+            errors.append(f"[{name}]: unknown section; allowed: {', '.join(SECTIONS)}")
+    display = _display(_Table("display", data.get("display", {}), errors))
+    input_type, buttons = _input(_Table("input", data.get("input", {}), errors))
+    seats, players = _seats(data.get("seats"), errors)
+    buttons = ButtonSpec(seats, buttons.system, buttons.pull_up, buttons.debounce_s, buttons.hold_s)
+    sound = _sound(_Table("sound", data.get("sound", {}), errors))
+    game = _game(_Table("game", data.get("game", {}), errors))
+    _check_pins(display, buttons, sound, errors)
+    if errors:
+        raise ConfigError([f"{source}: {line}" for line in errors])
+    hardware = HardwareSpec(display, input_type, buttons, sound)
+    return Config(hardware, players, game, source)
+
+
+def default_config() -> Config:
+    """The settings an empty file gives, but with the pygame emulator and keyboard."""
+    return parse_config({"display": {"type": "pygame"}, "input": {"type": "keyboard"}})
+
+
+# --- reading typed values --------------------------------------------------------
+
+_TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+
+
+def _describe(value: Any) -> str:
+    kinds = {bool: "boolean", int: "integer", float: "number", str: "string"}
+    kind = kinds.get(type(value), "table" if isinstance(value, dict) else "array")
+    return f"{value!r} ({kind})"
+
+
+class _Table:
+    """One TOML table: typed reads with defaults, then a check for unknown keys."""
+
+    def __init__(self, name: str, table: Any, errors: list[str]) -> None:
+        self.name = name
+        self.errors = errors
+        self.known: list[str] = []
+        if not isinstance(table, dict):
+            errors.append(f"{name}: expected a table [{name}], got {_describe(table)}")
+            table = {}
+        self.table: dict[str, Any] = table
+
+    def error(self, key: str, message: str) -> None:
+        self.errors.append(f"{self.name}.{key}: {message}")
+
+    def get(
+        self,
+        key: str,
+        kind: type,
+        default: Any,
+        *,
+        choices: Iterable[Any] | None = None,
+        lo: float | None = None,
+        hi: float | None = None,
+        required: bool = False,
+    ) -> Any:
+        self.known.append(key)
+        if key not in self.table:
+            if required:
+                allowed = f"; allowed: {_join(choices)}" if choices is not None else ""
+                if lo is not None and hi is not None:
+                    allowed = f"; allowed: {_TYPE_NAMES[kind]} from {lo} to {hi}"
+                self.error(key, f"missing{allowed}")
+            return default
+        value = self.table[key]
+        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok = float(value), True
+        if not ok:
+            self.error(key, f"expected {_TYPE_NAMES[kind]}, got {_describe(value)}")
+            return default
+        if choices is not None and value not in list(choices):
+            self.error(key, f"{value!r} is not allowed; allowed: {_join(choices)}")
+            return default
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            self.error(key, f"{value!r} is out of range; allowed: {lo} to {hi}")
+            return default
+        return value
+
+    def finish(self) -> None:
+        for key in self.table:
+            if key not in self.known:
+                self.error(key, f"unknown key; allowed: {', '.join(self.known)}")
+
+
+def _join(values: Iterable[Any]) -> str:
+    return ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values)
+
+
+def _pin(table: _Table, key: str, default: int | None, required: bool = False) -> Any:
+    return table.get(key, int, default, lo=0, hi=27, required=required)
+
+
+# --- sections --------------------------------------------------------------------
+
+
+def _display(t: _Table) -> DisplaySpec:
+    d = DisplaySpec()
+    kind = t.get("type", str, "dummy", choices=DISPLAY_TYPES, required=True)
+    width = t.get("width", int, d.width, lo=1, hi=256)
+    height = t.get("height", int, d.height, lo=1, hi=256)
+    spec = DisplaySpec(
+        type=kind,
+        width=width,
+        height=height,
+        rotation=t.get("rotation", int, d.rotation, choices=ROTATIONS),
+        mapping=t.get("mapping", str, d.mapping, choices=MAPPINGS),
+        tile_width=t.get("tile_width", int, d.tile_width, lo=1, hi=256),
+        tile_height=t.get("tile_height", int, d.tile_height, lo=1, hi=256),
+        brightness=t.get("brightness", float, d.brightness, lo=0.0, hi=1.0),
+        night_brightness=t.get("night_brightness", float, d.night_brightness, lo=0.0, hi=1.0),
+        max_current_ma=t.get("max_current_ma", int, d.max_current_ma, lo=0, hi=100_000),
+        ma_per_channel=t.get("ma_per_channel", float, d.ma_per_channel, lo=0.0, hi=100.0),
+        idle_ma_per_led=t.get("idle_ma_per_led", float, d.idle_ma_per_led, lo=0.0, hi=10.0),
+        spi_port=t.get("spi_port", int, d.spi_port, choices=(0, 1)),
+        spi_device=t.get("spi_device", int, d.spi_device, choices=(0, 1)),
+        block_orientation=t.get(
+            "block_orientation", int, d.block_orientation, choices=BLOCK_ORIENTATIONS
+        ),
+        reverse_order=t.get("reverse_order", bool, d.reverse_order),
+        scale=t.get("scale", int, d.scale, lo=1, hi=64),
+        file=t.get("file", str, d.file),
+        port=t.get("port", str, d.port),
+    )
+    t.finish()
+    _check_size(t, spec)
+    return spec
+
+
+def _check_size(t: _Table, spec: DisplaySpec) -> None:
+    """The size must be one a view layout exists for, and fit the chosen chain order."""
+    size = spec.logical_size
+    if spec.type == "unicornhathd" and (spec.width, spec.height) != (16, 16):
+        t.error("width", f"{spec.width}x{spec.height} is not allowed; unicornhathd is 16x16")
+        return
+    sizes = MONO_SIZES if spec.mono else RGB_SIZES
+    if size not in sizes:
+        allowed = ", ".join(f"{w}x{h}" for w, h in sizes)
+        t.error(
+            "width",
+            f"{size[0]}x{size[1]} (after rotation {spec.rotation}) has no game layout on a "
+            f"{'monochrome' if spec.mono else 'colour'} {spec.type} display; allowed: {allowed}",
+        )
+    if spec.mapping != "row" and spec.type not in ("ws2812", "neopixel", "apa102", "bridge"):
+        t.error(
+            "mapping",
+            f"{spec.mapping!r} is not allowed for {spec.type}; "
+            "allowed: 'row' (chain order is only set for ws2812, neopixel, apa102, bridge)",
+        )
+    if spec.mapping == "tiled" and (spec.width % spec.tile_width or spec.height % spec.tile_height):
+        t.error(
+            "mapping",
+            f"'tiled': {spec.width}x{spec.height} is not a whole number of "
+            f"{spec.tile_width}x{spec.tile_height} tiles",
+        )
+
+
+def _input(t: _Table) -> tuple[str, ButtonSpec]:
+    kind = t.get("type", str, "gpio", choices=INPUT_TYPES)
+    spec = ButtonSpec(
+        system=_pin(t, "system_pin", DEFAULT_SYSTEM_PIN),
+        pull_up=t.get("pull_up", bool, True),
+        debounce_s=t.get("debounce_ms", int, 20, lo=0, hi=500) / 1000,
+        hold_s=t.get("hold_s", float, 1.0, lo=0.1, hi=30.0),
+    )
+    t.finish()
+    return kind, spec
+
+
+def _seats(raw: Any, errors: list[str]) -> tuple[tuple[SeatPins, ...], tuple[str, ...]]:
+    if raw is None:
+        return DEFAULT_SEATS, ("human",) * len(DEFAULT_SEATS)
+    if not isinstance(raw, list) or not all(isinstance(s, dict) for s in raw):
+        errors.append(f"seats: expected [[seats]] tables, got {_describe(raw)}")
+        return (), ()
+    if not 1 <= len(raw) <= 4:
+        errors.append(f"seats: {len(raw)} seats configured; allowed: 1 to 4")
+    seats: list[SeatPins] = []
+    players: list[str] = []
+    for index, table in enumerate(raw):
+        t = _Table(f"seats[{index}]", table, errors)
+        ok = _pin(t, "ok", None, required=True)
+        nxt = _pin(t, "next", None, required=True)
+        players.append(t.get("player", str, "human", choices=PLAYERS))
+        t.finish()
+        seats.append(SeatPins(ok if ok is not None else -1, nxt if nxt is not None else -1))
+    return tuple(seats), tuple(players)
+
+
+def _sound(t: _Table) -> SoundSpec:
+    spec = SoundSpec(
+        buzzer_pin=_pin(t, "buzzer_pin", None),
+        enabled=t.get("enabled", bool, True),
+    )
+    t.finish()
+    return spec
+
+
+def _game(t: _Table) -> GameConfig:
+    names = rules.game_names()
+    name = t.get("name", str, "maedn", choices=names)
+    preset = t.get("preset", str, None)
+    if preset is not None and name in names and preset not in rules.presets(name):
+        t.error(
+            "preset", f"{preset!r} is not a preset of {name}; allowed: {_join(rules.presets(name))}"
+        )
+    spec = GameConfig(
+        name=name,
+        preset=preset,
+        move_timer_s=t.get("move_timer_s", float, 5.0, lo=0.0, hi=600.0),
+        bot=t.get("bot", str, "random", choices=sorted(BOT_KINDS)),
+    )
+    t.finish()
+    return spec
+
+
+def _check_pins(
+    display: DisplaySpec, buttons: ButtonSpec, sound: SoundSpec, errors: list[str]
+) -> None:
+    """No pin may serve two purposes: a button, the buzzer and the display bus."""
+    taken: dict[int, str] = {}
+    if display.type in ("ws2812", "neopixel"):
+        taken[18] = f"the {display.type} display (data, PWM0)"
+    elif display.type in ("max7219", "unicornhathd", "apa102"):
+        chip_select = 7 if display.spi_device == 1 else 8
+        for bus_pin, role in SPI_PINS.items():
+            if bus_pin not in (7, 8) or bus_pin == chip_select:
+                taken[bus_pin] = f"the {display.type} display ({role})"
+    uses: list[tuple[str, int | None]] = []
+    for index, seat in enumerate(buttons.seats):
+        uses += [(f"seats[{index}].ok", seat.ok), (f"seats[{index}].next", seat.next)]
+    uses += [("input.system_pin", buttons.system), ("sound.buzzer_pin", sound.buzzer_pin)]
+    for key, pin in uses:
+        if pin is None or pin < 0:
+            continue
+        if pin in taken:
+            errors.append(f"{key}: GPIO {pin} is already used by {taken[pin]}")
+        else:
+            taken[pin] = key
+
+
+# --- command line: spieltisch config check FILE ------------------------------------
+
+
+def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
+    p = sub.add_parser("config", help="check a config file")
+    config_sub = p.add_subparsers(dest="config_command", required=True, metavar="ACTION")
+    check = config_sub.add_parser("check", help="validate FILE without starting anything")
+    check.add_argument("file", type=Path, help="the TOML config file")
+
+
+def run(args: argparse.Namespace, out: IO[str] = sys.stdout, err: IO[str] = sys.stderr) -> int:
+    """``config check``: print a one-line summary, or every error (exit 2)."""
+    try:
+        config = load_config(args.file)
+    except ConfigError as exc:
+        for line in exc.errors:
+            err.write(f"spieltisch: error: {line}\n")
+        return 2
+    d = config.display
+    w, h = d.logical_size
+    pin = config.sound.buzzer_pin
+    buzzer = "none" if pin is None else f"GPIO {pin}"
+    out.write(
+        f"{args.file}: ok: {d.type} {w}x{h}, input {config.hardware.input_type}, "
+        f"{len(config.buttons.seats)} seats, "
+        f"buzzer {buzzer}\n"
+    )
+    return 0
