@@ -1,0 +1,49 @@
+"""Bots think on a worker thread so the loop stays responsive while they search.
+
+A strong bot may take a good part of a second; on the loop thread that would freeze
+animations and delay other seats' presses. The worker computes and posts a
+:class:`~controller.events.BotMoveEvent`; the loop ignores answers to requests that are
+no longer current. States are immutable, so sharing one with the worker is safe.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+
+from controller.events import BotMoveEvent, EventQueue
+from rules.bots import BOT_KINDS, make_bot
+from rules.core import State
+
+log = logging.getLogger(__name__)
+
+
+class BotWorker:
+    def __init__(self, events: EventQueue) -> None:
+        self.events = events
+        self.jobs: queue.Queue[tuple[State, str, int, int] | None] = queue.Queue()
+        self.thread = threading.Thread(target=self.run, name="bot-worker", daemon=True)
+        self.thread.start()
+
+    def request(self, state: State, kind: str, request: int, seed: int) -> None:
+        self.jobs.put((state, kind, request, seed))
+
+    def run(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job is None:
+                return
+            state, kind, request, seed = job
+            try:
+                bot = make_bot(kind if kind in BOT_KINDS else "random")
+                move = bot.choose(state, random.Random(seed))
+            except Exception:  # a bot bug must not kill the appliance
+                log.exception("bot %s failed; falling back to the random bot", kind)
+                move = make_bot("random").choose(state, random.Random(seed))
+            self.events.put(BotMoveEvent(request, move))
+
+    def close(self) -> None:
+        self.jobs.put(None)
+        self.thread.join(timeout=2)

@@ -1,0 +1,90 @@
+"""Events on the loop's one queue, and the bounded queue itself (DESIGN §3).
+
+Every input — GPIO callbacks, keyboard, serial, timers, signals — becomes an event here.
+Producers run on their own threads and only call :meth:`EventQueue.put`; the loop thread
+is the only consumer and the only one that touches the machine and the session.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass
+
+from hardware.interfaces import ButtonEvent
+from rules.core import Move
+
+
+@dataclass(frozen=True, slots=True)
+class ShutdownEvent:
+    """Stop the loop: SIGTERM (save and exit) or a poweroff request."""
+
+    reason: str = "signal"
+    poweroff: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StatusEvent:
+    """A device changed state, e.g. the serial panel went offline or came back."""
+
+    device: str
+    online: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BotMoveEvent:
+    """A bot worker's answer to request ``request`` (stale answers are ignored)."""
+
+    request: int
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class WakeEvent:
+    """Nudge the loop (a test, or a producer that changed something it must redraw)."""
+
+
+Event = ButtonEvent | ShutdownEvent | StatusEvent | BotMoveEvent | WakeEvent
+
+
+class EventQueue:
+    """A bounded FIFO. When full, the oldest *button* event is dropped (and counted), so
+    a table of mashing players can never block a producer thread nor push out a
+    shutdown or status event."""
+
+    def __init__(self, maxsize: int = 256) -> None:
+        if maxsize < 1:
+            raise ValueError("the event queue needs room for at least one event")
+        self.maxsize = maxsize
+        self._items: deque[Event] = deque()
+        self._cond = threading.Condition()
+        self.dropped = 0
+
+    def put(self, event: Event) -> None:
+        with self._cond:
+            if len(self._items) >= self.maxsize:
+                for index, old in enumerate(self._items):
+                    if isinstance(old, ButtonEvent):
+                        del self._items[index]
+                        self.dropped += 1
+                        break
+                else:
+                    if isinstance(event, ButtonEvent):
+                        self.dropped += 1
+                        return
+                    self._items.popleft()
+                    self.dropped += 1
+            self._items.append(event)
+            self._cond.notify()
+
+    def get(self, timeout: float | None) -> Event | None:
+        """The next event, or None after ``timeout`` seconds (None: wait for ever)."""
+        with self._cond:
+            if not self._items:
+                self._cond.wait(timeout)
+            return self._items.popleft() if self._items else None
+
+    def __len__(self) -> int:
+        with self._cond:
+            return len(self._items)

@@ -1,0 +1,130 @@
+"""The loop: the one thread that owns the machine, the session and the display.
+
+It sleeps on the event queue until the next deadline the table asked for (an animation
+frame, a bot's delay, the move timer, a watchdog ping). When nothing animates and nothing
+is due it blocks on the queue with no timeout: no polling, no redraws, no CPU.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from controller.events import BotMoveEvent, EventQueue, ShutdownEvent, StatusEvent, WakeEvent
+from controller.scene import AnyScene
+from controller.table import Table
+from hardware.interfaces import ButtonEvent, Display
+
+log = logging.getLogger(__name__)
+
+Renderer = Callable[[AnyScene, int, int, str], object]
+
+
+class Loop:
+    def __init__(
+        self,
+        table: Table,
+        events: EventQueue,
+        display: Display,
+        render: Renderer,
+        clock: Callable[[], float] = time.monotonic,
+        watchdog: Callable[[], None] | None = None,
+        watchdog_interval: float | None = None,
+        on_first_frame: Callable[[], None] | None = None,
+    ) -> None:
+        self.table = table
+        self.events = events
+        self.display = display
+        self.render = render
+        self.clock = clock
+        self.watchdog = watchdog
+        self.watchdog_interval = watchdog_interval
+        self.on_first_frame = on_first_frame
+        self.frames = 0
+        self.display_failures = 0
+        self.next_ping = 0.0
+        self.running = False
+        self.shutdown: ShutdownEvent | None = None
+        self.panel_online = True
+
+    def step(self, timeout_cap: float | None = None) -> bool:
+        """One iteration: wait for an event or a deadline, handle it, draw if needed.
+        Returns False once the loop should stop."""
+        table = self.table
+        now = self.clock()
+        table.now = now
+        wake = table.next_wakeup()
+        if self.watchdog is not None and self.watchdog_interval:
+            wake = self.next_ping if wake is None else min(wake, self.next_ping)
+        timeout = None if wake is None else max(0.0, wake - now)
+        if timeout_cap is not None:
+            timeout = timeout_cap if timeout is None else min(timeout, timeout_cap)
+        event = self.events.get(timeout)
+        now = self.clock()
+        if event is not None:
+            self.dispatch(event, now)
+        table.tick(now)
+        self.ping(now)
+        if table.dirty or table.animating():
+            self.draw()
+        return not (table.stop_requested or self.shutdown is not None)
+
+    def dispatch(self, event: object, now: float) -> None:
+        table = self.table
+        if isinstance(event, ButtonEvent):
+            table.handle(event, now)
+        elif isinstance(event, BotMoveEvent):
+            table.now = now
+            table.bot_answer(event.request, event.move)
+        elif isinstance(event, ShutdownEvent):
+            log.info("shutdown requested (%s)", event.reason)
+            self.shutdown = event
+            table.now = now
+            table.persist()
+        elif isinstance(event, StatusEvent):
+            self.panel_online = event.online if event.device == "display" else self.panel_online
+            text = f"{event.device} {'online' if event.online else 'offline'}"
+            log.warning("%s %s", text, event.detail)
+            table.now = now
+            table.flash(text if event.online else f"panel offline: {event.detail}"[:40])
+        elif isinstance(event, WakeEvent):
+            table.dirty = True
+
+    def draw(self) -> None:
+        table = self.table
+        image = self.render(
+            table.scene(), self.display.width, self.display.height, self.display.mode
+        )
+        try:
+            self.display.show(image)  # type: ignore[arg-type]
+        except OSError as exc:
+            # An unplugged panel must not stop the game: it stays saved and playable.
+            self.display_failures += 1
+            if self.display_failures == 1 or self.display_failures % 100 == 0:
+                log.error("display failed (%d times): %s", self.display_failures, exc)
+        else:
+            self.display_failures = 0
+        table.dirty = False
+        self.frames += 1
+        if self.frames == 1 and self.on_first_frame is not None:
+            self.on_first_frame()
+
+    def ping(self, now: float) -> None:
+        if self.watchdog is None or not self.watchdog_interval:
+            return
+        if now >= self.next_ping:
+            self.watchdog()
+            self.next_ping = now + self.watchdog_interval
+
+    def run(self) -> ShutdownEvent | None:
+        """Run until shutdown; returns the shutdown event (None: the table stopped)."""
+        self.running = True
+        self.table.dirty = True
+        self.draw()
+        try:
+            while self.step():
+                pass
+        finally:
+            self.running = False
+        return self.shutdown

@@ -1,0 +1,103 @@
+"""The appliance's state machine: Enum states and one declarative transition table.
+
+transitions runs it with ``queued=True`` so a trigger fired from a callback runs after
+the current transition finishes, never re-entrantly. The machine is plain (not the
+thread-safe variant) because only the loop thread ever touches it (DESIGN §3); timeouts
+are scheduled by the loop, not by transitions' timer threads.
+
+The model (``controller.table.Table``) supplies the guards (``conditions``) and the
+``on_enter_*`` callbacks.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from transitions import Machine
+
+
+class Mode(Enum):
+    MENU = "menu"
+    SETUP = "setup"
+    AWAIT_ROLL = "await_roll"
+    ROLLING = "rolling"
+    CHOOSE = "choose"
+    MOVING = "moving"
+    NEXT_TURN = "next_turn"
+    GAME_OVER = "game_over"
+    CONFIRM_MENU = "confirm_menu"
+    MESSAGE = "message"
+    SHUTDOWN = "shutdown"
+
+
+PLAYING = [Mode.AWAIT_ROLL, Mode.CHOOSE]
+
+TRANSITIONS: list[dict[str, Any]] = [
+    # app flow
+    {"trigger": "pick_game", "source": Mode.MENU, "dest": Mode.SETUP},
+    {"trigger": "back", "source": Mode.SETUP, "dest": Mode.MENU},
+    {"trigger": "start_game", "source": [Mode.SETUP, Mode.MENU], "dest": Mode.NEXT_TURN},
+    # one turn: roll (a chance node) or choose (a decision node), then animate
+    {"trigger": "roll", "source": Mode.AWAIT_ROLL, "dest": Mode.ROLLING},
+    {"trigger": "rolled", "source": Mode.ROLLING, "dest": Mode.NEXT_TURN},
+    {"trigger": "commit", "source": Mode.CHOOSE, "dest": Mode.MOVING},
+    {"trigger": "moved", "source": Mode.MOVING, "dest": Mode.NEXT_TURN},
+    {
+        "trigger": "advance",
+        "source": Mode.NEXT_TURN,
+        "dest": Mode.GAME_OVER,
+        "conditions": "game_is_over",
+    },
+    {
+        "trigger": "advance",
+        "source": Mode.NEXT_TURN,
+        "dest": Mode.AWAIT_ROLL,
+        "conditions": "dice_are_due",
+    },
+    {"trigger": "advance", "source": Mode.NEXT_TURN, "dest": Mode.CHOOSE},
+    {"trigger": "finish", "source": Mode.GAME_OVER, "dest": Mode.MENU},
+    # the system button: long press asks, OK confirms, NEXT returns to the game
+    {"trigger": "ask_menu", "source": PLAYING, "dest": Mode.CONFIRM_MENU},
+    {"trigger": "confirm", "source": Mode.CONFIRM_MENU, "dest": Mode.MENU},
+    {"trigger": "cancel", "source": Mode.CONFIRM_MENU, "dest": Mode.NEXT_TURN},
+    # messages (a save moved aside, a panel offline) and shutdown
+    {"trigger": "show_message", "source": "*", "dest": Mode.MESSAGE},
+    {"trigger": "dismiss", "source": Mode.MESSAGE, "dest": Mode.MENU},
+    {"trigger": "shut_down", "source": "*", "dest": Mode.SHUTDOWN},
+]
+
+
+def build_machine(model: object, initial: Mode = Mode.MENU) -> Machine:
+    return Machine(
+        model=model,
+        states=Mode,
+        transitions=TRANSITIONS,
+        initial=initial,
+        queued=True,
+        auto_transitions=False,
+        ignore_invalid_triggers=False,
+    )
+
+
+def mermaid() -> str:
+    """The machine as a mermaid state diagram (for the README)."""
+    from transitions.extensions import GraphMachine
+
+    class Model:
+        def game_is_over(self) -> bool:
+            return False
+
+        def dice_are_due(self) -> bool:
+            return False
+
+    graph = GraphMachine(
+        model=Model(),
+        states=Mode,
+        transitions=TRANSITIONS,
+        initial=Mode.MENU,
+        auto_transitions=False,
+        graph_engine="mermaid",
+        show_conditions=True,
+    )
+    return str(graph.get_graph().draw(None))

@@ -1,0 +1,140 @@
+"""A game in progress: game + preset, who sits where, the state, the history and the dice.
+
+The session is everything that must survive a pulled plug (DESIGN §3, §6): it
+serialises to plain JSON, including the RNG state, so a resumed game continues with the
+same player to move and the very same dice to come.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from rules.core import Dice, Move, State
+from rules.errors import InvalidStateError
+from rules.playout import sample_roll
+
+SAVE_VERSION = 1
+SEAT_KINDS = ("human", "bot", "empty")
+
+
+@dataclass
+class Session:
+    """One game at the table. ``seats`` maps each player (colour/side) to the physical
+    seat whose buttons act for it, ``kinds`` says whether a human or a bot plays it."""
+
+    game: str
+    preset: str
+    state: State
+    seats: dict[str, int]
+    kinds: dict[str, str]
+    rng: random.Random
+    history: list[dict[str, Any]] = field(default_factory=list)
+    bot: str = "strong"
+
+    @classmethod
+    def start(
+        cls,
+        game: str,
+        preset: str,
+        kinds: Sequence[str],
+        seat_count: int = 4,
+        seed: int | None = None,
+        bot: str = "strong",
+    ) -> Session:
+        """A new game for the non-empty entries of ``kinds`` (one per seat, in order)."""
+        playing = [i for i, k in enumerate(kinds) if k != "empty"]
+        engine = rules.get_game(game, preset)
+        if len(playing) not in engine.player_counts:
+            counts = ", ".join(map(str, engine.player_counts))
+            raise InvalidStateError(f"{game} is for {counts} players, {len(playing)} chosen")
+        state = engine.new_state(len(playing))
+        players = list(state.to_json().get("players", []))
+        seats = dict(zip(players, seats_for(len(players), seat_count, playing), strict=True))
+        chosen = {p: kinds[s] for p, s in seats.items()}
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        return cls(game, engine.preset, state, seats, chosen, random.Random(seed), bot=bot)
+
+    # -- play -------------------------------------------------------------------------
+
+    @property
+    def player(self) -> str | None:
+        return self.state.current_player
+
+    def is_bot(self, player: str | None) -> bool:
+        return player is not None and self.kinds.get(player) == "bot"
+
+    def draw_dice(self) -> Dice:
+        """Throw the dice for the current chance node with the session's RNG."""
+        return sample_roll(self.state.chance_outcomes(), self.rng)
+
+    def roll(self, dice: Dice) -> None:
+        self.history.append({"player": self.player, "dice": list(dice)})
+        self.state = self.state.roll(dice)
+
+    def play(self, move: Move) -> State:
+        """Apply a move; returns the state before it (for animations)."""
+        before = self.state
+        self.history.append({"player": self.player, "move": move.notation})
+        self.state = self.state.apply(move)
+        return before
+
+    # -- persistence ------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "version": SAVE_VERSION,
+            "game": self.game,
+            "preset": self.preset,
+            "seats": self.seats,
+            "kinds": self.kinds,
+            "bot": self.bot,
+            "state": self.state.to_json(),
+            "history": self.history,
+            "rng": {"version": version, "internal": list(internal), "gauss": gauss},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Session:
+        """Rebuild a session; any inconsistency raises InvalidStateError (never eval)."""
+        if not isinstance(data, Mapping):
+            raise InvalidStateError("a save must be a JSON object")
+        if data.get("version") != SAVE_VERSION:
+            raise InvalidStateError(f"save version {data.get('version')!r} is not {SAVE_VERSION}")
+        try:
+            state = rules.state_from_json(data["state"])
+            seats = {str(k): int(v) for k, v in dict(data["seats"]).items()}
+            kinds = {str(k): str(v) for k, v in dict(data["kinds"]).items()}
+            rng_data = data["rng"]
+            internal = tuple(int(x) for x in rng_data["internal"])
+            gauss = rng_data.get("gauss")
+            rng = random.Random()
+            rng.setstate((int(rng_data["version"]), internal, gauss))
+            history = list(data.get("history", []))
+            bot = str(data.get("bot", "strong"))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
+        if state.game.name != data.get("game") or state.game.preset != data.get("preset"):
+            raise InvalidStateError("save names another game than its state")
+        players = set(state.to_json().get("players", []))
+        if set(seats) != players or set(kinds) != players:
+            raise InvalidStateError("save seats do not match the state's players")
+        if any(k not in SEAT_KINDS for k in kinds.values()):
+            raise InvalidStateError(f"seat kinds must be {', '.join(SEAT_KINDS)}")
+        return cls(state.game.name, state.game.preset, state, seats, kinds, rng, history, bot)
+
+
+def seats_for(players: int, seat_count: int, playing: Sequence[int] | None = None) -> list[int]:
+    """Physical seats for ``players`` players: the chosen seats, or spread round the
+    table (two players sit opposite). With fewer seats wired than players, seats share."""
+    if playing is not None and len(playing) == players and max(playing, default=0) < seat_count:
+        return list(playing)
+    if players <= seat_count:
+        step = seat_count // players
+        return [i * step for i in range(players)]
+    return [i % seat_count for i in range(players)]

@@ -1,0 +1,194 @@
+"""The table logic (the machine's model) driven with a fake clock: menus, turns, bots,
+controls, timers and the system button. No threads, no sleeping."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from controller.events import EventQueue
+from controller.machine import Mode, mermaid
+from controller.scene import MenuItem, Scene
+from controller.session import Session
+from controller.table import Table, TableOptions
+from hardware.interfaces import ButtonEvent
+from rules import PASS
+
+
+def press(table: Table, seat: int | None, button: str, kind: str = "down") -> None:
+    table.handle(ButtonEvent(seat, button, kind), table.now)  # type: ignore[arg-type]
+
+
+def run_until(table: Table, done: object, limit: float = 100_000.0) -> None:
+    """Advance the fake clock from deadline to deadline until ``done()`` is true."""
+    while not done():  # type: ignore[operator]
+        wake = table.next_wakeup()
+        assert wake is not None, f"stuck in {table.state} with nothing scheduled"
+        assert wake < limit, "did not finish in time"
+        table.tick(max(wake, table.now))
+
+
+def options(**kw: object) -> TableOptions:
+    menu = (MenuItem("maedn", "classic", "MÄDN"), MenuItem("maedn", "lingo", "Lingo"))
+    return TableOptions(menu=menu, bot="random", **kw)  # type: ignore[arg-type]
+
+
+def test_menu_setup_and_a_whole_bot_game() -> None:
+    saves: list[object] = []
+    table = Table(options(), save=saves.append)
+    assert table.state is Mode.MENU
+    press(table, 0, "next")
+    assert table.menu_index == 1
+    press(table, 0, "next")
+    press(table, 0, "ok")
+    assert table.state is Mode.SETUP
+    assert table.setup_kinds == ["human", "bot", "bot", "bot"]
+    press(table, 0, "ok")  # seat 0: human -> bot
+    assert table.setup_kinds[0] == "bot"
+    for _ in range(4):
+        press(table, 0, "next")
+    assert table.setup_cursor == 4  # "start"
+    press(table, 0, "ok")
+    assert table.session is not None and table.state in (Mode.AWAIT_ROLL, Mode.CHOOSE)
+    run_until(table, lambda: table.state is Mode.GAME_OVER)
+    assert table.session.state.is_terminal()
+    assert len(saves) > 100, "saved after every roll and move"
+    press(table, 2, "ok")
+    assert table.state is Mode.MENU
+
+
+def human_game(preset: str = "classic", **kw: object) -> Table:
+    table = Table(options(**kw))
+    session = Session.start("maedn", preset, ["human", "bot", "human", "bot"], seed=5)
+    session.state = rules.get_game("maedn", preset).new_state(4, first="red")  # no opening
+    table.start_session(session)
+    return table
+
+
+def test_only_the_seat_on_turn_acts() -> None:
+    table = human_game()
+    session = table.session
+    assert session is not None
+    run_until(table, lambda: table.state is Mode.AWAIT_ROLL and not session.is_bot(session.player))
+    seat = session.seats[session.player or ""]
+    other = (seat + 1) % 4
+    before = session.state
+    press(table, other, "ok")
+    assert session.state == before and table.ignored_presses == 1
+    press(table, seat, "ok")
+    assert table.state is Mode.ROLLING
+
+
+def test_next_cycles_legal_moves_with_preview_and_ok_commits() -> None:
+    table = Table(options())
+    state = {
+        "game": "maedn",
+        "preset": "classic",
+        "players": ["red", "green"],
+        "turn": "red",
+        "pieces": {"red": [3, 12, 25, "home"], "green": ["home"] * 4},
+    }
+    session = Session.start("maedn", "classic", ["human", "empty", "human", "empty"], seed=1)
+    session.state = rules.state_from_json(state)
+    table.start_session(session)
+    assert table.state is Mode.AWAIT_ROLL
+    table.roll_now((2,))
+    run_until(table, lambda: table.state is Mode.CHOOSE)
+    scene = table.scene()
+    assert isinstance(scene, Scene)
+    seen = [scene.preview.notation if scene.preview else None]
+    for _ in range(2):
+        press(table, 0, "next")
+        preview = table.scene().preview  # type: ignore[union-attr]
+        seen.append(preview.notation if preview else None)
+    assert seen == ["3-5", "12-14", "25-27"]
+    press(table, 0, "ok")
+    assert table.state is Mode.MOVING
+    run_until(table, lambda: table.state is Mode.AWAIT_ROLL)
+    assert 27 in session.state.to_json()["pieces"]["red"]
+
+
+def test_forced_pass_plays_itself_after_a_preview() -> None:
+    table = human_game()
+    session = table.session
+    assert session is not None
+    run_until(table, lambda: table.state is Mode.AWAIT_ROLL and not session.is_bot(session.player))
+    table.roll_now((3,))  # everybody at home: a 3 can only pass
+    run_until(table, lambda: table.state is Mode.CHOOSE)
+    assert table.moves == (PASS,)
+    assert table.action_at is not None and table.action_at > table.now
+    run_until(table, lambda: table.state is not Mode.CHOOSE)
+
+
+def test_lingo_move_timer_counts_down_and_passes_on_expiry() -> None:
+    table = human_game("lingo")
+    session = table.session
+    assert session is not None
+    run_until(table, lambda: table.state is Mode.AWAIT_ROLL and not session.is_bot(session.player))
+    player = session.player
+    table.roll_now((6,))
+    run_until(table, lambda: table.state is Mode.CHOOSE)
+    assert len(table.moves) == 2  # enter or pass
+    scene = table.scene()
+    assert isinstance(scene, Scene) and scene.countdown == pytest.approx(5.0)
+    table.tick(table.now + 2.0)
+    assert table.scene().countdown == pytest.approx(3.0)  # type: ignore[union-attr]
+    run_until(table, lambda: table.state is not Mode.CHOOSE)
+    assert session.history[-1] == {"player": player, "move": "pass"}
+
+
+def test_system_button_long_press_asks_then_returns_to_menu() -> None:
+    table = human_game()
+    run_until(table, lambda: table.state in (Mode.AWAIT_ROLL, Mode.CHOOSE))
+    press(table, None, "system", "down")
+    press(table, None, "system", "held")
+    assert table.state is Mode.CONFIRM_MENU
+    press(table, 1, "next")  # any seat: NEXT returns to the game
+    assert table.state in (Mode.AWAIT_ROLL, Mode.CHOOSE, Mode.ROLLING, Mode.MOVING)
+    press(table, None, "system", "up")
+    run_until(table, lambda: table.state in (Mode.AWAIT_ROLL, Mode.CHOOSE))
+    press(table, None, "system", "down")
+    press(table, None, "system", "held")
+    press(table, 3, "ok")
+    assert table.state is Mode.MENU and table.session is None
+
+
+def test_very_long_system_press_shuts_down() -> None:
+    calls: list[str] = []
+    table = Table(options(shutdown_hold_s=6.0), poweroff=lambda: calls.append("off"))
+    press(table, None, "system", "down")
+    table.tick(table.now + 5.9)
+    assert table.state is Mode.MENU
+    run_until(table, lambda: table.state is Mode.SHUTDOWN)
+    assert calls == ["off"] and table.stop_requested
+
+
+def test_physical_dice_entry() -> None:
+    table = human_game(physical_dice=True)
+    session = table.session
+    assert session is not None
+    run_until(table, lambda: table.state is Mode.AWAIT_ROLL and not session.is_bot(session.player))
+    seat = session.seats[session.player or ""]
+    for _ in range(7):  # the entry starts at 1: 2, 3, 4, 5, 6, 1, 2
+        press(table, seat, "next")
+    press(table, seat, "ok")
+    assert session.history[-1]["dice"] == [2]
+
+
+def test_queue_overflow_drops_oldest_button_event_and_counts() -> None:
+    from controller.events import ShutdownEvent
+
+    queue = EventQueue(maxsize=3)
+    queue.put(ShutdownEvent())
+    for seat in range(4):
+        queue.put(ButtonEvent(seat, "ok", "down"))
+    assert queue.dropped == 2
+    items = [queue.get(0) for _ in range(3)]
+    assert isinstance(items[0], ShutdownEvent)
+    assert [e.seat for e in items[1:]] == [2, 3]  # type: ignore[union-attr]
+    assert queue.get(0) is None
+
+
+def test_machine_diagram_is_mermaid() -> None:
+    text = mermaid()
+    assert "stateDiagram" in text and "AWAIT_ROLL" in text and "commit" in text
