@@ -102,5 +102,28 @@ EXTRA_CASES: list[Callable[[float], None]] = []
 """Other games append a function that measures and prints their own lines (and peers)."""
 
 
+def small_games(seconds: float) -> None:
+    """Kleiner Ärger (2 and 4 players) and Mini-Maki (solitaire): games per second.
+
+    No installable peer implements either game, so the line for Kleiner Ärger's API
+    path is printed as a ratio against its own fast playout (same games, same seeds).
+    """
+    for players in (2, 4):
+        fast = rate(track_game_playout("kleiner_aerger", "standard", players), seconds)
+        api = rate(track_game_api("kleiner_aerger", "standard", players), seconds)
+        label = f"kleiner_aerger/standard {players}p"
+        print(f"{label + ' playout':40s} {fast:9.1f} games/s")
+        print(f"{label + ' api':40s} {api:9.1f} games/s  {api / fast:5.2f}x playout")
+    for preset in ("standard", "two_player"):
+        game = rules.get_game("minimaki", preset)
+        start = game.new_state()
+        bots = {p: RandomBot() for p in start.to_json()["players"]}
+        r = rate(lambda rng, start=start, bots=bots: play_game(start, bots, rng), seconds)
+        print(f"{'minimaki/' + preset + ' api':40s} {r:9.1f} games/s")
+
+
+EXTRA_CASES.append(small_games)
+
+
 if __name__ == "__main__":
     sys.exit(main())
