@@ -10,10 +10,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from controller.events import BotMoveEvent, EventQueue, ShutdownEvent, StatusEvent, WakeEvent
 from controller.scene import AnyScene
 from controller.table import Table
+from hardware.display import DisplayClosed
 from hardware.interfaces import ButtonEvent, Display
 
 log = logging.getLogger(__name__)
@@ -31,7 +33,7 @@ class Loop:
         clock: Callable[[], float] = time.monotonic,
         watchdog: Callable[[], None] | None = None,
         watchdog_interval: float | None = None,
-        on_first_frame: Callable[[], None] | None = None,
+        on_first_frame: Callable[[], object] | None = None,
     ) -> None:
         self.table = table
         self.events = events
@@ -47,6 +49,11 @@ class Loop:
         self.running = False
         self.shutdown: ShutdownEvent | None = None
         self.panel_online = True
+        self.pollers: list[list[Any]] = []  # [function, interval, next due]
+
+    def add_poller(self, poll: Callable[[], None], interval: float) -> None:
+        """Call ``poll`` on this thread every ``interval`` s (pygame's event pump)."""
+        self.pollers.append([poll, interval, 0.0])
 
     def step(self, timeout_cap: float | None = None) -> bool:
         """One iteration: wait for an event or a deadline, handle it, draw if needed.
@@ -57,6 +64,8 @@ class Loop:
         wake = table.next_wakeup()
         if self.watchdog is not None and self.watchdog_interval:
             wake = self.next_ping if wake is None else min(wake, self.next_ping)
+        for _poll, _interval, due in self.pollers:
+            wake = due if wake is None else min(wake, due)
         timeout = None if wake is None else max(0.0, wake - now)
         if timeout_cap is not None:
             timeout = timeout_cap if timeout is None else min(timeout, timeout_cap)
@@ -66,6 +75,7 @@ class Loop:
             self.dispatch(event, now)
         table.tick(now)
         self.ping(now)
+        self.run_pollers(now)
         if table.dirty or table.animating():
             self.draw()
         return not (table.stop_requested or self.shutdown is not None)
@@ -98,6 +108,8 @@ class Loop:
         )
         try:
             self.display.show(image)  # type: ignore[arg-type]
+        except DisplayClosed:
+            self.shutdown = ShutdownEvent(reason="window closed")
         except OSError as exc:
             # An unplugged panel must not stop the game: it stays saved and playable.
             self.display_failures += 1
@@ -109,6 +121,16 @@ class Loop:
         self.frames += 1
         if self.frames == 1 and self.on_first_frame is not None:
             self.on_first_frame()
+
+    def run_pollers(self, now: float) -> None:
+        for entry in self.pollers:
+            poll, interval, due = entry
+            if now >= due:
+                entry[2] = now + interval
+                try:
+                    poll()
+                except DisplayClosed:
+                    self.shutdown = ShutdownEvent(reason="window closed")
 
     def ping(self, now: float) -> None:
         if self.watchdog is None or not self.watchdog_interval:

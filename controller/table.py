@@ -54,6 +54,9 @@ class TableOptions:
 
     seat_count: int = 4
     move_timer_s: float | None = None
+    """A move timer for every game and preset (None: only presets that have one)."""
+    preset_timer_s: float | None = None
+    """The length of the timer of presets that have one (Lingo); 0 switches it off."""
     physical_dice: bool = False
     bot: str = "strong"
     bot_delay_s: float = 0.6
@@ -299,11 +302,15 @@ class Table:
             self.bot_answer(self.bot_request, None)
 
     def move_timer(self) -> float:
+        """Seconds for this move, 0 for no timer (Lingo house rule 8 sets one)."""
         if self.options.move_timer_s is not None:
             return self.options.move_timer_s
         session = self.require_session()
         preset_rules = getattr(session.state.game, "rules", None)
-        return float(getattr(preset_rules, "move_timer_s", 0.0) or 0.0)
+        preset_timer = float(getattr(preset_rules, "move_timer_s", 0.0) or 0.0)
+        if preset_timer and self.options.preset_timer_s is not None:
+            return self.options.preset_timer_s
+        return preset_timer
 
     # -- events -------------------------------------------------------------------------
 

@@ -1,0 +1,163 @@
+"""Assemble the appliance: config -> hardware -> table + loop, and run it.
+
+``spieltisch run`` (systemd) and ``spieltisch sim`` (a laptop) both end here; they
+differ only in the config (real panel and GPIO buttons vs. an emulator window and the
+keyboard). Tests build an :class:`Appliance` with injected fakes: luma's dummy device,
+gpiozero's MockFactory pins, a temp state directory and a fake clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from controller.bot_worker import BotWorker
+from controller.config import Config
+from controller.events import EventQueue, ShutdownEvent
+from controller.loop import Loop, Renderer
+from controller.persistence import CorruptSaveError, SaveStore
+from controller.scene import MenuItem
+from controller.sdnotify import Notifier
+from controller.session import Session
+from controller.table import Table, TableOptions, default_menu
+from hardware.interfaces import Display, InputBackend, Sound
+
+log = logging.getLogger(__name__)
+
+DEFAULT_STATE_DIR = Path("/var/lib/spieltisch")
+
+
+def menu_for(first_game: str, first_preset: str | None) -> tuple[MenuItem, ...]:
+    """Every game/preset, the configured one first."""
+    items = list(default_menu())
+    for index, item in enumerate(items):
+        if item.game == first_game and (first_preset is None or item.preset == first_preset):
+            items.insert(0, items.pop(index))
+            break
+    return tuple(items)
+
+
+def table_options(config: Config, **overrides: Any) -> TableOptions:
+    seats = len(config.buttons.seats) or 4
+    options = TableOptions(
+        seat_count=seats,
+        preset_timer_s=config.game.move_timer_s,
+        bot=config.game.bot,
+        menu=menu_for(config.game.name, config.game.preset),
+    )
+    for key, value in overrides.items():
+        setattr(options, key, value)
+    return options
+
+
+class Appliance:
+    """Everything one running table needs, wired together but not yet started."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        display: Display,
+        inputs: Sequence[InputBackend],
+        sound: Sound | None,
+        state_dir: Path | None,
+        render: Renderer,
+        clock: Callable[[], float] = time.monotonic,
+        notifier: Notifier | None = None,
+        poweroff: Callable[[], None] | None = None,
+        options: TableOptions | None = None,
+        bot_thread: bool = True,
+        queue_size: int = 256,
+    ) -> None:
+        self.config = config
+        self.display = display
+        self.inputs = list(inputs)
+        self.sound = sound
+        self.events = EventQueue(queue_size)
+        self.store = SaveStore(state_dir) if state_dir is not None else None
+        self.notifier = notifier or Notifier({})
+        self.worker = BotWorker(self.events) if bot_thread else None
+        self.table = Table(
+            options or table_options(config),
+            sound=sound,
+            save=self._save,
+            ask_bot=self.worker.request if self.worker else None,
+            poweroff=poweroff,
+        )
+        self.loop = Loop(
+            self.table,
+            self.events,
+            display,
+            render,
+            clock=clock,
+            watchdog=self.notifier.watchdog,
+            watchdog_interval=self.notifier.watchdog_interval,
+            on_first_frame=self.notifier.ready,
+        )
+        for backend in self.inputs:
+            poll = getattr(backend, "poll", None)
+            if poll is not None:
+                self.loop.add_poller(poll, float(getattr(backend, "poll_interval", 0.02)))
+        self.save_failures = 0
+
+    def _save(self, session: Session | None) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.save(session)
+        except OSError as exc:  # a full or read-only disk must not stop the game
+            self.save_failures += 1
+            log.error("saving the game failed: %s", exc)
+
+    def start(self) -> None:
+        """Resume a saved game (or report a bad save), then start the inputs."""
+        self.table.now = self.loop.clock()
+        if self.store is not None:
+            self.store.prepare()
+            try:
+                session = self.store.load()
+            except CorruptSaveError as exc:
+                self.table.show_text(str(exc))
+            else:
+                if session is not None:
+                    log.info(
+                        "resuming %s/%s, %s to play", session.game, session.preset, session.player
+                    )
+                    self.table.start_session(session)
+        for backend in self.inputs:
+            backend.start(self.events.put)
+
+    def run(self) -> ShutdownEvent | None:
+        self.start()
+        try:
+            return self.loop.run()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        for backend in self.inputs:
+            with contextlib.suppress(Exception):
+                backend.close()
+        if self.worker is not None:
+            self.worker.close()
+        with contextlib.suppress(Exception):
+            self.display.close()
+        if self.sound is not None:
+            with contextlib.suppress(Exception):
+                self.sound.close()
+
+
+def install_signal_handlers(events: EventQueue) -> None:
+    """SIGTERM/SIGINT only enqueue a shutdown: the loop saves and returns."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        events.put(ShutdownEvent(reason=signal.Signals(signum).name))
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)

@@ -1,0 +1,122 @@
+"""Saving the session so a pulled plug loses at most the move in flight (DESIGN §3).
+
+A save is written atomically: a temp file in the same directory, flushed and fsynced,
+``os.replace``d over the old save, then the directory is fsynced so the rename itself
+survives a power cut. Saves are plain JSON; nothing is ever unpickled or evaluated.
+A corrupt, truncated or wrong-version save is moved aside with a timestamp and
+reported, and the appliance starts at the menu: a bad file never causes a crash loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from controller.session import Session
+
+log = logging.getLogger(__name__)
+
+SAVE_NAME = "session.json"
+TEMP_PREFIX = ".session-"
+TEMP_SUFFIX = ".tmp"
+
+
+class CorruptSaveError(ValueError):
+    """The save could not be used; it has been moved to ``moved_to``."""
+
+    def __init__(self, message: str, moved_to: Path | None) -> None:
+        super().__init__(message)
+        self.moved_to = moved_to
+
+
+class SaveStore:
+    def __init__(self, directory: str | Path, name: str = SAVE_NAME) -> None:
+        self.directory = Path(directory)
+        self.path = self.directory / name
+        self.writes = 0
+
+    def prepare(self) -> int:
+        """Create the directory and delete temp files a crash left behind."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        removed = 0
+        for stale in self.directory.glob(f"{TEMP_PREFIX}*{TEMP_SUFFIX}"):
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
+                removed += 1
+        if removed:
+            log.info("removed %d stale temp file(s) in %s", removed, self.directory)
+        return removed
+
+    def save(self, session: Session | None) -> None:
+        """Write the session atomically; ``None`` (no game) removes the save."""
+        if session is None:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+                self._sync_directory()
+            return
+        data = json.dumps(session.to_json(), ensure_ascii=False, separators=(",", ":"))
+        fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=self.directory)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(temp, self.path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
+            raise
+        self._sync_directory()
+        self.writes += 1
+
+    def load(self) -> Session | None:
+        """The saved unfinished game, None if there is none (or it was finished).
+
+        Raises :class:`CorruptSaveError` after moving an unusable save aside.
+        """
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise self._move_aside(f"cannot read save: {exc}") from None
+        try:
+            session = Session.from_json(json.loads(text))
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+            raise self._move_aside(f"corrupt save: {str(exc).splitlines()[0]}") from None
+        if session.state.is_terminal():
+            return None
+        return session
+
+    def _move_aside(self, reason: str) -> CorruptSaveError:
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.bad-{stamp}")
+        counter = 1
+        while target.exists():
+            counter += 1
+            target = self.path.with_name(f"{self.path.name}.bad-{stamp}-{counter}")
+        try:
+            os.replace(self.path, target)
+            self._sync_directory()
+        except OSError as exc:
+            log.error("could not move the bad save aside: %s", exc)
+            return CorruptSaveError(f"{reason} (could not move it aside: {exc})", None)
+        log.error("%s; moved to %s", reason, target)
+        return CorruptSaveError(f"{reason}; moved to {target.name}", target)
+
+    def _sync_directory(self) -> None:
+        try:
+            fd = os.open(self.directory, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            os.fsync(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)

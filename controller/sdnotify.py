@@ -1,0 +1,54 @@
+"""A small standard-library sd_notify: READY, WATCHDOG and STATUS for systemd.
+
+Errors are not swallowed silently: a broken NOTIFY_SOCKET is logged once, because a
+unit with ``Type=notify`` that never hears READY is restarted by systemd, and the log is
+how a builder finds out why.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+
+log = logging.getLogger(__name__)
+
+
+class Notifier:
+    def __init__(self, environ: dict[str, str] | None = None) -> None:
+        env = os.environ if environ is None else environ
+        self.address = env.get("NOTIFY_SOCKET") or None
+        usec = env.get("WATCHDOG_USEC", "")
+        self.watchdog_interval: float | None = None
+        if usec.isdigit() and int(usec) > 0:
+            # ping at half the timeout, as sd_watchdog_enabled(3) recommends
+            self.watchdog_interval = int(usec) / 1_000_000 / 2
+        self.failed = False
+        self.sent: list[str] = []
+
+    def notify(self, message: str) -> bool:
+        if self.address is None:
+            return False
+        address = self.address
+        if address.startswith("@"):
+            address = "\0" + address[1:]
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+                sock.connect(address)
+                sock.sendall(message.encode())
+        except OSError as exc:
+            if not self.failed:
+                log.error("sd_notify to %s failed: %s", self.address, exc)
+            self.failed = True
+            return False
+        self.sent.append(message)
+        return True
+
+    def ready(self) -> bool:
+        return self.notify("READY=1\nSTATUS=playing")
+
+    def watchdog(self) -> None:
+        self.notify("WATCHDOG=1")
+
+    def stopping(self) -> bool:
+        return self.notify("STOPPING=1")
