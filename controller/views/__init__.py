@@ -1,0 +1,127 @@
+"""Views: pure functions from a scene (state + UI cursor + time) to a ``PIL.Image``.
+
+``render(scene, width, height, mode)`` draws any scene of :mod:`controller.scene` at a
+panel size and mode ("RGB" or "1"). Game scenes are dispatched by
+``scene.state.game.name`` to a per-game module; menu, setup and message scenes draw at
+any size. Views do no I/O and read no clock: the same scene always gives the same
+pixels, which is what the golden-image tests rely on.
+
+Supported game layouts (:func:`layouts`): 16×16 and 32×32 RGB for every game; 32×8
+monochrome for Backgammon and Mini-Maki; 8×8 monochrome for Mini-Maki.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+
+from PIL import Image
+
+from controller.scene import AnyScene, MenuScene, MessageScene, Scene, SetupScene
+from controller.views import maedn as _maedn
+from controller.views import menu as _menu
+from controller.views.overlay import Box
+
+MODES = ("RGB", "1")
+
+
+class LayoutError(ValueError):
+    """A game cannot be drawn at the requested panel size or mode."""
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What a game's view module offers the dispatcher."""
+
+    sizes: Callable[[], list[tuple[int, int, str]]]
+    render: Callable[[Scene, int, int, str], Image.Image]
+    cell_box: Callable[[int, int, str, tuple[int, int]], Box]
+
+
+def _track_view(name: str) -> GameView:
+    return GameView(
+        sizes=lambda: _maedn.sizes(name),
+        render=_maedn.render,
+        cell_box=lambda w, h, mode, cell: _maedn.cell_box(name, w, h, cell),
+    )
+
+
+def _optional(module: str) -> ModuleType | None:
+    """Views of games whose engines may be missing in this checkout."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+def _views() -> dict[str, GameView]:
+    views = {"maedn": _track_view("maedn"), "kleiner_aerger": _track_view("kleiner_aerger")}
+    for name in ("backgammon", "minimaki"):
+        module = _optional(f"controller.views.{name}")
+        if module is not None:
+            views[name] = GameView(module.sizes, module.render, module.cell_box)
+    return views
+
+
+VIEWS: dict[str, GameView] = _views()
+
+
+def layouts() -> dict[str, list[tuple[int, int, str]]]:
+    """Game name -> the (width, height, mode) sizes it can be drawn at (config checks)."""
+    return {name: view.sizes() for name, view in sorted(VIEWS.items())}
+
+
+def supports(game: str, width: int, height: int, mode: str) -> bool:
+    view = VIEWS.get(game)
+    return view is not None and (width, height, mode) in view.sizes()
+
+
+def _describe(sizes: list[tuple[int, int, str]]) -> str:
+    return ", ".join(f"{w}x{h} {m}" for w, h, m in sizes)
+
+
+def check(game: str, width: int, height: int, mode: str) -> GameView:
+    """The view for ``game`` at that size, or a one-line :class:`LayoutError`."""
+    if mode not in MODES:
+        raise LayoutError(f"display mode must be one of {', '.join(MODES)}, got {mode!r}")
+    view = VIEWS.get(game)
+    if view is None:
+        raise LayoutError(f"no views for game {game!r}; games with views: {', '.join(VIEWS)}")
+    if (width, height, mode) not in view.sizes():
+        raise LayoutError(
+            f"{game} has no layout for {width}x{height} {mode}; layouts: {_describe(view.sizes())}"
+        )
+    return view
+
+
+def render(scene: AnyScene, width: int, height: int, mode: str) -> Image.Image:
+    """Draw ``scene`` as a ``width``×``height`` image in ``mode`` ("RGB" or "1")."""
+    if isinstance(scene, Scene):
+        game = scene.state.game.name
+        return check(game, width, height, mode).render(scene, width, height, mode)
+    if mode not in MODES:
+        raise LayoutError(f"display mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if width < 8 or height < 8:
+        raise LayoutError(f"panels smaller than 8x8 cannot show the menu, got {width}x{height}")
+    if isinstance(scene, MenuScene):
+        return _menu.render_menu(scene, width, height, mode)
+    if isinstance(scene, SetupScene):
+        return _menu.render_setup(scene, width, height, mode)
+    if isinstance(scene, MessageScene):
+        return _menu.render_message(scene, width, height, mode)
+    raise TypeError(f"not a scene: {type(scene).__name__}")
+
+
+def cell_box(game: str, width: int, height: int, cell: tuple[int, int], mode: str = "RGB") -> Box:
+    """Pixels (x0, y0, x1, y1 inclusive) where ``game`` draws board cell ``cell`` at that
+    size, so tests can check that a frame shows what the state says.
+
+    Cells are the rules' own grid coordinates: (row, col) of the track geometry for the
+    MÄDN family, and the game module's documented cell scheme for the others.
+    """
+    return check(game, width, height, mode).cell_box(width, height, mode, cell)
+
+
+__all__ = ["LayoutError", "cell_box", "check", "layouts", "render", "supports"]

@@ -1,0 +1,167 @@
+"""Menu, seat setup and message screens, at any panel size from 8×8 up.
+
+The menu shows an 8×8 icon of the selected game (doubled on 32-pixel-high panels),
+one dot per game with the selected dot lit, and the game's label scrolling below.
+On panels too small for both (8×8), icon and label alternate every few seconds.
+
+Setup shows one block per seat in the seat's colour: solid = human, hollow = bot,
+one dim dot = empty; the cursor's seat has a blinking underline and its setting
+scrolls as text. Messages scroll their text, framed in a colour per kind.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from controller.scene import MenuScene, MessageScene, SetupScene
+from controller.views.palette import BLACK, RGB, SEAT, WHITE, blink, ink, scale, seat_colour
+from controller.views.text import draw_text
+
+ICONS: dict[str, tuple[str, ...]] = {
+    # MÄDN: the cross-shaped track with a home circle in each seat's corner.
+    "maedn": (
+        "BB.##.GG",
+        "BB.##.GG",
+        "...##...",
+        "########",
+        "########",
+        "...##...",
+        "RR.##.YY",
+        "RR.##.YY",
+    ),
+    # Kleiner Ärger: the peg-solitaire cross.
+    "kleiner_aerger": (
+        "..###...",
+        "..#B#...",
+        "###.###.",
+        "#R...G#.",
+        "###.###.",
+        "..#Y#...",
+        "..###...",
+        "........",
+    ),
+    # Backgammon: points (triangles) from both sides.
+    "backgammon": (
+        "O.#.O.#.",
+        "O.#.O.#.",
+        ".#...#..",
+        "........",
+        "........",
+        ".#...#..",
+        "#.K.#.K.",
+        "#.K.#.K.",
+    ),
+    # Mini-Maki: six black pieces on row 1, the red Maki at the bottom.
+    "minimaki": (
+        "KKKKKK..",
+        "........",
+        "........",
+        "........",
+        "........",
+        "...R....",
+        "........",
+        "........",
+    ),
+}
+"""8×8 icons: '#' board (grey), '.' off, letters: seat colours (R B G Y), K black side,
+O the other Backgammon side."""
+
+_ICON_INK: dict[str, RGB] = {
+    "#": (90, 90, 90),
+    "R": SEAT["red"],
+    "B": SEAT["blue"],
+    "G": SEAT["green"],
+    "Y": SEAT["yellow"],
+    "K": SEAT["sky"],
+    "O": SEAT["orange"],
+}
+
+_UNKNOWN_ICON = ("########", *("#......#",) * 6, "########")
+_KIND_INK: dict[str, RGB] = {"info": WHITE, "error": SEAT["red"], "shutdown": SEAT["sky"]}
+_ALTERNATE_S = 6.0
+
+
+def draw_icon(image: Image.Image, game: str, x: int, y: int, factor: int) -> None:
+    """Draw ``game``'s 8×8 icon at (x, y), each icon pixel ``factor``×``factor``."""
+    mode = image.mode
+    for row, line in enumerate(ICONS.get(game, _UNKNOWN_ICON)):
+        for col, char in enumerate(line):
+            colour = _ICON_INK.get(char)
+            if colour is None:
+                continue
+            x0, y0 = x + col * factor, y + row * factor
+            image.paste(ink(colour, mode), (x0, y0, x0 + factor, y0 + factor))
+
+
+def render_menu(scene: MenuScene, width: int, height: int, mode: str) -> Image.Image:
+    image = Image.new(mode, (width, height), ink(BLACK, mode))
+    if not scene.items:
+        draw_text(image, (0, 0, width - 1, height - 1), "no games", WHITE, scene.t)
+        return image
+    selected = scene.items[scene.selected % len(scene.items)]
+    label = scene.banner or selected.label
+    if height < 16:
+        if width >= 24:  # 32×8 strip: icon left, label scrolling right of it
+            draw_icon(image, selected.game, 0, 0, 1)
+            draw_text(image, (9, 0, width - 1, height - 1), label, WHITE, scene.t)
+        elif scene.t % _ALTERNATE_S < 2.0:  # 8×8: icon, then the label
+            draw_icon(image, selected.game, 0, 0, 1)
+        else:
+            draw_text(image, (0, 0, width - 1, height - 1), label, WHITE, scene.t - 2.0)
+        return image
+    factor = 2 if height >= 32 and width >= 20 else 1
+    icon = 8 * factor
+    x = (width - icon) // 2
+    draw_icon(image, selected.game, x, 1, factor)
+    dots_y = icon + 2
+    count = len(scene.items)
+    first = (width - (2 * count - 1)) // 2
+    for index in range(count):
+        colour = WHITE if index == scene.selected % count else scale(WHITE, 0.2)
+        image.putpixel((first + 2 * index, dots_y), ink(colour, mode))
+    draw_text(image, (0, dots_y + 2, width - 1, height - 1), label, WHITE, scene.t)
+    return image
+
+
+def render_setup(scene: SetupScene, width: int, height: int, mode: str) -> Image.Image:
+    image = Image.new(mode, (width, height), ink(BLACK, mode))
+    seats = max(1, len(scene.seats))
+    block = max(1, min(5, (width - (seats - 1)) // seats, height // 3))
+    gap = max(1, min(block, (width - seats * block) // (seats + 1)))
+    left = (width - (seats * block + (seats - 1) * gap)) // 2
+    top = 1
+    for index, (kind, colour_name) in enumerate(zip(scene.seats, scene.colours, strict=True)):
+        x0 = left + index * (block + gap)
+        colour = seat_colour(colour_name)
+        if kind == "human" or block < 3:
+            if kind == "empty":
+                image.putpixel((x0, top), ink(scale(colour, 0.3), mode))
+            else:
+                image.paste(ink(colour, mode), (x0, top, x0 + block, top + block))
+        elif kind == "bot":
+            image.paste(ink(colour, mode), (x0, top, x0 + block, top + block))
+            image.paste(ink(BLACK, mode), (x0 + 1, top + 1, x0 + block - 1, top + block - 1))
+        else:
+            image.putpixel((x0 + block // 2, top + block // 2), ink(scale(colour, 0.3), mode))
+        if index == scene.cursor and blink(scene.t):
+            image.paste(ink(WHITE, mode), (x0, top + block + 1, x0 + block, top + block + 2))
+    seat = scene.cursor % seats
+    text = f"{scene.colours[seat]}: {scene.seats[seat]}" if scene.seats else scene.item.label
+    text_top = top + block + 3
+    if text_top < height:
+        draw_text(image, (0, text_top, width - 1, height - 1), text, WHITE, scene.t)
+    return image
+
+
+def render_message(scene: MessageScene, width: int, height: int, mode: str) -> Image.Image:
+    image = Image.new(mode, (width, height), ink(BLACK, mode))
+    colour = _KIND_INK.get(scene.kind, WHITE)
+    if height >= 16:
+        image.paste(ink(scale(colour, 0.5), mode), (0, 0, width, 1))
+        image.paste(ink(scale(colour, 0.5), mode), (0, height - 1, width, height))
+        rows = 8 if height >= 24 else 6
+        top = (height - rows) // 2
+        draw_text(image, (0, top, width - 1, top + rows - 1), scene.text, colour, scene.t)
+    else:
+        draw_text(image, (0, 0, width - 1, height - 1), scene.text, colour, scene.t)
+    return image
