@@ -24,6 +24,7 @@ controller can save and shut down instead of dying mid-frame.
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import os
 from dataclasses import replace
 from typing import Any
@@ -164,6 +165,13 @@ def _ws2812(spec: DisplaySpec, interface: Any) -> LumaDisplay:
     mapping = build_mapping(
         spec.mapping, spec.width, spec.height, spec.tile_width, spec.tile_height
     )
+    # Checked before luma tries: its ws2812 would fail half-built and complain again
+    # from __del__ at exit.
+    if interface is None and importlib.util.find_spec("_rpi_ws281x") is None:
+        raise HardwareError(
+            f"display.type {spec.type!r} needs the rpi_ws281x module (Raspberry Pi 1-4 only, "
+            f"run as root): {PI_EXTRA}"
+        )
     try:
         device = ws2812(
             dma_interface=interface,

@@ -1,0 +1,271 @@
+"""GPIO buttons: software debounce, holds and many seats at once, on gpiozero's MockFactory.
+
+The pins are gpiozero's own mock pins (real gpiozero, no hand-made fake). They ignore
+``bounce_time``, which is why the debounce is ours; a controllable clock is injected so
+edge timing is exact without sleeping. Holds run on gpiozero's hold thread, so those
+tests wait on an event (never on a fixed sleep).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from hardware.buttons import GpioButtons, button_pins, describe
+from hardware.debounce import Debouncer
+from hardware.interfaces import ButtonEvent, HardwareError
+from hardware.specs import ButtonSpec, SeatPins
+
+SEATS = (SeatPins(17, 27), SeatPins(22, 23), SeatPins(24, 25), SeatPins(5, 6))
+SPEC = ButtonSpec(seats=SEATS, system=26, debounce_s=0.02, hold_s=5.0)
+"""Long holds, so a test never sees one it did not ask for. Tests release every pin
+before closing: gpiozero's hold thread only stops once its button is released."""
+
+
+class Clock:
+    """A clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Recorder:
+    """An event sink that lets a test wait for a given event."""
+
+    def __init__(self) -> None:
+        self.events: list[ButtonEvent] = []
+        self._cond = threading.Condition()
+
+    def __call__(self, event: ButtonEvent) -> None:
+        with self._cond:
+            self.events.append(event)
+            self._cond.notify_all()
+
+    def wait_for(self, kind: str, timeout: float = 10.0) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: any(e.kind == kind for e in self.events), timeout)
+
+    def kinds(self) -> list[tuple[int | None, str, str]]:
+        return [(e.seat, e.button, e.kind) for e in self.events]
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    f = MockFactory()
+    yield f
+    f.reset()
+
+
+def open_buttons(
+    factory: MockFactory, spec: ButtonSpec = SPEC
+) -> tuple[GpioButtons, Clock, Recorder]:
+    clock = Clock()
+    buttons = GpioButtons(spec, pin_factory=factory, clock=clock)
+    recorder = Recorder()
+    buttons.start(recorder)
+    return buttons, clock, recorder
+
+
+def bounce(factory: MockFactory, pin: int, clock: Clock, edges: int, span_s: float) -> None:
+    """``edges`` alternating edges starting with a press (pin low), within ``span_s``."""
+    mock = factory.pin(pin)
+    for i in range(edges):
+        (mock.drive_low if i % 2 == 0 else mock.drive_high)()
+        clock.advance(span_s / edges)
+
+
+# --- the debouncer alone ---------------------------------------------------------
+
+
+def test_debouncer_reports_the_first_edge_at_once() -> None:
+    d = Debouncer(0.02)
+    assert d.edge(True, 0.0) is True
+    assert d.level is True
+
+
+def test_debouncer_ignores_edges_inside_the_window_then_settles() -> None:
+    d = Debouncer(0.02)
+    assert d.edge(True, 0.0) is True
+    assert [d.edge(i % 2 == 0, 0.0005 * i) for i in range(1, 10)] == [None] * 9
+    assert d.settle(0.010) is None, "still bouncing: not stable for a whole window"
+    assert d.deadline() == pytest.approx(0.0045 + 0.02)
+    assert d.settle(0.03) is False, "the tap ended released, so the release is reported"
+    assert d.deadline() is None
+
+
+def test_debouncer_accepts_fast_but_real_presses() -> None:
+    d = Debouncer(0.02)
+    reported = [d.edge(i % 2 == 0, 0.05 * i) for i in range(6)]
+    assert reported == [True, False, True, False, True, False]
+
+
+def test_debouncer_rejects_a_negative_window() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        Debouncer(-1)
+
+
+# --- gpiozero buttons on mock pins -----------------------------------------------
+
+
+def test_ten_edges_within_5_ms_give_one_press(factory: MockFactory) -> None:
+    buttons, clock, rec = open_buttons(factory)
+    try:
+        bounce(factory, 17, clock, edges=10, span_s=0.005)
+        assert rec.kinds() == [(0, "ok", "down")]
+        clock.advance(0.05)
+        buttons.poll()
+        assert rec.kinds() == [(0, "ok", "down"), (0, "ok", "up")]
+    finally:
+        buttons.close()
+
+
+def test_bouncy_press_and_bouncy_release_are_one_down_and_one_up(factory: MockFactory) -> None:
+    buttons, clock, rec = open_buttons(factory)
+    try:
+        bounce(factory, 23, clock, edges=9, span_s=0.004)  # ends pressed (low)
+        clock.advance(0.1)
+        buttons.poll()
+        assert rec.kinds() == [(1, "next", "down")]
+        mock = factory.pin(23)
+        for i in range(7):  # release bounce, ends released (high)
+            (mock.drive_high if i % 2 == 0 else mock.drive_low)()
+            clock.advance(0.0005)
+        clock.advance(0.1)
+        buttons.poll()
+        assert rec.kinds() == [(1, "next", "down"), (1, "next", "up")]
+    finally:
+        buttons.close()
+
+
+def test_event_stamps_come_from_the_clock_at_the_edge(factory: MockFactory) -> None:
+    buttons, clock, rec = open_buttons(factory)
+    try:
+        start = clock.now
+        factory.pin(26).drive_low()
+        assert rec.events == [ButtonEvent(None, "system", "down", start)]
+        clock.advance(0.05)
+        factory.pin(26).drive_high()
+    finally:
+        buttons.close()
+
+
+def test_repeated_presses_outside_the_window_all_count(factory: MockFactory) -> None:
+    buttons, clock, rec = open_buttons(factory)
+    try:
+        mock = factory.pin(5)
+        for _ in range(5):
+            mock.drive_low()
+            clock.advance(0.04)
+            mock.drive_high()
+            clock.advance(0.04)
+        assert rec.kinds() == [(3, "ok", "down"), (3, "ok", "up")] * 5
+    finally:
+        buttons.close()
+
+
+def test_four_seats_pressing_at_once_each_get_one_press(factory: MockFactory) -> None:
+    """Mash: all eight seat buttons pressed from eight threads at the same moment."""
+    buttons, clock, rec = open_buttons(factory)
+    pins = [pin for seat in SEATS for pin in (seat.ok, seat.next)]
+    barrier = threading.Barrier(len(pins))
+
+    def press(pin: int) -> None:
+        barrier.wait()
+        factory.pin(pin).drive_low()
+
+    try:
+        threads = [threading.Thread(target=press, args=(pin,)) for pin in pins]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        downs = sorted((e.seat, e.button) for e in rec.events if e.kind == "down")
+        expected = sorted((seat, b) for seat in range(4) for b in ("ok", "next"))
+        assert downs == expected
+        assert all(e.kind == "down" for e in rec.events)
+        clock.advance(0.05)
+        for pin in pins:
+            factory.pin(pin).drive_high()
+        assert sum(e.kind == "up" for e in rec.events) == len(pins)
+    finally:
+        buttons.close()
+
+
+def test_a_long_press_gives_one_held_event(factory: MockFactory) -> None:
+    spec = ButtonSpec(seats=SEATS[:1], system=26, hold_s=0.05)
+    buttons, clock, rec = open_buttons(factory, spec)
+    try:
+        factory.pin(26).drive_low()
+        assert rec.wait_for("held"), "gpiozero's hold thread reported no hold"
+        clock.advance(0.1)
+        factory.pin(26).drive_high()
+    finally:
+        buttons.close()
+    assert rec.kinds() == [
+        (None, "system", "down"),
+        (None, "system", "held"),
+        (None, "system", "up"),
+    ]
+
+
+def test_a_short_press_is_never_held(factory: MockFactory) -> None:
+    spec = ButtonSpec(seats=SEATS[:1], system=26, hold_s=0.5)
+    buttons, clock, rec = open_buttons(factory, spec)
+    try:
+        factory.pin(26).drive_low()
+        clock.advance(0.05)
+        factory.pin(26).drive_high()
+    finally:
+        buttons.close()  # joins the hold threads: no hold can arrive after this
+    assert rec.kinds() == [(None, "system", "down"), (None, "system", "up")]
+
+
+def test_release_before_the_hold_thread_wakes_gives_no_hold(factory: MockFactory) -> None:
+    """A bounce on release must not leave a stale "held" for the next press."""
+    spec = ButtonSpec(seats=SEATS[:1], system=None, hold_s=0.05)
+    buttons, clock, rec = open_buttons(factory, spec)
+    try:
+        bounce(factory, 17, clock, edges=10, span_s=0.005)
+        clock.advance(0.05)
+        buttons.poll()
+    finally:
+        buttons.close()
+    assert "held" not in [k for _, _, k in rec.kinds()]
+
+
+def test_pull_down_wiring_reads_a_high_pin_as_pressed(factory: MockFactory) -> None:
+    spec = ButtonSpec(seats=SEATS[:1], pull_up=False)
+    buttons, clock, rec = open_buttons(factory, spec)
+    try:
+        factory.pin(27).drive_high()
+        assert rec.kinds() == [(0, "next", "down")]
+    finally:
+        buttons.close()
+
+
+def test_a_pin_already_in_use_is_a_one_line_hardware_error(factory: MockFactory) -> None:
+    first = GpioButtons(ButtonSpec(seats=SEATS[:1]), pin_factory=factory)
+    try:
+        with pytest.raises(HardwareError) as info:
+            GpioButtons(ButtonSpec(seats=SEATS[:1]), pin_factory=factory)
+        assert "GPIO17" in str(info.value) and "seat 1 OK" in str(info.value)
+        assert "\n" not in str(info.value)
+    finally:
+        first.close()
+
+
+def test_button_pins_and_names_follow_seat_order() -> None:
+    pins = button_pins(SPEC)
+    assert list(pins)[:2] == [(0, "ok"), (0, "next")]
+    assert pins[(None, "system")] == 26
+    assert describe((1, "next")) == "seat 2 NEXT"
+    assert describe((None, "system")) == "system"
