@@ -73,13 +73,13 @@ class Appliance:
         poweroff: Callable[[], None] | None = None,
         options: TableOptions | None = None,
         bot_thread: bool = True,
-        queue_size: int = 256,
+        events: EventQueue | None = None,
     ) -> None:
         self.config = config
         self.display = display
         self.inputs = list(inputs)
         self.sound = sound
-        self.events = EventQueue(queue_size)
+        self.events = events if events is not None else EventQueue()
         self.store = SaveStore(state_dir) if state_dir is not None else None
         self.notifier = notifier or Notifier({})
         self.worker = BotWorker(self.events) if bot_thread else None

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from controller import config, rules_cli, selftest, text_sim
+from controller import config, rules_cli, run_cli, selftest
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rules_cli.add_parser(sub)
-    text_sim.add_parser(sub)
+    run_cli.add_parsers(sub)
     selftest.add_parser(sub)
     config.add_parser(sub)
     return parser
@@ -36,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "rules": rules_cli.run,
-    "sim": text_sim.run,
+    "sim": run_cli.run_sim,
+    "run": run_cli.run_appliance,
     "selftest": selftest.run,
     "config": config.run,
 }
@@ -47,12 +48,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return HANDLERS[args.command](args)
+    except BrokenPipeError:
+        return 0
     except (ValueError, OSError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         sys.stderr.write(f"spieltisch: error: {message}\n")
         return 2
-    except BrokenPipeError:
-        return 0
     except KeyboardInterrupt:
         return 130
 
