@@ -15,8 +15,15 @@ FIRMWARE_VERSION = (1, 0, 0)
 class Link:
     """One end of the serial bridge, as the Pico sees it (PROTOCOL.md §4, §5)."""
 
-    def __init__(self, panel, write, buttons, debounce_ms: int = 20, hold_ms: int = 1000,
-                 host_timeout_ms: int = 3000) -> None:
+    def __init__(
+        self,
+        panel,
+        write,
+        buttons,
+        debounce_ms: int = 20,
+        hold_ms: int = 1000,
+        host_timeout_ms: int = 3000,
+    ) -> None:
         self.panel = panel
         self.write = write
         self.width = panel.width
@@ -95,8 +102,18 @@ class Link:
     def hello_payload(self) -> bytes:
         """PROTOCOL.md §4.1: versions, panel size, hold time, button state and list."""
         major, minor, patch = FIRMWARE_VERSION
-        head = bytes((p.PROTOCOL_VERSION, major, minor, patch, self.width, self.height,
-                      self.hold_ms & 0xFF, (self.hold_ms >> 8) & 0xFF))
+        head = bytes(
+            (
+                p.PROTOCOL_VERSION,
+                major,
+                minor,
+                patch,
+                self.width,
+                self.height,
+                self.hold_ms & 0xFF,
+                (self.hold_ms >> 8) & 0xFF,
+            )
+        )
         listing = bytearray((len(self.buttons),))
         for seat, button in self.buttons:
             listing.append(seat)

@@ -12,8 +12,14 @@ a host misbehaves. MicroPython-compatible: no dataclasses, no typing.
 MA_PER_CHANNEL = 20
 
 
-def led_index_map(width: int, height: int, serpentine: bool = True, vertical: bool = False,
-                  flip_x: bool = False, flip_y: bool = False) -> list:
+def led_index_map(
+    width: int,
+    height: int,
+    serpentine: bool = True,
+    vertical: bool = False,
+    flip_x: bool = False,
+    flip_y: bool = False,
+) -> list:
     """``table[y * width + x]`` is the chain position of logical pixel (x, y).
 
     ``vertical``: the strip runs along columns instead of rows. ``serpentine``: every
@@ -42,9 +48,17 @@ class Panel:
     dimmed as a whole (0 disables the limit).
     """
 
-    def __init__(self, strip, width: int, height: int, serpentine: bool = True,
-                 vertical: bool = False, flip_x: bool = False, flip_y: bool = False,
-                 max_ma: int = 0) -> None:
+    def __init__(
+        self,
+        strip,
+        width: int,
+        height: int,
+        serpentine: bool = True,
+        vertical: bool = False,
+        flip_x: bool = False,
+        flip_y: bool = False,
+        max_ma: int = 0,
+    ) -> None:
         self.strip = strip
         self.width = width
         self.height = height

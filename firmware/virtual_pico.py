@@ -33,8 +33,10 @@ from debounce import TICKS_PERIOD
 from link import Link
 
 DEFAULT_BUTTONS = [
-    (0, protocol.BTN_OK), (0, protocol.BTN_NEXT),
-    (1, protocol.BTN_OK), (1, protocol.BTN_NEXT),
+    (0, protocol.BTN_OK),
+    (0, protocol.BTN_NEXT),
+    (1, protocol.BTN_OK),
+    (1, protocol.BTN_NEXT),
     (protocol.SYSTEM_SEAT, protocol.BTN_SYSTEM),
 ]
 
@@ -65,13 +67,18 @@ class RecordingPanel:
 class VirtualPico:
     """The firmware logic served on a pty whose path is ``port_link``."""
 
-    def __init__(self, port_link: str | os.PathLike[str], width: int = 16, height: int = 16,
-                 buttons: list[tuple[int, int]] | None = None, debounce_ms: int = 20,
-                 hold_ms: int = 1000) -> None:
+    def __init__(
+        self,
+        port_link: str | os.PathLike[str],
+        width: int = 16,
+        height: int = 16,
+        buttons: list[tuple[int, int]] | None = None,
+        debounce_ms: int = 20,
+        hold_ms: int = 1000,
+    ) -> None:
         self.port_link = Path(port_link)
         self.panel = RecordingPanel(width, height)
-        self.link = Link(self.panel, self._write, buttons or DEFAULT_BUTTONS, debounce_ms,
-                         hold_ms)
+        self.link = Link(self.panel, self._write, buttons or DEFAULT_BUTTONS, debounce_ms, hold_ms)
         self.pressed = [False] * len(self.link.buttons)
         self.received = 0
         self._lock = threading.Lock()
@@ -150,8 +157,7 @@ class VirtualPico:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python firmware/virtual_pico.py LINK_PATH [e.g. /tmp/pico]",
-              file=sys.stderr)
+        print("usage: python firmware/virtual_pico.py LINK_PATH [e.g. /tmp/pico]", file=sys.stderr)
         return 2
     with VirtualPico(argv[0]) as pico:
         print(f"virtual Pico on {argv[0]} -> {os.readlink(argv[0])}; Ctrl-C to stop")

@@ -180,14 +180,19 @@ class SerialBridge:
     def flush(self, timeout: float) -> bool:
         """Wait until the Pico acknowledged the newest frame and brightness."""
         with self._cond:
-            return self._cond.wait_for(
-                lambda: self._closed
-                or (
-                    self._frame_done == self._frame_version
-                    and self._brightness_done == self._brightness_version
-                ),
-                timeout,
-            ) and not self._closed
+            return (
+                self._cond.wait_for(
+                    lambda: (
+                        self._closed
+                        or (
+                            self._frame_done == self._frame_version
+                            and self._brightness_done == self._brightness_version
+                        )
+                    ),
+                    timeout,
+                )
+                and not self._closed
+            )
 
     def set_sink(self, sink: EventSink | None) -> None:
         with self._cond:
@@ -297,17 +302,20 @@ class SerialBridge:
         while True:
             with self._cond:
                 self._cond.wait_for(
-                    lambda: self._closed
-                    or lost.is_set()
-                    or self._brightness_done != self._brightness_version
-                    or self._frame_done != self._frame_version,
+                    lambda: (
+                        self._closed
+                        or lost.is_set()
+                        or self._brightness_done != self._brightness_version
+                        or self._frame_done != self._frame_version
+                    ),
                     self.timing.keepalive,
                 )
                 if self._closed or lost.is_set():
                     return
                 if self._brightness_done != self._brightness_version:
                     ptype, payload, version = (
-                        bp.MsgType.BRIGHTNESS, bytes((self._brightness,)),
+                        bp.MsgType.BRIGHTNESS,
+                        bytes((self._brightness,)),
                         self._brightness_version,
                     )
                 elif self._frame_done != self._frame_version and self._frame is not None:

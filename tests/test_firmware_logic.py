@@ -52,8 +52,19 @@ class Strip:
 def test_files_for_the_pico_use_only_what_micropython_has(name: str) -> None:
     """firmware/README: no dataclasses/typing, no variable annotations, no zip(strict)."""
     tree = ast.parse((FIRMWARE / name).read_text(encoding="utf-8"))
-    allowed = {"binascii", "select", "sys", "time", "machine", "micropython", "neopixel",
-               "protocol", "debounce", "panel", "link"}
+    allowed = {
+        "binascii",
+        "select",
+        "sys",
+        "time",
+        "machine",
+        "micropython",
+        "neopixel",
+        "protocol",
+        "debounce",
+        "panel",
+        "link",
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             assert {a.name for a in node.names} <= allowed, ast.dump(node)
@@ -250,8 +261,15 @@ def test_a_len_above_the_receivers_maximum_is_dropped_as_a_false_marker() -> Non
 def test_button_events_count_up_from_one_and_carry_the_mask() -> None:
     """PROTOCOL.md §3 and §5.4: the first event has SEQ 1; the mask is after the event."""
     link, _, wire = make_link()
-    for t, levels in [(0, [0, 0, 0]), (1, [1, 0, 0]), (12, [1, 0, 0]), (13, [1, 0, 1]),
-                      (24, [1, 0, 1]), (30, [0, 0, 1]), (41, [0, 0, 1])]:
+    for t, levels in [
+        (0, [0, 0, 0]),
+        (1, [1, 0, 0]),
+        (12, [1, 0, 0]),
+        (13, [1, 0, 1]),
+        (24, [1, 0, 1]),
+        (30, [0, 0, 1]),
+        (41, [0, 0, 1]),
+    ]:
         link.poll_buttons([bool(v) for v in levels], t)
     assert wire.packets == [
         (fw.BUTTON, 1, bytes([0, fw.BTN_OK, fw.KIND_DOWN, 1, 0, 0, 0])),
@@ -302,8 +320,11 @@ def pico_main(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.ModuleType]:
     neopixel.NeoPixel = Strip  # type: ignore[attr-defined]
     micropython = types.ModuleType("micropython")
     micropython.kbd_intr = lambda char: None  # type: ignore[attr-defined]
-    for name, module in (("machine", machine), ("neopixel", neopixel),
-                         ("micropython", micropython)):
+    for name, module in (
+        ("machine", machine),
+        ("neopixel", neopixel),
+        ("micropython", micropython),
+    ):
         monkeypatch.setitem(sys.modules, name, module)
     Pin.levels = {}
     monkeypatch.delitem(sys.modules, "main", raising=False)
