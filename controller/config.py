@@ -144,9 +144,12 @@ class _Table:
         self.name = name
         self.errors = errors
         self.known: list[str] = []
-        if not isinstance(table, dict):
+        self.broken = not isinstance(table, dict)
+        """A table that is not a table: one error already, no "missing key" on top."""
+        if self.broken:
             errors.append(f"{name}: expected a table [{name}], got {_describe(table)}")
             table = {}
+
         self.table: dict[str, Any] = table
 
     def error(self, key: str, message: str) -> None:
@@ -165,7 +168,7 @@ class _Table:
     ) -> Any:
         self.known.append(key)
         if key not in self.table:
-            if required:
+            if required and not self.broken:
                 allowed = f"; allowed: {_join(choices)}" if choices is not None else ""
                 if lo is not None and hi is not None:
                     allowed = f"; allowed: {_TYPE_NAMES[kind]} from {lo} to {hi}"
@@ -358,8 +361,10 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     check.add_argument("file", type=Path, help="the TOML config file")
 
 
-def run(args: argparse.Namespace, out: IO[str] = sys.stdout, err: IO[str] = sys.stderr) -> int:
+def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
     """``config check``: print a one-line summary, or every error (exit 2)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     try:
         config = load_config(args.file)
     except ConfigError as exc:

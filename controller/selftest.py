@@ -271,7 +271,8 @@ def labels_for(config: Config) -> dict[Key, str]:
     return {key: f"GPIO {pin}" for key, pin in button_pins(config.buttons).items()}
 
 
-def run(args: argparse.Namespace, out: IO[str] = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    out = out or sys.stdout
     try:
         config = _config_for(args)
     except ConfigError as exc:

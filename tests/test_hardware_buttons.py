@@ -248,6 +248,9 @@ def test_pull_down_wiring_reads_a_high_pin_as_pressed(factory: MockFactory) -> N
     try:
         factory.pin(27).drive_high()
         assert rec.kinds() == [(0, "next", "down")]
+        clock.advance(0.05)
+        factory.pin(27).drive_low()
+        assert rec.kinds() == [(0, "next", "down"), (0, "next", "up")]
     finally:
         buttons.close()
 

@@ -236,7 +236,7 @@ def test_spi_device_missing_is_a_one_line_error() -> None:
 
 
 def test_bridge_is_left_to_the_bridge_module() -> None:
-    with pytest.raises(HardwareError, match="hardware.bridge"):
+    with pytest.raises(HardwareError, match=r"hardware\.bridge"):
         open_display(DisplaySpec(type="bridge"))
 
 

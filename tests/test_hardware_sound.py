@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import get_args
 
@@ -25,7 +26,7 @@ def factory() -> Iterator[MockFactory]:
 def note_ons(factory: MockFactory, pin: int) -> int:
     """How often the buzzer pin went from silent to sounding (50 % duty)."""
     states = [s.state for s in factory.pin(pin).states]
-    return sum(1 for a, b in zip(states, states[1:], strict=False) if a == 0 and b == 0.5)
+    return sum(1 for a, b in itertools.pairwise(states) if a == 0 and b == 0.5)
 
 
 def test_every_cue_of_the_interface_has_notes() -> None:
