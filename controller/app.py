@@ -49,6 +49,7 @@ def table_options(config: Config, **overrides: Any) -> TableOptions:
         seat_count=seats,
         preset_timer_s=config.game.move_timer_s,
         bot=config.game.bot,
+        default_seats=tuple(config.players),
         menu=menu_for(config.game.name, config.game.preset),
     )
     for key, value in overrides.items():

@@ -59,6 +59,8 @@ class TableOptions:
     """The length of the timer of presets that have one (Lingo); 0 switches it off."""
     physical_dice: bool = False
     bot: str = "strong"
+    default_seats: tuple[str, ...] = ()
+    """What setup offers per seat first ("human", "bot", "empty"); from the config."""
     bot_delay_s: float = 0.6
     forced_delay_s: float = 0.8
     roll_time_s: float = 0.6
@@ -155,8 +157,11 @@ class Table:
     def on_enter_SETUP(self) -> None:
         item = self.options.menu[self.menu_index]
         game = rules.get_game(item.game, item.preset)
-        most = max(game.player_counts)
-        self.setup_kinds = ["human"] + ["bot"] * (min(most, self.options.seat_count) - 1)
+        most = min(max(game.player_counts), self.options.seat_count)
+        defaults = list(self.options.default_seats) or ["human"] + ["bot"] * 3
+        self.setup_kinds = [defaults[i] if i < len(defaults) else "bot" for i in range(most)]
+        while self.setup_kinds.count("empty") > most - min(game.player_counts):
+            self.setup_kinds[self.setup_kinds.index("empty")] = "bot"
         self.setup_cursor = 0
         self.dirty = True
 
