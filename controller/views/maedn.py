@@ -200,6 +200,9 @@ def animated_pieces(scene: Scene, t: float) -> tuple[MaednState, list[Piece], st
     for piece in pieces:
         if piece.colour == colour and piece.progress == move.to_progress:
             piece.cell = path[index]
+            # Drawn last: a piece jumping over another is seen on top of it.
+            pieces.remove(piece)
+            pieces.append(piece)
             break
     victim = _victim(before, after, colour, move) if move.capture else None
     if victim is not None:
