@@ -1,0 +1,909 @@
+"""Backgammon (seed 003) with the full standard rules of DESIGN §2.
+
+Presets ("presets, not forks"):
+
+* ``single`` (default): one game without the doubling cube; a win scores 1, a gammon 2,
+  a backgammon 3;
+* ``money``: one game with the doubling cube (offer, take or drop; ownership);
+* ``match3``/``match5``/``match7``: a match to N points with the cube and the Crawford
+  rule. The state's ``match_length`` may be set to any length in JSON.
+
+Turn structure, all explicit (the rules never roll):
+
+* ``opening``: a chance node of two dice, one per side (``[white, black]``); a tie is
+  thrown again, otherwise the higher side moves with both dice;
+* ``double``: a decision of the side on turn, ``roll`` or ``double`` (only where the
+  cube may be turned);
+* ``take``: the opponent of the doubler decides ``take`` or ``drop``;
+* ``roll``: a chance node of the side on turn, 21 distinct rolls;
+* ``move``: a decision; each legal play is one move of up to four checker steps, one per
+  distinct resulting position; a roll with no legal play has the single move ``pass``;
+* ``over``: the single game, or the match, is finished.
+
+Boards are per side, from the side's own view (see :mod:`rules.backgammon_moves`), which
+is also GNU Backgammon's layout. White is GNU Backgammon's player 0, black player 1.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.backgammon_ids import (
+    GAME_DROP,
+    GAME_OVER,
+    GAME_PLAYING,
+    MatchInfo,
+    decode_match,
+    decode_position,
+    encode_match,
+    encode_position,
+)
+from rules.backgammon_moves import BAR, CHECKERS, legal_plays
+from rules.core import PASS, Dice, JsonDict, Move, check_dice
+from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
+
+PLAYERS = ("white", "black")
+OPENING, DOUBLE, TAKE, ROLL, MOVE, OVER = range(6)
+PHASE_NAMES = ("opening", "double", "take", "roll", "move", "over")
+MAX_CUBE = 1 << 15
+"""The highest cube value a Match ID can hold; doubling stops there."""
+
+START: tuple[int, ...] = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
+"""Each side's start position in its own view: 2 on the 24 point, 5 on the 13, 3 on
+the 8 and 5 on the 6 (the seed's "fest vorgegebene Aufstellung")."""
+
+SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
+KIND_NAMES = {0: "drop", SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
+
+
+@dataclass(frozen=True)
+class BackgammonRules:
+    """The switches of one preset. ``match_length`` 0 means a single (money) game."""
+
+    name: str
+    cube: bool = False
+    match_length: int = 0
+    crawford: bool = True
+
+
+SINGLE_GAME = BackgammonRules("single")
+MONEY = BackgammonRules("money", cube=True)
+MATCH3 = BackgammonRules("match3", cube=True, match_length=3)
+MATCH5 = BackgammonRules("match5", cube=True, match_length=5)
+MATCH7 = BackgammonRules("match7", cube=True, match_length=7)
+
+
+class Play:
+    """One checker play: up to four steps, in standard notation (``13/9 24/23``,
+    ``bar/22*``, ``6/off``, ``8/5(2)``).
+
+    Plays compare by their resulting position (both sides' boards), which is what makes
+    a play distinct; the notation is formatted on first use, because a random playout
+    never looks at it.
+    """
+
+    __slots__ = ("_notation", "mover", "other", "steps")
+
+    def __init__(
+        self,
+        steps: tuple[tuple[int, int, bool], ...],
+        mover: tuple[int, ...],
+        other: tuple[int, ...],
+    ) -> None:
+        self.steps = steps
+        self.mover = mover
+        self.other = other
+        self._notation: str | None = None
+
+    @property
+    def notation(self) -> str:
+        if self._notation is None:
+            self._notation = format_play(self.steps)
+        return self._notation
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Play) and self.mover == other.mover and self.other == other.other
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.mover, self.other))
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"state.parse_move({self.notation!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAction:
+    """A cube decision: ``roll`` or ``double`` before the roll, ``take`` or ``drop``."""
+
+    notation: str
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+ROLL_ACTION = CubeAction("roll")
+DOUBLE_ACTION = CubeAction("double")
+TAKE_ACTION = CubeAction("take")
+DROP_ACTION = CubeAction("drop")
+_CUBE_ACTIONS = {a.notation: a for a in (ROLL_ACTION, DOUBLE_ACTION, TAKE_ACTION, DROP_ACTION)}
+
+_OPENING_OUTCOMES: tuple[tuple[Dice, float], ...] = tuple(
+    ((w, b), 1 / 36) for w in range(1, 7) for b in range(1, 7)
+)
+_ROLL_OUTCOMES: tuple[tuple[Dice, float], ...] = tuple(
+    ((hi, lo), (1 if hi == lo else 2) / 36) for hi in range(6, 0, -1) for lo in range(hi, 0, -1)
+)
+
+
+def point_name(index: int) -> str:
+    """Notation of a board index in the mover's view: ``bar``, ``off`` or 1–24."""
+    return "bar" if index == BAR else "off" if index < 0 else str(index + 1)
+
+
+def format_play(steps: Sequence[tuple[int, int, bool]]) -> str:
+    """Standard notation: a checker moving on is one chain (``24/18``; an intermediate
+    hit stays visible: ``24/21*/18``), equal chains are grouped (``8/5(2)``), highest
+    source first."""
+    chains: list[list[tuple[int, bool]]] = []
+    for src, dst, hit in steps:
+        for chain in chains:
+            if chain[-1][0] == src:  # the checker moves on (an "off" end is negative)
+                chain.append((dst, hit))
+                break
+        else:
+            chains.append([(src, False), (dst, hit)])
+    parts: list[tuple[int, int, str]] = []
+    for chain in chains:
+        text = point_name(chain[0][0])
+        for i, (where, hit) in enumerate(chain[1:], start=1):
+            last = i == len(chain) - 1
+            if last or hit:
+                text += "/" + point_name(where) + ("*" if hit else "")
+        parts.append((chain[0][0], chain[-1][0], text))
+    parts.sort(key=lambda p: (-p[0], -p[1]))
+    out: list[str] = []
+    i = 0
+    while i < len(parts):
+        j = i
+        while j < len(parts) and parts[j][2] == parts[i][2]:
+            j += 1
+        out.append(parts[i][2] + (f"({j - i})" if j - i > 1 else ""))
+        i = j
+    return " ".join(out)
+
+
+class BackgammonGame:
+    """A preset; makes start positions and parses JSON, Position IDs and Match IDs."""
+
+    name = "backgammon"
+
+    def __init__(self, rules: BackgammonRules) -> None:
+        self.rules = rules
+        self.preset = rules.name
+        self._plays: dict[tuple[bytes, int, int], tuple[Move, ...]] = {}
+
+    def __repr__(self) -> str:
+        return f"get_game('backgammon', {self.preset!r})"
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return (2,)
+
+    def new_state(self, players: int | None = None, first: str | None = None) -> BackgammonState:
+        """The start position before the opening roll (``first`` skips it: that side
+        rolls first, with both dice of its own)."""
+        if players not in (None, 2):
+            raise InvalidStateError(f"backgammon is for 2 players, not {players}")
+        state = BackgammonState(self, (START, START), 0, OPENING, (), 1, None, (0, 0), False)
+        if first is not None:
+            if first not in PLAYERS:
+                raise InvalidStateError(f"{first!r} does not play; players are {list(PLAYERS)}")
+            seat = PLAYERS.index(first)
+            state = state._replace(turn=seat, phase=state._turn_phase(seat, 1, None, False))
+        return state
+
+    # -- GNU Backgammon interchange ---------------------------------------------------
+
+    def state_from_position_id(self, text: str) -> BackgammonState:
+        """A position from a GNU Backgammon Position ID, optionally ``POSID:MATCHID``.
+
+        A bare Position ID puts white on roll (GNU Backgammon's player on roll is the
+        second side of the ID) at the roll: the dice are the next input, the cube is
+        centred. With a Match ID, the side on roll, dice, cube, score, match length and
+        Crawford flag come from it.
+        """
+        pid, _, mid = text.strip().partition(":")
+        not_on_roll, on_roll = decode_position(pid)
+        if not mid:
+            return self._checked(
+                BackgammonState(self, (on_roll, not_on_roll), 0, ROLL, (), 1, None, (0, 0), False)
+            )
+        info = decode_match(mid)
+        seat = info.on_roll
+        boards = (on_roll, not_on_roll) if seat == 0 else (not_on_roll, on_roll)
+        if info.doubled:
+            phase = TAKE
+        elif info.dice[0]:
+            phase = MOVE
+        else:
+            phase = ROLL
+        dice = tuple(sorted(info.dice, reverse=True)) if phase == MOVE else ()
+        state = BackgammonState(
+            self,
+            boards,
+            seat,
+            phase,
+            dice,
+            info.cube,
+            info.cube_owner,
+            info.score,
+            info.crawford,
+            (),
+            info.match_length,
+        )
+        if info.game_state != GAME_PLAYING:
+            raise InvalidStateError(f"Match ID {mid!r} is not of a game in progress")
+        return self._checked(state)
+
+    # -- JSON ---------------------------------------------------------------------------
+
+    def state_from_json(self, data: Mapping[str, Any]) -> BackgammonState:
+        """Parse and validate a JSON state (format in the README).
+
+        Required: ``points`` (per side, 24 counts from its own view) and ``turn``;
+        ``bar`` defaults to 0 each, ``phase`` to ``"roll"`` (``"move"`` with ``dice``),
+        the cube to 1 and centred, the score to 0–0. ``off``, ``position_id`` and
+        ``match_id`` are derived and ignored on input, except that ``off`` must agree.
+        """
+        points = data.get("points")
+        if not isinstance(points, Mapping) or set(points) != set(PLAYERS):
+            raise InvalidStateError('"points" must map "white" and "black" to 24 counts each')
+        bar = data.get("bar", {"white": 0, "black": 0})
+        if not isinstance(bar, Mapping) or set(bar) != set(PLAYERS):
+            raise InvalidStateError('"bar" must map "white" and "black" to a count')
+        boards: list[tuple[int, ...]] = []
+        for colour in PLAYERS:
+            counts = points[colour]
+            if (
+                not isinstance(counts, list)
+                or len(counts) != 24
+                or not all(_natural(c) for c in counts)
+            ):
+                raise InvalidStateError(f"{colour} points must be 24 counts (0 or more)")
+            if not _natural(bar[colour]):
+                raise InvalidStateError(f"{colour} bar must be a count (0 or more)")
+            boards.append((*counts, bar[colour]))
+        turn = data.get("turn")
+        if turn not in PLAYERS:
+            raise InvalidStateError(f'"turn" must be "white" or "black", got {turn!r}')
+        seat = PLAYERS.index(str(turn))
+        raw_dice = data.get("dice") or None
+        phase_name = data.get("phase", "move" if raw_dice else "roll")
+        if phase_name not in PHASE_NAMES:
+            raise InvalidStateError(f'"phase" must be one of {list(PHASE_NAMES)}')
+        phase = PHASE_NAMES.index(str(phase_name))
+        dice: tuple[int, ...] = ()
+        if phase == MOVE:
+            if raw_dice is None:
+                raise InvalidStateError('phase "move" needs "dice": [d1, d2]')
+            dice = tuple(sorted(check_dice(raw_dice, 2), reverse=True))
+        elif raw_dice is not None:
+            raise InvalidStateError(f"phase {phase_name!r} takes no dice")
+        cube = data.get("cube", 1)
+        if not _natural(cube) or cube < 1 or cube & (cube - 1) or cube > MAX_CUBE:
+            raise InvalidStateError(f'"cube" must be a power of two from 1 to {MAX_CUBE}')
+        owner_name = data.get("cube_owner")
+        if owner_name is not None and owner_name not in PLAYERS:
+            raise InvalidStateError('"cube_owner" must be null, "white" or "black"')
+        owner = None if owner_name is None else PLAYERS.index(str(owner_name))
+        length = data.get("match_length", self.rules.match_length)
+        if not _natural(length) or length >= 1 << 15:
+            raise InvalidStateError('"match_length" must be 0 (no match) or a length in points')
+        raw_score = data.get("score", {"white": 0, "black": 0})
+        if (
+            not isinstance(raw_score, Mapping)
+            or set(raw_score) != set(PLAYERS)
+            or not all(_natural(raw_score[c]) and raw_score[c] < 1 << 15 for c in PLAYERS)
+        ):
+            raise InvalidStateError('"score" must map "white" and "black" to points')
+        score = (int(raw_score["white"]), int(raw_score["black"]))
+        crawford = data.get("crawford", False)
+        if not isinstance(crawford, bool):
+            raise InvalidStateError('"crawford" must be true or false')
+        raw_games = data.get("games", [])
+        if not isinstance(raw_games, list):
+            raise InvalidStateError('"games" must list the finished games of the match')
+        results = tuple(_parse_result(g) for g in raw_games)
+        state = BackgammonState(
+            self,
+            (boards[0], boards[1]),
+            seat,
+            phase,
+            dice,
+            int(cube),
+            owner,
+            score,
+            crawford,
+            results,
+            int(length),
+        )
+        off = data.get("off")
+        if off is not None and off != {c: state.off(i) for i, c in enumerate(PLAYERS)}:
+            raise InvalidStateError('"off" does not match the checkers on the board')
+        return self._checked(state)
+
+    def _checked(self, state: BackgammonState) -> BackgammonState:
+        """Reject positions that cannot occur (DESIGN §2: impossible positions raise)."""
+        for seat, colour in enumerate(PLAYERS):
+            total = sum(state.boards[seat])
+            if total > CHECKERS:
+                raise InvalidStateError(f"{colour} has {total} checkers on the board (max 15)")
+        white, black = state.boards
+        for i in range(24):
+            if white[i] and black[23 - i]:
+                raise InvalidStateError(
+                    f"white and black both have checkers on white's point {i + 1}"
+                )
+        length = state.match_length
+        rules = self.rules
+        if length and max(state.score) >= length and state.phase != OVER:
+            raise InvalidStateError(f"the score {state.score} already ends a {length}-point match")
+        if state.crawford and state.phase != OVER and not (length and length - 1 in state.score):
+            raise InvalidStateError("a Crawford game needs a match with a side 1 point away")
+        if state.cube_owner is not None or state.cube > 1:
+            if not rules.cube:
+                raise InvalidStateError(f"the {rules.name} preset plays without the cube")
+            if state.crawford:
+                raise InvalidStateError("the cube stays at 1 in the Crawford game")
+            if state.cube_owner is None:
+                raise InvalidStateError("a turned cube has an owner")
+        finished = [seat for seat in (0, 1) if state.off(seat) == CHECKERS]
+        if state.phase == OVER:
+            if not state.results:
+                raise InvalidStateError('a finished game is listed last in "games"')
+            if length and max(state.score) < length:
+                raise InvalidStateError(f"a {length}-point match is not over at {state.score}")
+        elif finished:
+            raise InvalidStateError(f"{PLAYERS[finished[0]]} has borne off all checkers")
+        elif not length and state.results:
+            raise InvalidStateError('"games" lists finished games only in a match')
+        won = [0, 0]
+        for winner, points, _ in state.results:
+            won[winner] += points
+        if length and tuple(won) != state.score:
+            raise InvalidStateError(f'the "games" add up to {tuple(won)}, not the score')
+        if state.phase == DOUBLE and not state._may_double(state.turn):
+            raise InvalidStateError(f"{PLAYERS[state.turn]} may not double here")
+        if state.phase == TAKE and not state._may_double(state.turn):
+            raise InvalidStateError(f"{PLAYERS[state.turn]} could not have doubled here")
+        if state.phase == OPENING and state.boards != (START, START):
+            raise InvalidStateError("the opening roll happens before any checker moved")
+        return state
+
+
+def _natural(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _parse_result(raw: object) -> tuple[int, int, int]:
+    kinds = {v: k for k, v in KIND_NAMES.items()}
+    if (
+        not isinstance(raw, Mapping)
+        or raw.get("winner") not in PLAYERS
+        or raw.get("kind") not in kinds
+        or not _natural(raw.get("points"))
+    ):
+        raise InvalidStateError(
+            'each of "games" must be {"winner": colour, "points": n, "kind": '
+            'single|gammon|backgammon|drop}'
+        )
+    return PLAYERS.index(raw["winner"]), int(raw["points"]), kinds[raw["kind"]]
+
+
+class BackgammonState:
+    """An immutable backgammon position (one game, or a match in progress)."""
+
+    __slots__ = (
+        "_hash",
+        "_moves",
+        "boards",
+        "crawford",
+        "cube",
+        "cube_owner",
+        "dice",
+        "game",
+        "match_length",
+        "phase",
+        "results",
+        "score",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        game: BackgammonGame,
+        boards: tuple[tuple[int, ...], tuple[int, ...]],
+        turn: int,
+        phase: int,
+        dice: tuple[int, ...],
+        cube: int,
+        cube_owner: int | None,
+        score: tuple[int, int],
+        crawford: bool,
+        results: tuple[tuple[int, int, int], ...] = (),
+        match_length: int | None = None,
+    ) -> None:
+        self.game = game
+        self.boards = boards
+        self.turn = turn
+        self.phase = phase
+        self.dice = dice
+        self.cube = cube
+        self.cube_owner = cube_owner
+        self.score = score
+        self.crawford = crawford
+        self.results = results
+        self.match_length = game.rules.match_length if match_length is None else match_length
+        self._moves: tuple[Move, ...] | None = None
+        self._hash: int | None = None
+
+    def _replace(self, **changes: Any) -> BackgammonState:
+        values = {name: getattr(self, name) for name in _FIELDS}
+        values.update(changes)
+        return BackgammonState(self.game, **values)
+
+    # -- value semantics --------------------------------------------------------------
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.game.preset, *(getattr(self, name) for name in _FIELDS))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BackgammonState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._key())
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"state_from_json({self.to_json()!r})"
+
+    # -- queries ----------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> str | None:
+        """Who acts: rolls, moves, doubles, or (``take``) answers a double. In the
+        opening both throw; white is named as the one who throws first."""
+        if self.phase == OVER:
+            return None
+        if self.phase == TAKE:
+            return PLAYERS[1 - self.turn]
+        return PLAYERS[self.turn]
+
+    def is_chance(self) -> bool:
+        return self.phase == ROLL or self.phase == OPENING
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def off(self, seat: int) -> int:
+        """Checkers ``seat`` has borne off."""
+        return CHECKERS - sum(self.boards[seat])
+
+    def pips(self, seat: int) -> int:
+        """Pip count: the steps ``seat`` still needs to bear everything off."""
+        return sum((i + 1) * n for i, n in enumerate(self.boards[seat]))
+
+    def winners(self) -> tuple[str, ...]:
+        if self.phase != OVER or not self.results:
+            return ()
+        winner = self._match_winner()
+        return (PLAYERS[winner], PLAYERS[1 - winner])
+
+    def _match_winner(self) -> int:
+        if self.match_length:
+            return 0 if self.score[0] >= self.match_length else 1
+        return self.results[-1][0] if self.results else 0
+
+    def describe(self) -> str:
+        who = self.current_player or "nobody"
+        extra = f" with {self.dice[0]}-{self.dice[1]}" if self.phase == MOVE else ""
+        return (
+            f"backgammon/{self.game.preset} {self.position_id()}, {who} to "
+            f"{PHASE_NAMES[self.phase]}{extra}"
+        )
+
+    # -- chance -----------------------------------------------------------------------
+
+    def chance_outcomes(self) -> tuple[tuple[Dice, float], ...]:
+        """Opening: 36 ordered pairs (white's die, black's die); later the 21 distinct
+        rolls, larger die first, 1/36 for a double and 2/36 otherwise."""
+        if self.phase == OPENING:
+            return _OPENING_OUTCOMES
+        if self.phase == ROLL:
+            return _ROLL_OUTCOMES
+        raise InvalidDiceError(f"no roll is due: {self.describe()}")
+
+    def roll(self, dice: Sequence[int]) -> BackgammonState:
+        if self.phase == OPENING:
+            white, black = check_dice(dice, 2)
+            if white == black:
+                return self  # "ties re-rolled": the opening roll is thrown again
+            seat = 0 if white > black else 1
+            return self._replace(turn=seat, phase=MOVE, dice=(max(dice), min(dice)))
+        if self.phase != ROLL:
+            raise InvalidDiceError(f"no roll is due: {self.describe()}")
+        d1, d2 = check_dice(dice, 2)
+        return self._replace(phase=MOVE, dice=(d1, d2) if d1 >= d2 else (d2, d1))
+
+    # -- moves ------------------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Plays at ``move`` (one per distinct result; ``pass`` if none); cube actions at
+        ``double`` and ``take``."""
+        moves = self._moves
+        if moves is not None:
+            return moves
+        phase = self.phase
+        if phase == MOVE:
+            moves = self._plays()
+        elif phase == DOUBLE:
+            moves = (ROLL_ACTION, DOUBLE_ACTION)
+        elif phase == TAKE:
+            moves = (TAKE_ACTION, DROP_ACTION)
+        else:
+            raise NotDecisionError(
+                f"no moves at this point: {self.describe()}"
+                + (" (roll the dice first)" if self.is_chance() else "")
+            )
+        self._moves = moves
+        return moves
+
+    def _plays(self) -> tuple[Move, ...]:
+        mover = self.boards[self.turn]
+        other = self.boards[1 - self.turn]
+        d1, d2 = self.dice
+        cache = self.game._plays
+        key = (bytes(mover) + bytes(other), d1, d2)
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+        plays = legal_plays(list(mover), list(other), d1, d2)
+        result: tuple[Move, ...] = (
+            tuple([Play(steps, own, opp) for own, opp, steps in plays]) if plays else (PASS,)
+        )
+        if len(cache) > 50_000:
+            cache.clear()
+        cache[key] = result
+        return result
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move: a cube word, ``pass``, or checker steps in any order and
+        grouping (``24/23 13/9``, ``13/10 10/9``, ``8/5(2)``) that reach a legal play's
+        position."""
+        moves = self.legal_moves()
+        wanted = " ".join(text.strip().lower().split())
+        for move in moves:
+            if move.notation == wanted:
+                return move
+        if self.phase == MOVE and moves[0] is not PASS:
+            target = self._simulate(wanted, text)
+            for move in moves:
+                if isinstance(move, Play) and (move.mover, move.other) == target:
+                    return move
+        legal = ", ".join(m.notation for m in moves)
+        raise IllegalMoveError(f"{text!r} is not legal in {self.describe()}; legal: {legal}")
+
+    def _simulate(self, wanted: str, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        own = list(self.boards[self.turn])
+        opp = list(self.boards[1 - self.turn])
+        for token in wanted.split():
+            times = 1
+            if token.endswith(")") and "(" in token:
+                token, _, count = token[:-1].partition("(")
+                if not count.isdigit() or not 1 <= int(count) <= 4:
+                    raise IllegalMoveError(f"bad repeat count in {text!r}")
+                times = int(count)
+            hops = [_parse_point(p, text) for p in token.split("/")]
+            if len(hops) < 2:
+                raise IllegalMoveError(f"{text!r}: a step looks like 13/9, bar/22* or 6/off")
+            for _ in range(times):
+                for src, dst in zip(hops, hops[1:], strict=False):
+                    if src < 0 or not own[src]:
+                        raise IllegalMoveError(
+                            f"{text!r}: no {PLAYERS[self.turn]} checker on {point_name(src)} "
+                            f"in {self.describe()}"
+                        )
+                    own[src] -= 1
+                    if dst >= 0:
+                        own[dst] += 1
+                        if opp[23 - dst] == 1:
+                            opp[23 - dst] = 0
+                            opp[BAR] += 1
+        return tuple(own), tuple(opp)
+
+    def apply(self, move: Move) -> BackgammonState:
+        moves = self.legal_moves()
+        chosen = None
+        for candidate in moves:
+            if candidate is move:
+                chosen = candidate
+                break
+        else:
+            for candidate in moves:
+                if candidate == move or candidate.notation == getattr(move, "notation", None):
+                    chosen = candidate
+                    break
+        if chosen is None:
+            legal = ", ".join(m.notation for m in moves)
+            raise IllegalMoveError(f"{move} is not legal in {self.describe()}; legal: {legal}")
+        if isinstance(chosen, Play):
+            return self._after_play(chosen)
+        if chosen is PASS:
+            return self._next_turn(self.boards)
+        if chosen is ROLL_ACTION:
+            return self._replace(phase=ROLL)
+        if chosen is DOUBLE_ACTION:
+            return self._replace(phase=TAKE)
+        if chosen is TAKE_ACTION:
+            return self._replace(phase=ROLL, cube=self.cube * 2, cube_owner=1 - self.turn)
+        # Drop: the doubler wins the cube's value before the double.
+        return self._end_game(self.boards, self.turn, self.cube, 0)
+
+    def _after_play(self, play: Play) -> BackgammonState:
+        seat = self.turn
+        boards = (play.mover, play.other) if seat == 0 else (play.other, play.mover)
+        if sum(play.mover) == 0:
+            loser = play.other
+            if sum(loser) < CHECKERS:
+                kind = SINGLE
+            elif loser[BAR] or any(loser[18:24]):
+                kind = BACKGAMMON  # a checker on the bar or in the winner's home board
+            else:
+                kind = GAMMON
+            return self._end_game(boards, seat, self.cube * kind, kind)
+        return self._next_turn(boards)
+
+    def _next_turn(self, boards: tuple[tuple[int, ...], tuple[int, ...]]) -> BackgammonState:
+        nxt = 1 - self.turn
+        return BackgammonState(
+            self.game,
+            boards,
+            nxt,
+            self._turn_phase(nxt, self.cube, self.cube_owner, self.crawford),
+            (),
+            self.cube,
+            self.cube_owner,
+            self.score,
+            self.crawford,
+            self.results,
+            self.match_length,
+        )
+
+    def _turn_phase(self, seat: int, cube: int, owner: int | None, crawford: bool) -> int:
+        rules = self.game.rules
+        if (
+            rules.cube
+            and not crawford
+            and cube < MAX_CUBE
+            and (owner is None or owner == seat)
+        ):
+            return DOUBLE
+        return ROLL
+
+    def _may_double(self, seat: int) -> bool:
+        return self._turn_phase(seat, self.cube, self.cube_owner, self.crawford) == DOUBLE
+
+    def _end_game(
+        self,
+        boards: tuple[tuple[int, ...], tuple[int, ...]],
+        winner: int,
+        points: int,
+        kind: int,
+    ) -> BackgammonState:
+        results = (*self.results, (winner, points, kind))
+        length = self.match_length
+        score = list(self.score)
+        if length:
+            score[winner] += points
+        new_score = (score[0], score[1])
+        if not length or score[winner] >= length:
+            return BackgammonState(
+                self.game,
+                boards,
+                winner,
+                OVER,
+                (),
+                self.cube,
+                self.cube_owner,
+                new_score,
+                self.crawford,
+                results,
+                length,
+            )
+        # Crawford rule: the game right after a side first reaches 1 point away.
+        crawford = (
+            self.game.rules.crawford and length - 1 in new_score and length - 1 not in self.score
+        )
+        return BackgammonState(
+            self.game,
+            (START, START),
+            0,
+            OPENING,
+            (),
+            1,
+            None,
+            new_score,
+            crawford,
+            results,
+            length,
+        )
+
+    # -- statistics and fast playout ---------------------------------------------------
+
+    def play_stats(self) -> dict[str, float]:
+        """Per finished single/money game (``rules play``): points won and how.
+
+        For a match only the last game's kind is known from the final state, so the
+        counts are per match there (documented in the README).
+        """
+        kinds = [kind for _, _, kind in self.results]
+        points = sum(p for _, p, _ in self.results)
+        return {
+            "games_played": len(kinds),
+            "points_won": points,
+            "points_per_game_mean": points / max(len(kinds), 1),
+            "singles": kinds.count(SINGLE),
+            "gammons": kinds.count(GAMMON),
+            "backgammons": kinds.count(BACKGAMMON),
+            "drops": kinds.count(0),
+        }
+
+    def random_playout(self, rng: random.Random) -> tuple[tuple[str, ...], int, int, int]:
+        """Play to the end exactly as :func:`rules.playout.play_game` would with
+        :class:`rules.bots.RandomBot` on both seats and the same RNG, without building
+        the per-step JSON-able states' extras. Returns (winners, throws, moves, passes).
+        """
+        state = self
+        throws = moves = passes = 0
+        while state.phase != OVER:
+            if state.phase == OPENING or state.phase == ROLL:
+                outcomes = _OPENING_OUTCOMES if state.phase == OPENING else _ROLL_OUTCOMES
+                dice = _sample(outcomes, rng, state.phase == OPENING)
+                throws += 2
+                state = state.roll(dice)
+                continue
+            legal = state.legal_moves()
+            if len(legal) == 1:
+                chosen = legal[0]
+            else:
+                chosen = legal[rng.randrange(len(legal))]
+            if chosen is PASS:
+                passes += 1
+            else:
+                moves += 1
+            state = state.apply(chosen)
+        return state.winners(), throws, moves, passes
+
+    # -- interchange ------------------------------------------------------------------
+
+    def position_id(self, seat: int | None = None) -> str:
+        """GNU Backgammon Position ID with ``seat`` (default: the side on turn) as the
+        side on roll."""
+        s = self.turn if seat is None else seat
+        return encode_position(self.boards[1 - s], self.boards[s])
+
+    def match_id(self) -> str:
+        """GNU Backgammon Match ID: cube, score, side on roll, dice and game state."""
+        doubled = self.phase == TAKE
+        if self.phase == OVER:
+            state = GAME_DROP if self.results and self.results[-1][2] == 0 else GAME_OVER
+        else:
+            state = GAME_PLAYING
+        dice = self.dice if self.phase == MOVE else (0, 0)
+        return encode_match(
+            MatchInfo(
+                cube=self.cube,
+                cube_owner=self.cube_owner,
+                on_roll=self.turn,
+                crawford=self.crawford,
+                game_state=state,
+                decision=1 - self.turn if doubled else self.turn,
+                doubled=doubled,
+                dice=(dice[0], dice[1]),
+                match_length=self.match_length,
+                score=self.score,
+            )
+        )
+
+    def interchange(self) -> dict[str, str]:
+        """For ``rules moves``: the Position ID seen from the side that just moved (not
+        yet swapped to the opponent), as GNU Backgammon's move generator reports it."""
+        if self.phase == OVER:
+            mover = self.results[-1][0] if self.results else self.turn
+        elif self.phase == OPENING:
+            return {"position_id": self.position_id()}
+        else:
+            mover = 1 - self.turn
+        return {"position_id": self.position_id(mover)}
+
+    def to_json(self) -> JsonDict:
+        data: JsonDict = {
+            "game": "backgammon",
+            "preset": self.game.preset,
+            "players": list(PLAYERS),
+            "turn": PLAYERS[self.turn],
+            "phase": PHASE_NAMES[self.phase],
+            "dice": list(self.dice),
+            "points": {c: list(self.boards[i][:24]) for i, c in enumerate(PLAYERS)},
+            "bar": {c: self.boards[i][BAR] for i, c in enumerate(PLAYERS)},
+            "off": {c: self.off(i) for i, c in enumerate(PLAYERS)},
+            "cube": self.cube,
+            "cube_owner": None if self.cube_owner is None else PLAYERS[self.cube_owner],
+            "match_length": self.match_length,
+            "score": {c: self.score[i] for i, c in enumerate(PLAYERS)},
+            "crawford": self.crawford,
+            "games": [
+                {"winner": PLAYERS[w], "points": p, "kind": KIND_NAMES[k]}
+                for w, p, k in self.results
+            ],
+            "winner": None,
+            "position_id": self.position_id(),
+            "match_id": self.match_id(),
+        }
+        if self.phase == OVER:
+            data["winner"] = PLAYERS[self._match_winner()]
+        return data
+
+
+_FIELDS = (
+    "boards",
+    "turn",
+    "phase",
+    "dice",
+    "cube",
+    "cube_owner",
+    "score",
+    "crawford",
+    "results",
+    "match_length",
+)
+
+
+def _parse_point(text: str, whole: str) -> int:
+    """A point of the notation as a board index (bar 24, off -1); ``*`` is ignored."""
+    token = text.rstrip("*")
+    if token == "bar" or token == "25":
+        return BAR
+    if token == "off" or token == "0":
+        return -1
+    if token.isdigit() and 1 <= int(token) <= 24:
+        return int(token) - 1
+    raise IllegalMoveError(f"{whole!r}: {text!r} is not a point (1–24, bar or off)")
+
+
+def _sample(
+    outcomes: tuple[tuple[Dice, float], ...], rng: random.Random, uniform: bool
+) -> Dice:
+    """The same draw as :func:`rules.playout.sample_roll` (uniform fast path, else the
+    inverse CDF), inlined to keep the playout loop free of imports from the driver."""
+    if uniform:
+        return outcomes[rng.randrange(len(outcomes))][0]
+    x = rng.random()
+    for dice, p in outcomes:
+        x -= p
+        if x < 0:
+            return dice
+    return outcomes[-1][0]
+
+
+def backgammon_game(rules: BackgammonRules) -> BackgammonGame:
+    return BackgammonGame(rules)

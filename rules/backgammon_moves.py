@@ -1,0 +1,164 @@
+"""Backgammon move generation: every distinct legal play of one roll.
+
+A side's checkers are a list of 25 counts *from its own view*: index ``i`` (0–23) is
+its point ``i + 1`` (index 0 = the ace point of its home board, index 23 = the
+opponent's ace point, where its back checkers start) and index 24 is the bar. This is
+GNU Backgammon's board layout, so Position IDs need no conversion, and it lets one
+generator serve both colours. The opponent's checkers on our index ``i`` are at *its*
+index ``23 - i``.
+
+A play is found by a depth-first search over single checker steps. The rules it
+implements (DESIGN §2, seed 003):
+
+* the bar is entered first; a point with two or more opposing checkers is closed;
+* landing on a single opposing checker hits it (also on an intermediate stop);
+* bearing off only with all 15 checkers home; a die higher than the highest checker's
+  point bears that checker off;
+* as many dice as possible must be used; if only one of two dice can be used, the larger
+  one; doubles give four steps.
+
+Different step orders that reach the same position (hits included) are one play. For
+doubles the search only tries steps whose source is at or below the previous source:
+every set of equal steps can be ordered that way, and it cuts the permutations.
+"""
+
+from __future__ import annotations
+
+BAR = 24
+POINTS = 24
+CHECKERS = 15
+
+Step = tuple[int, int, bool]
+"""(source index, destination index, hit). A bear-off's destination is negative
+(source minus die), so every step still tells which die it used."""
+
+Play = tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...]]
+"""(mover's board after, opponent's board after, the steps in the order played)."""
+
+
+def legal_plays(own: list[int], opp: list[int], d1: int, d2: int) -> list[Play]:
+    """Every distinct legal play of the roll ``d1``-``d2`` (empty: the roll is lost).
+
+    Each resulting position appears once, with the first step order found for it.
+    ``own`` and ``opp`` are changed during the search and restored before returning.
+    """
+    found = _doubles(own, opp, d1) if d1 == d2 else _two_dice(own, opp, d1, d2)
+    base = tuple(opp)
+    return [
+        (tuple(key[:25]), tuple(key[25:]) if len(key) > 25 else base, steps)
+        for key, steps in found.items()
+        if steps
+    ]
+
+
+def single_steps(own: list[int], opp: list[int], die: int, top: int = BAR) -> list[Step]:
+    """Every single step of ``die`` whose source is at or below index ``top``."""
+    if own[BAR]:
+        if top < BAR:
+            return []
+        dst = BAR - die
+        there = opp[23 - dst]
+        return [(BAR, dst, there == 1)] if there < 2 else []
+    high = 23
+    while not own[high]:
+        high -= 1
+        if high < 0:
+            return []
+    if top > high:
+        top = high
+    found: list[Step] = []
+    for src in range(top, die - 1, -1):
+        if own[src]:
+            there = opp[23 - src + die]
+            if there < 2:
+                found.append((src, src - die, there == 1))
+    if high < 6:  # all checkers home: bearing off
+        if die - 1 <= top and own[die - 1]:
+            found.append((die - 1, -1, False))
+        if die > high and high <= top:
+            found.append((high, high - die, False))
+    return found
+
+
+def _key(own: list[int], opp: list[int], hit: bool) -> bytes:
+    """Position key; the opponent's board only matters (and is only added) after a hit."""
+    return bytes(own) + bytes(opp) if hit else bytes(own)
+
+
+def _do(own: list[int], opp: list[int], step: Step) -> None:
+    src, dst, hit = step
+    own[src] -= 1
+    if dst >= 0:
+        own[dst] += 1
+        if hit:
+            opp[23 - dst] = 0
+            opp[BAR] += 1
+
+
+def _undo(own: list[int], opp: list[int], step: Step) -> None:
+    src, dst, hit = step
+    own[src] += 1
+    if dst >= 0:
+        own[dst] -= 1
+        if hit:
+            opp[23 - dst] = 1
+            opp[BAR] -= 1
+
+
+def _two_dice(own: list[int], opp: list[int], d1: int, d2: int) -> dict[bytes, tuple[Step, ...]]:
+    """Both orders of a non-double; if only one die can be used, the larger."""
+    both: dict[bytes, tuple[Step, ...]] = {}
+    one: dict[bytes, tuple[Step, ...]] = {}
+    larger = d1 if d1 > d2 else d2
+    for first, second in ((d1, d2), (d2, d1)):
+        for step in single_steps(own, opp, first):
+            _do(own, opp, step)
+            nxt = single_steps(own, opp, second)
+            if nxt:
+                for step2 in nxt:
+                    _do(own, opp, step2)
+                    key = _key(own, opp, step[2] or step2[2])
+                    if key not in both:
+                        both[key] = (step, step2)
+                    _undo(own, opp, step2)
+            elif not both:
+                key = _key(own, opp, step[2])
+                if key not in one or first == larger:
+                    one[key] = (step,)
+            _undo(own, opp, step)
+    if both:
+        return both
+    # Only one die can be used: it must be the larger whenever the larger can move.
+    big = {k: v for k, v in one.items() if v[0][0] - v[0][1] == larger}
+    return big or one
+
+
+def _doubles(own: list[int], opp: list[int], die: int) -> dict[bytes, tuple[Step, ...]]:
+    """Up to four steps of one die, sources never rising (one order per step set)."""
+    found: dict[bytes, tuple[Step, ...]] = {}
+    best = 0
+    steps: list[Step] = []
+
+    def go(top: int, hit: bool) -> None:
+        nonlocal best
+        nxt = single_steps(own, opp, die, top) if len(steps) < 4 else ()
+        if not nxt:
+            used = len(steps)
+            if used < best:
+                return
+            if used > best:
+                found.clear()
+                best = used
+            key = _key(own, opp, hit)
+            if key not in found:
+                found[key] = tuple(steps)
+            return
+        for step in nxt:
+            _do(own, opp, step)
+            steps.append(step)
+            go(step[0], hit or step[2])
+            steps.pop()
+            _undo(own, opp, step)
+
+    go(BAR, False)
+    return found
