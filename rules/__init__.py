@@ -15,6 +15,7 @@ Nothing here does I/O, reads a clock or rolls dice: the caller supplies every ro
 from __future__ import annotations
 
 from rules import registry as _registry
+from rules.backgammon import MATCH5, MONEY, SINGLE_GAME, backgammon_game
 from rules.core import PASS, Dice, Game, Move, Pass, State, check_dice
 from rules.errors import (
     IllegalMoveError,
@@ -32,6 +33,9 @@ _registry.register("maedn", "classic", lambda: maedn_game(CLASSIC), default=True
 _registry.register("maedn", "lingo", lambda: maedn_game(LINGO))
 _registry.register("maedn", "schmidt", lambda: maedn_game(SCHMIDT))
 _registry.register("kleiner_aerger", "standard", lambda: kleiner_aerger_game(KLEINER_AERGER))
+_registry.register("backgammon", "single", lambda: backgammon_game(SINGLE_GAME), default=True)
+_registry.register("backgammon", "money", lambda: backgammon_game(MONEY))
+_registry.register("backgammon", "match5", lambda: backgammon_game(MATCH5))
 _registry.register("minimaki", "standard", lambda: minimaki_game(STANDARD), default=True)
 _registry.register("minimaki", "diagonal", lambda: minimaki_game(DIAGONAL))
 _registry.register("minimaki", "free_setup", lambda: minimaki_game(FREE_SETUP))

@@ -5,8 +5,9 @@ Presets ("presets, not forks"):
 * ``single`` (default): one game without the doubling cube; a win scores 1, a gammon 2,
   a backgammon 3;
 * ``money``: one game with the doubling cube (offer, take or drop; ownership);
-* ``match3``/``match5``/``match7``: a match to N points with the cube and the Crawford
-  rule. The state's ``match_length`` may be set to any length in JSON.
+* ``match5``: a match to 5 points with the cube and the Crawford rule. A state's
+  ``match_length`` may be set to any length in JSON (or a Match ID); the preset only
+  fixes the length of a new match.
 
 Turn structure, all explicit (the rules never roll):
 
@@ -26,9 +27,9 @@ is also GNU Backgammon's layout. White is GNU Backgammon's player 0, black playe
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from rules.backgammon_ids import (
@@ -71,9 +72,7 @@ class BackgammonRules:
 
 SINGLE_GAME = BackgammonRules("single")
 MONEY = BackgammonRules("money", cube=True)
-MATCH3 = BackgammonRules("match3", cube=True, match_length=3)
 MATCH5 = BackgammonRules("match5", cube=True, match_length=5)
-MATCH7 = BackgammonRules("match7", cube=True, match_length=7)
 
 
 class Play:
@@ -105,9 +104,7 @@ class Play:
         return self._notation
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Play) and self.mover == other.mover and self.other == other.other
-        )
+        return isinstance(other, Play) and self.mover == other.mover and self.other == other.other
 
     def __hash__(self) -> int:
         return hash((self.mover, self.other))
@@ -403,7 +400,7 @@ def _parse_result(raw: object) -> tuple[int, int, int]:
     ):
         raise InvalidStateError(
             'each of "games" must be {"winner": colour, "points": n, "kind": '
-            'single|gammon|backgammon|drop}'
+            "single|gammon|backgammon|drop}"
         )
     return PLAYERS.index(raw["winner"]), int(raw["points"]), kinds[raw["kind"]]
 
@@ -456,14 +453,37 @@ class BackgammonState:
         self._hash: int | None = None
 
     def _replace(self, **changes: Any) -> BackgammonState:
-        values = {name: getattr(self, name) for name in _FIELDS}
+        values: dict[str, Any] = {
+            "boards": self.boards,
+            "turn": self.turn,
+            "phase": self.phase,
+            "dice": self.dice,
+            "cube": self.cube,
+            "cube_owner": self.cube_owner,
+            "score": self.score,
+            "crawford": self.crawford,
+            "results": self.results,
+            "match_length": self.match_length,
+        }
         values.update(changes)
         return BackgammonState(self.game, **values)
 
     # -- value semantics --------------------------------------------------------------
 
     def _key(self) -> tuple[object, ...]:
-        return (self.game.preset, *(getattr(self, name) for name in _FIELDS))
+        return (
+            self.game.preset,
+            self.boards,
+            self.turn,
+            self.phase,
+            self.dice,
+            self.cube,
+            self.cube_owner,
+            self.score,
+            self.crawford,
+            self.results,
+            self.match_length,
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, BackgammonState) and self._key() == other._key()
@@ -616,7 +636,7 @@ class BackgammonState:
             if len(hops) < 2:
                 raise IllegalMoveError(f"{text!r}: a step looks like 13/9, bar/22* or 6/off")
             for _ in range(times):
-                for src, dst in zip(hops, hops[1:], strict=False):
+                for src, dst in pairwise(hops):
                     if src < 0 or not own[src]:
                         raise IllegalMoveError(
                             f"{text!r}: no {PLAYERS[self.turn]} checker on {point_name(src)} "
@@ -690,12 +710,7 @@ class BackgammonState:
 
     def _turn_phase(self, seat: int, cube: int, owner: int | None, crawford: bool) -> int:
         rules = self.game.rules
-        if (
-            rules.cube
-            and not crawford
-            and cube < MAX_CUBE
-            and (owner is None or owner == seat)
-        ):
+        if rules.cube and not crawford and cube < MAX_CUBE and (owner is None or owner == seat):
             return DOUBLE
         return ROLL
 
@@ -766,32 +781,6 @@ class BackgammonState:
             "backgammons": kinds.count(BACKGAMMON),
             "drops": kinds.count(0),
         }
-
-    def random_playout(self, rng: random.Random) -> tuple[tuple[str, ...], int, int, int]:
-        """Play to the end exactly as :func:`rules.playout.play_game` would with
-        :class:`rules.bots.RandomBot` on both seats and the same RNG, without building
-        the per-step JSON-able states' extras. Returns (winners, throws, moves, passes).
-        """
-        state = self
-        throws = moves = passes = 0
-        while state.phase != OVER:
-            if state.phase == OPENING or state.phase == ROLL:
-                outcomes = _OPENING_OUTCOMES if state.phase == OPENING else _ROLL_OUTCOMES
-                dice = _sample(outcomes, rng, state.phase == OPENING)
-                throws += 2
-                state = state.roll(dice)
-                continue
-            legal = state.legal_moves()
-            if len(legal) == 1:
-                chosen = legal[0]
-            else:
-                chosen = legal[rng.randrange(len(legal))]
-            if chosen is PASS:
-                passes += 1
-            else:
-                moves += 1
-            state = state.apply(chosen)
-        return state.winners(), throws, moves, passes
 
     # -- interchange ------------------------------------------------------------------
 
@@ -864,20 +853,6 @@ class BackgammonState:
         return data
 
 
-_FIELDS = (
-    "boards",
-    "turn",
-    "phase",
-    "dice",
-    "cube",
-    "cube_owner",
-    "score",
-    "crawford",
-    "results",
-    "match_length",
-)
-
-
 def _parse_point(text: str, whole: str) -> int:
     """A point of the notation as a board index (bar 24, off -1); ``*`` is ignored."""
     token = text.rstrip("*")
@@ -888,21 +863,6 @@ def _parse_point(text: str, whole: str) -> int:
     if token.isdigit() and 1 <= int(token) <= 24:
         return int(token) - 1
     raise IllegalMoveError(f"{whole!r}: {text!r} is not a point (1–24, bar or off)")
-
-
-def _sample(
-    outcomes: tuple[tuple[Dice, float], ...], rng: random.Random, uniform: bool
-) -> Dice:
-    """The same draw as :func:`rules.playout.sample_roll` (uniform fast path, else the
-    inverse CDF), inlined to keep the playout loop free of imports from the driver."""
-    if uniform:
-        return outcomes[rng.randrange(len(outcomes))][0]
-    x = rng.random()
-    for dice, p in outcomes:
-        x -= p
-        if x < 0:
-            return dice
-    return outcomes[-1][0]
 
 
 def backgammon_game(rules: BackgammonRules) -> BackgammonGame:

@@ -28,12 +28,14 @@ Board = tuple[int, ...]
 
 def encode_position(not_on_roll: Board, on_roll: Board) -> str:
     """The Position ID of two sides' boards (each in its own view)."""
-    bits: list[int] = []
+    value = pos = 0
     for side in (not_on_roll, on_roll):
         for count in side:
-            bits.extend([1] * count)
-            bits.append(0)
-    return _b64(_pack(bits, 80))
+            value |= ((1 << count) - 1) << pos
+            pos += count + 1
+    if pos > 80:
+        raise InvalidStateError(f"too many checkers for a Position ID ({pos - 50} > 30)")
+    return _b64(value.to_bytes(10, "little"))
 
 
 def decode_position(pid: str) -> tuple[Board, Board]:
@@ -114,12 +116,13 @@ def encode_match(info: MatchInfo) -> str:
         (info.score[0], 15),
         (info.score[1], 15),
     )
-    bits: list[int] = []
+    packed = pos = 0
     for value, width in fields:
         if not 0 <= value < 1 << width:
             raise InvalidStateError(f"match field value {value} does not fit {width} bits")
-        bits.extend((value >> k) & 1 for k in range(width))
-    return _b64(_pack(bits, 72))
+        packed |= value << pos
+        pos += width
+    return _b64(packed.to_bytes(9, "little"))
 
 
 def decode_match(mid: str) -> MatchInfo:
@@ -153,16 +156,6 @@ def decode_match(mid: str) -> MatchInfo:
         match_length=length,
         score=(s0, s1),
     )
-
-
-def _pack(bits: list[int], size: int) -> bytes:
-    if len(bits) > size:
-        raise InvalidStateError(f"too many checkers to encode ({len(bits)} bits > {size})")
-    data = bytearray(size // 8)
-    for i, bit in enumerate(bits):
-        if bit:
-            data[i >> 3] |= 1 << (i & 7)
-    return bytes(data)
 
 
 def _unpack(data: bytes) -> list[int]:

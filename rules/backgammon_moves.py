@@ -106,26 +106,56 @@ def _undo(own: list[int], opp: list[int], step: Step) -> None:
 
 
 def _two_dice(own: list[int], opp: list[int], d1: int, d2: int) -> dict[bytes, tuple[Step, ...]]:
-    """Both orders of a non-double; if only one die can be used, the larger."""
+    """Both orders of a non-double; if only one die can be used, the larger.
+
+    The make/unmake of each step is written out here: this loop is the hot path of
+    every random game.
+    """
     both: dict[bytes, tuple[Step, ...]] = {}
     one: dict[bytes, tuple[Step, ...]] = {}
     larger = d1 if d1 > d2 else d2
     for first, second in ((d1, d2), (d2, d1)):
         for step in single_steps(own, opp, first):
-            _do(own, opp, step)
+            src, dst, hit = step
+            own[src] -= 1
+            if dst >= 0:
+                own[dst] += 1
+                if hit:
+                    opp[23 - dst] = 0
+                    opp[BAR] += 1
             nxt = single_steps(own, opp, second)
             if nxt:
                 for step2 in nxt:
-                    _do(own, opp, step2)
-                    key = _key(own, opp, step[2] or step2[2])
+                    src2, dst2, hit2 = step2
+                    own[src2] -= 1
+                    if dst2 >= 0:
+                        own[dst2] += 1
+                        if hit2:
+                            opp[23 - dst2] = 0
+                            opp[BAR] += 1
+                            key = bytes(own) + bytes(opp)
+                            opp[23 - dst2] = 1
+                            opp[BAR] -= 1
+                        elif hit:
+                            key = bytes(own) + bytes(opp)
+                        else:
+                            key = bytes(own)
+                        own[dst2] -= 1
+                    else:
+                        key = bytes(own) + bytes(opp) if hit else bytes(own)
+                    own[src2] += 1
                     if key not in both:
                         both[key] = (step, step2)
-                    _undo(own, opp, step2)
             elif not both:
-                key = _key(own, opp, step[2])
+                key = _key(own, opp, hit)
                 if key not in one or first == larger:
                     one[key] = (step,)
-            _undo(own, opp, step)
+            own[src] += 1
+            if dst >= 0:
+                own[dst] -= 1
+                if hit:
+                    opp[23 - dst] = 1
+                    opp[BAR] -= 1
     if both:
         return both
     # Only one die can be used: it must be the larger whenever the larger can move.
