@@ -1,7 +1,16 @@
 """Computer players. Pure: a bot sees a state and a seeded RNG and returns a move.
 
 Bots never roll dice and never read a clock; the controller gives them a state at a
-decision node and plays the move they return.
+decision node and plays the move they return. A bot's thinking is bounded by a
+:class:`rules.bot_budget.Budget` (nodes, plus an optional injected clock), so it always
+answers within its budget with the best move found so far.
+
+Kinds (``BOT_KINDS``):
+
+* ``random``: uniform over the distinct legal moves;
+* ``strong``: the best player this package has for the game of the state, chosen by
+  ``state.game.name`` (see ``STRONG_PLAYERS``); a game without a dedicated player gets
+  :class:`rules.bot_generic.MonteCarloBot`, which works for any game of the protocol.
 """
 
 from __future__ import annotations
@@ -10,6 +19,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from rules.bot_budget import Budget
 from rules.core import Move, Pass, State
 from rules.errors import UnknownGameError
 
@@ -29,6 +39,9 @@ class RandomBot:
 
     name = "random"
 
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget
+
     def choose(self, state: State, rng: random.Random) -> Move:
         moves = state.legal_moves()
         if len(moves) == 1:
@@ -37,13 +50,65 @@ class RandomBot:
         return real[rng.randrange(len(real))] if real else moves[0]
 
 
-BOT_KINDS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
+def _track_player(depth: int) -> Callable[[Budget], Bot]:
+    def make(budget: Budget) -> Bot:
+        from rules.bot_track import TrackBot
+
+        return TrackBot(budget, depth=depth)
+
+    return make
 
 
-def make_bot(kind: str) -> Bot:
+def _generic_player(budget: Budget) -> Bot:
+    from rules.bot_generic import MonteCarloBot
+
+    return MonteCarloBot(budget)
+
+
+STRONG_PLAYERS: dict[str, Callable[[Budget], Bot]] = {
+    # Four players: one own decision scored statically (deeper search through three
+    # random opponents costs 6^3 nodes per level and measured no better).
+    "maedn": _track_player(depth=1),
+    # Two players: own move, the opponent's reply and the next own move, averaged over
+    # the dice; measured near the exact optimum against the random bot (README).
+    "kleiner_aerger": _track_player(depth=4),
+}
+"""Game name -> factory of that game's strong player (imported lazily, so that this
+module stays importable while a game's engine is missing)."""
+
+
+class StrongBot:
+    """Dispatches to the strong player of the state's game, made once per game."""
+
+    name = "strong"
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget or Budget()
+        self._players: dict[str, Bot] = {}
+
+    def player_for(self, game_name: str) -> Bot:
+        player = self._players.get(game_name)
+        if player is None:
+            factory = STRONG_PLAYERS.get(game_name, _generic_player)
+            player = self._players[game_name] = factory(self.budget)
+        return player
+
+    def choose(self, state: State, rng: random.Random) -> Move:
+        return self.player_for(state.game.name).choose(state, rng)
+
+
+BOT_KINDS: dict[str, Callable[[Budget | None], Bot]] = {
+    "random": RandomBot,
+    "strong": StrongBot,
+}
+
+
+def make_bot(kind: str, budget: Budget | None = None) -> Bot:
+    """A bot of ``kind`` (see ``BOT_KINDS``) with an optional per-move budget."""
     try:
-        return BOT_KINDS[kind]()
+        factory = BOT_KINDS[kind]
     except KeyError:
         raise UnknownGameError(
             f"unknown bot {kind!r}; known bots: {', '.join(sorted(BOT_KINDS))}"
         ) from None
+    return factory(budget)

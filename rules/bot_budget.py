@@ -1,0 +1,72 @@
+"""How much thinking a computer player may do for one move.
+
+The rules never read a clock (DESIGN §2), yet a bot must keep to a time budget per move
+(issue 9: default 0.5 s). The two are reconciled by *injection*: a :class:`Budget`
+counts work in nodes (positions evaluated or playout steps), which is deterministic and
+is what tests and seeded benchmarks use, and the caller may add a ``clock`` (for
+example ``time.monotonic`` from the controller). With a clock, :meth:`Budget.start`
+fixes a deadline ``seconds`` ahead and the search stops at whichever limit comes first,
+returning its best move so far. Rules modules never import ``time``; they only call the
+function they were handed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+DEFAULT_SECONDS = 0.5
+"""Issue 9: every bot keeps to this per-move budget unless configured otherwise."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one move: at most ``nodes`` units of work and, if a ``clock`` is
+    given, at most ``seconds`` of that clock's time."""
+
+    nodes: int = 20_000
+    seconds: float = DEFAULT_SECONDS
+    clock: Callable[[], float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes < 1:
+            raise ValueError(f"a bot budget needs at least 1 node, got {self.nodes}")
+        if not self.seconds > 0:
+            raise ValueError(f"a bot time budget must be positive, got {self.seconds}")
+
+    def start(self) -> Meter:
+        """A fresh meter for one move."""
+        deadline = None if self.clock is None else self.clock() + self.seconds
+        return Meter(self.nodes, deadline, self.clock)
+
+
+class Meter:
+    """Counts the work of one search; ``spent()`` is cheap enough to call per node.
+
+    The clock, when there is one, is consulted only every 64 nodes so that it cannot
+    dominate the search's own cost.
+    """
+
+    __slots__ = ("_calls", "_clock", "_deadline", "_expired", "limit", "used")
+
+    def __init__(
+        self, limit: int, deadline: float | None, clock: Callable[[], float] | None
+    ) -> None:
+        self.limit = limit
+        self.used = 0
+        self._deadline = deadline
+        self._clock = clock
+        self._expired = False
+        self._calls = 0
+
+    def charge(self, units: int = 1) -> None:
+        self.used += units
+
+    def spent(self) -> bool:
+        """True once either limit is reached; the search should then return."""
+        if self._expired or self.used >= self.limit:
+            return True
+        self._calls += 1
+        if self._clock is not None and self._deadline is not None and self._calls % 64 == 1:
+            self._expired = self._clock() >= self._deadline
+        return self._expired

@@ -1,0 +1,198 @@
+"""The strong computer player of the MÄDN family (all MÄDN presets, Kleiner Ärger).
+
+Most moves in these race games are forced; the choices that matter are *which* piece
+to move, whether to leave a piece where an opponent can hit it, and when to bring a
+piece in. The bot therefore combines
+
+* a static evaluation (:func:`evaluate`) in "steps": the progress of every piece, a
+  bonus for being on the board and for being safe in the goal, minus the expected loss
+  of every exposed piece. The exposure estimate counts each opponent piece 1–6 fields
+  behind (probability 1/6 per distinct distance) and 7–12 behind (a six and then the
+  rest, 1/36), and waiting pieces that enter on the field by rolling a 6; and
+* expectimax over the die: after a move that earns another roll (a 6, or a further try)
+  the bot averages over the six faces of its own next roll and takes its best reply,
+  down to ``depth`` own decisions, within the node budget.
+
+Opponents are scored with the same evaluation; in a two-player game the bot maximises
+the difference, with more players it weighs the strongest opponent most, because only
+the winner counts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rules.bot_budget import Budget, Meter
+from rules.core import PASS, Move, State
+from rules.maedn import OVER, MaednState
+
+WIN = 10_000.0
+
+
+class TrackWeights:
+    """Tunable constants of :func:`evaluate`, in units of one step of progress."""
+
+    def __init__(
+        self,
+        on_board: float = 10.0,
+        in_goal: float = 4.0,
+        goal_depth: float = 5.0,
+        exposure: float = 1.0,
+        opponents: float = 0.5,
+    ) -> None:
+        self.on_board = on_board
+        self.in_goal = in_goal
+        self.goal_depth = goal_depth
+        self.exposure = exposure
+        self.opponents = opponents
+
+
+DEFAULT_WEIGHTS = TrackWeights()
+
+
+def piece_value(progress: int, steps: int, w: TrackWeights) -> float:
+    """What one piece is worth: home 0, on the track ``on_board`` + steps travelled,
+    in the goal lane the full lap plus a safety bonus that grows with depth (a deeper
+    goal piece leaves room for the others)."""
+    if progress < 0:
+        return 0.0
+    if progress < steps:
+        return w.on_board + progress
+    return w.on_board + steps + w.in_goal + w.goal_depth * (progress - steps)
+
+
+def hit_chances(state: MaednState) -> list[list[float]]:
+    """Per seat and piece: the chance that some opponent can hit it before its owner
+    moves again (an estimate: independent threats, each opponent's next roll)."""
+    game = state.game
+    geo = game.geometry
+    steps, ring = geo.track_steps, geo.ring
+    tables = game.tables(state.players)
+    starts = [table[0] for table in tables]
+    seats = len(state.players)
+    # Where every piece stands on the ring, and which seats still wait at home.
+    spots: list[list[tuple[int, int]]] = []
+    for seat in range(seats):
+        table = tables[seat]
+        spots.append([(table[p], p) for p in state.pieces[seat] if 0 <= p < steps])
+    waiting = [state.pieces[seat][0] < 0 for seat in range(seats)]
+    stuck = [not _has_track_piece(state.pieces[seat], steps) for seat in range(seats)]
+    result: list[list[float]] = []
+    for seat in range(seats):
+        chances: list[float] = []
+        for p in state.pieces[seat]:
+            if not 0 <= p < steps:
+                chances.append(0.0)
+                continue
+            square = tables[seat][p]
+            safe = 1.0
+            for other in range(seats):
+                if other == seat or other in state.finished:
+                    continue
+                if waiting[other] and starts[other] == square:
+                    # Entering on a 6 captures; with 3 tries the chance is higher.
+                    safe *= (5 / 6) ** 3 if stuck[other] else 5 / 6
+                for field, q in spots[other]:
+                    d = (square - field) % ring
+                    if d == 0 or q + d >= steps:
+                        continue
+                    if d <= 6:
+                        safe *= 5 / 6
+                    elif d <= 12:
+                        safe *= 35 / 36
+            chances.append(1.0 - safe)
+        result.append(chances)
+    return result
+
+
+def _has_track_piece(own: Sequence[int], steps: int) -> bool:
+    return any(0 <= p < steps for p in own)
+
+
+def seat_scores(state: MaednState, w: TrackWeights) -> list[float]:
+    """Every seat's evaluation in steps (before comparing seats with each other)."""
+    steps = state.game.geometry.track_steps
+    chances = hit_chances(state)
+    scores = []
+    for seat, own in enumerate(state.pieces):
+        total = 0.0
+        for p, chance in zip(own, chances[seat], strict=True):
+            value = piece_value(p, steps, w)
+            total += value - w.exposure * chance * value
+        scores.append(total)
+    return scores
+
+
+def evaluate(state: MaednState, seat: int, w: TrackWeights = DEFAULT_WEIGHTS) -> float:
+    """The position from ``seat``'s point of view; terminal positions are ±WIN."""
+    if state.phase == OVER:
+        return WIN if state.finished and state.finished[0] == seat else -WIN
+    scores = seat_scores(state, w)
+    mine = scores[seat]
+    others = [s for i, s in enumerate(scores) if i != seat and i not in state.finished]
+    if not others:
+        return mine
+    if len(others) == 1:
+        return mine - others[0]
+    return mine - w.opponents * max(others) - (1 - w.opponents) * sum(others) / len(others)
+
+
+class TrackBot:
+    """Heuristic plus expectimax over the bot's own follow-up rolls (module docstring)."""
+
+    name = "strong"
+
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        depth: int = 2,
+        weights: TrackWeights = DEFAULT_WEIGHTS,
+    ) -> None:
+        self.budget = budget or Budget()
+        self.depth = depth
+        self.weights = weights
+
+    def choose(self, state: State, rng: random.Random) -> Move:
+        if not isinstance(state, MaednState):
+            raise TypeError(f"TrackBot plays the MÄDN family, not {state.game.name}")
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        meter = self.budget.start()
+        seat = state.turn
+        scored = [(self._after(state.apply(m), seat, 1, meter), i) for i, m in enumerate(moves)]
+        # Iterative deepening: a deeper pass replaces the shallow answer only if it
+        # finished inside the budget, so the bot always has a best move so far.
+        for depth in range(2, self.depth + 1):
+            deeper: list[tuple[float, int]] = []
+            for i, m in enumerate(moves):
+                deeper.append((self._after(state.apply(m), seat, depth, meter), i))
+                if meter.spent():
+                    break
+            else:
+                scored = deeper
+                continue
+            break
+        best = max(score for score, _ in scored)
+        ties = [i for score, i in scored if score >= best - 1e-9]
+        return moves[ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]]
+
+    def _after(self, state: MaednState, seat: int, depth: int, meter: Meter) -> float:
+        """Expectimax value of a position reached by a move, ``depth`` decisions deep:
+        chance nodes average over the die, the bot's own decisions take the best move,
+        an opponent's decisions average over its distinct moves (the random player's
+        model; against people it is an approximation), and the frontier is scored by
+        :func:`evaluate`."""
+        meter.charge()
+        if state.phase == OVER or depth <= 1 or meter.spent():
+            return evaluate(state, seat, self.weights)
+        total = 0.0
+        for dice, p in state.chance_outcomes():
+            rolled = state.roll(dice)
+            moves: Sequence[Move] = rolled.legal_moves()
+            if rolled.turn != seat and len(moves) > 1:
+                moves = [m for m in moves if m is not PASS] or moves
+            values = [self._after(rolled.apply(m), seat, depth - 1, meter) for m in moves]
+            total += p * (max(values) if rolled.turn == seat else sum(values) / len(values))
+        return total
