@@ -62,8 +62,13 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     hint = cmds.add_parser("hint", help="the move a bot would choose")
     game_args(hint)
     state_args(hint)
-    hint.add_argument("--bot", default="random", help="bot kind")
+    hint.add_argument("--bot", default="strong", help="bot kind (default: strong)")
     hint.add_argument("--seed", type=int, default=0)
+    hint.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='read {"state": ..., "dice": [...]} lines from stdin, answer (and flush) each',
+    )
 
     show = cmds.add_parser("show", help="print a readable board")
     game_args(show)
@@ -269,10 +274,40 @@ def cmd_apply(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
+def answer_hint(bot: Bot, state: State, rng: random.Random) -> dict[str, Any]:
+    """The bot's move as one entry of ``rules moves`` (move, state, Position ID...)."""
+    state = decision(state)
+    move: Move = bot.choose(state, rng)
+    after = state.apply(move)
+    entry: dict[str, Any] = {"move": move.notation, "state": after.to_json()}
+    describe = getattr(after, "interchange", None)
+    if describe is not None:
+        entry.update(describe())
+    return entry
+
+
 def cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
-    state = decision(input_state(args))
-    move: Move = make_bot(args.bot).choose(state, random.Random(args.seed))
-    emit(out, {"move": move.notation, "state": state.apply(move).to_json()})
+    bot = make_bot(args.bot)
+    rng = random.Random(args.seed)
+    if not args.jsonl:
+        emit(out, answer_hint(bot, input_state(args), rng))
+        return 0
+    # Answer each line as soon as it is read (readline, not a read-ahead iterator), so
+    # another program can play against the bot through a pipe.
+    game = game_of(args)
+    failures = total = 0
+    for number, line in enumerate(iter(sys.stdin.readline, ""), start=1):
+        if not line.strip():
+            continue
+        total += 1
+        try:
+            emit(out, answer_hint(bot, jsonl_state(game, line, number), rng))
+        except ValueError as exc:
+            failures += 1
+            emit(out, {"error": f"line {number}: {exc}"})
+        out.flush()
+    if failures:
+        raise CliError(f"{failures} of {total} input lines were rejected (see their answers)")
     return 0
 
 
