@@ -288,6 +288,7 @@ class SerialBridge:
         with self._cond:
             self.info = info
             self._size = size
+            self._event_seq = None  # the Pico may have restarted its event counter
             # Buttons released or pressed while unplugged become events now.
             pending = self._reconcile(info.down_mask, at=time.monotonic())
             # Whatever the Pico showed before is unknown: send the newest state again.
