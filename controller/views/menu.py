@@ -115,10 +115,17 @@ def render_menu(scene: MenuScene, width: int, height: int, mode: str) -> Image.I
     draw_icon(image, selected.game, x, 1, factor)
     dots_y = icon + 2
     count = len(scene.items)
-    first = (width - (2 * count - 1)) // 2
-    for index in range(count):
-        colour = WHITE if index == scene.selected % count else scale(WHITE, 0.2)
-        image.putpixel((first + 2 * index, dots_y), ink(colour, mode))
+    spacing = 2 if 2 * count - 1 <= width else 1
+    if count * spacing - (spacing - 1) <= width:
+        first = (width - (spacing * count - (spacing - 1))) // 2
+        for index in range(count):
+            colour = WHITE if index == scene.selected % count else scale(WHITE, 0.2)
+            image.putpixel((first + spacing * index, dots_y), ink(colour, mode))
+    else:  # more entries than pixels: a position marker on a dim rail
+        for x in range(width):
+            image.putpixel((x, dots_y), ink(scale(WHITE, 0.2), mode))
+        marker = (scene.selected % count) * (width - 1) // max(1, count - 1)
+        image.putpixel((marker, dots_y), ink(WHITE, mode))
     draw_text(image, (0, dots_y + 2, width - 1, height - 1), label, WHITE, scene.t)
     return image
 
