@@ -85,6 +85,7 @@ class VirtualPico:
         self._master = -1
         self._slave = -1
         self._stop = threading.Event()
+        self.ticked = threading.Condition()  # notified after every loop turn
         self._thread: threading.Thread | None = None
         self.drop_output = False  # tests: the "Pico" stops answering
 
@@ -153,6 +154,13 @@ class VirtualPico:
                     self.received += len(data)
                     self.link.feed(data, now)
                 self.link.poll_buttons(list(self.pressed), now)
+            with self.ticked:
+                self.ticked.notify_all()
+
+    def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
+        """Wait (no sleeping) until ``predicate()`` holds after a firmware loop turn."""
+        with self.ticked:
+            return self.ticked.wait_for(predicate, timeout)
 
 
 def main(argv: list[str]) -> int:

@@ -209,6 +209,25 @@ def test_a_button_released_while_unplugged_is_released_at_reconnect(
     buttons.close()
 
 
+def test_a_lost_up_event_is_repaired_by_the_next_pong(
+    bridge: SerialBridge, pico: VirtualPico
+) -> None:
+    """PROTOCOL.md §6.3: the PONG's down mask emits the UP that never arrived."""
+    events: queue.Queue[ButtonEvent] = queue.Queue()
+    buttons = bridge.input()
+    buttons.start(events.put)
+    pico.set_button(0, True)
+    assert events.get(timeout=WAIT).kind == "down"
+    pico.drop_output = True  # the BUTTON "up" packet is lost on the way
+    pico.set_button(0, False)
+    assert pico.wait_until(lambda: pico.link.debouncer.mask() == 0, WAIT)
+    pico.drop_output = False
+    up = events.get(timeout=WAIT)  # from the keep-alive PONG, not a BUTTON packet
+    assert (up.seat, up.button, up.kind) == (0, "ok", "up")
+    assert bridge.stats.connects == 1  # repaired on the live link, not by a reconnect
+    buttons.close()
+
+
 def test_when_acks_stop_the_host_goes_offline_and_recovers_when_they_return(
     bridge: SerialBridge, pico: VirtualPico, status: Status
 ) -> None:
