@@ -79,6 +79,10 @@ def setup_logging(level: str = "INFO") -> None:
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    # transitions logs every state change at INFO; in journald that drowns the table's
+    # own messages, so it only speaks up for warnings unless DEBUG was asked for.
+    if logging.getLogger().level > logging.DEBUG:
+        logging.getLogger("transitions").setLevel(logging.WARNING)
 
 
 def poweroff() -> None:
@@ -194,7 +198,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     bad = [k for k in kinds if k not in SEAT_KINDS]
     if bad or not 1 <= len(kinds) <= 4:
         raise ValueError(f"--seats takes up to 4 of {', '.join(SEAT_KINDS)}, got {args.seats!r}")
-    options = table_options(config, seat_count=4)
+    options = table_options(config, seat_count=4, default_seats=tuple(kinds))
     app = Appliance(
         config,
         display=display,
