@@ -22,7 +22,7 @@ from controller.config import Config
 from controller.events import EventQueue, ShutdownEvent
 from controller.loop import Loop, Renderer
 from controller.persistence import CorruptSaveError, SaveStore
-from controller.scene import MenuItem
+from controller.scene import MenuItem, MessageScene
 from controller.sdnotify import Notifier
 from controller.session import Session
 from controller.table import Table, TableOptions, default_menu
@@ -50,6 +50,7 @@ def table_options(config: Config, **overrides: Any) -> TableOptions:
         preset_timer_s=config.game.move_timer_s,
         bot=config.game.bot,
         default_seats=tuple(config.players),
+        physical_dice=config.game.physical_dice,
         menu=menu_for(config.game.name, config.game.preset),
     )
     for key, value in overrides.items():
@@ -75,6 +76,7 @@ class Appliance:
         options: TableOptions | None = None,
         bot_thread: bool = True,
         events: EventQueue | None = None,
+        farewell_s: float = 1.5,
     ) -> None:
         self.config = config
         self.display = display
@@ -84,12 +86,15 @@ class Appliance:
         self.store = SaveStore(state_dir) if state_dir is not None else None
         self.notifier = notifier or Notifier({})
         self.worker = BotWorker(self.events) if bot_thread else None
+        self.poweroff = poweroff
+        self.poweroff_requested = False
+        self.farewell_s = farewell_s
         self.table = Table(
             options or table_options(config),
             sound=sound,
             save=self._save,
             ask_bot=self.worker.request if self.worker else None,
-            poweroff=poweroff,
+            poweroff=self._request_poweroff if poweroff is not None else None,
         )
         self.loop = Loop(
             self.table,
@@ -134,19 +139,54 @@ class Appliance:
         for backend in self.inputs:
             backend.start(self.events.put)
 
+    def _request_poweroff(self) -> None:
+        """The table saved and asked to power off (system button held very long).
+
+        Only noted here: :meth:`run` first lets the shutdown animation play on the panel,
+        then closes the hardware (which darkens the LEDs) and only then powers off.
+        """
+        self.poweroff_requested = True
+
     def run(self) -> ShutdownEvent | None:
         self.start()
         try:
-            return self.loop.run()
+            shutdown = self.loop.run()
+            if self.poweroff_requested:
+                self.farewell()
         finally:
             self.close()
+        if self.poweroff_requested and self.poweroff is not None:
+            self.poweroff()
+        return shutdown
+
+    def farewell(self) -> None:
+        """Play the shutdown animation ("bye" scrolling) for ``farewell_s`` seconds.
+
+        The wait is on the event queue, so a SIGTERM (systemd stopping us) cuts it short.
+        """
+        start = self.loop.clock()
+        interval = max(self.table.options.frame_interval_s, 0.01)
+        for _frame in range(int(self.farewell_s / interval) + 2):  # bounded, whatever the clock
+            elapsed = self.loop.clock() - start
+            image = self.loop.render(
+                MessageScene("bye", elapsed, "shutdown"),
+                self.display.width,
+                self.display.height,
+                self.display.mode,
+            )
+            with contextlib.suppress(Exception):
+                self.display.show(image)  # type: ignore[arg-type]
+            if elapsed >= self.farewell_s:
+                return
+            if isinstance(self.events.get(interval), ShutdownEvent):
+                return
 
     def close(self) -> None:
         for backend in self.inputs:
             with contextlib.suppress(Exception):
                 backend.close()
         if self.worker is not None:
-            self.worker.close()
+            self.worker.close(timeout=0.2)
         with contextlib.suppress(Exception):
             self.display.close()
         if self.sound is not None:

@@ -63,6 +63,8 @@ class GameConfig:
     preset: str | None = None
     move_timer_s: float = 5.0
     bot: str = "random"
+    physical_dice: bool = False
+    """Players roll real dice and enter them with NEXT (count up) and OK (confirm)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +323,7 @@ def _game(t: _Table) -> GameConfig:
         preset=preset,
         move_timer_s=t.get("move_timer_s", float, 5.0, lo=0.0, hi=600.0),
         bot=t.get("bot", str, "random", choices=sorted(BOT_KINDS)),
+        physical_dice=t.get("physical_dice", bool, False),
     )
     t.finish()
     return spec

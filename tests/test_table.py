@@ -192,3 +192,13 @@ def test_queue_overflow_drops_oldest_button_event_and_counts() -> None:
 def test_machine_diagram_is_mermaid() -> None:
     text = mermaid()
     assert "stateDiagram" in text and "AWAIT_ROLL" in text and "commit" in text
+
+
+def test_readme_shows_the_current_machine_diagram() -> None:
+    """The README's diagram is regenerated from the table, not drawn by hand."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    for line in mermaid().splitlines():
+        if "-->" in line:
+            assert line.strip() in readme, line
