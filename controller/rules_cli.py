@@ -20,7 +20,7 @@ from controller.text_board import render_board
 from rules.bots import BOT_KINDS, Bot, make_bot
 from rules.core import Game, Move, State
 from rules.errors import InvalidDiceError, InvalidStateError, RulesError
-from rules.playout import play_game
+from rules.playout import GameRecord, Step, play_game
 from rules.summary import PlaySummary
 
 
@@ -82,6 +82,11 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     )
     play.add_argument("--games", type=int, default=100)
     play.add_argument("--seed", type=int, default=0)
+    play.add_argument(
+        "--export",
+        metavar="FILE",
+        help="with --games 1: write the game in the game's record format (backgammon: .mat)",
+    )
 
 
 def state_args(p: argparse.ArgumentParser) -> None:
@@ -329,6 +334,8 @@ def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
     game = game_of(args)
     if args.games < 1:
         raise CliError("--games must be at least 1")
+    if args.export is not None and args.games != 1:
+        raise CliError("--export writes one game: use it with --games 1")
     start = game.new_state(args.players)
     players = list(start.to_json().get("players", []))
     bots = bots_for(args.bots, players)
@@ -336,6 +343,11 @@ def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
     summary = PlaySummary(players)
     all_random = all(bot.name == "random" for bot in bots.values())
     fast = getattr(start, "random_playout", None) if all_random else None
+    if args.export is not None:
+        record = export_game(game, start, bots, rng, args.export)
+        summary.add(record.winners, record.throws, record.moves, record.final)
+        emit(out, summary.to_json())
+        return 0
     for _ in range(args.games):
         if fast is not None:
             winners, throws, moves, _passes = fast(rng)
@@ -345,6 +357,23 @@ def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
             summary.add(record.winners, record.throws, record.moves, record.final)
     emit(out, summary.to_json())
     return 0
+
+
+def export_game(
+    game: Game, start: State, bots: dict[str, Bot], rng: random.Random, path: str
+) -> GameRecord:
+    """Play one game and write it through the game's ``export_match`` hook."""
+    exporter = getattr(game, "export_match", None)
+    if exporter is None:
+        raise CliError(f"--export has no record format for {game.name}")
+    recorded: list[Step] = []
+    record = play_game(start, bots, rng, on_step=recorded.append)
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(exporter(recorded))
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror}") from None
+    return record
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, IO[str]], int]] = {

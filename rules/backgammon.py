@@ -27,7 +27,7 @@ is also GNU Backgammon's layout. White is GNU Backgammon's player 0, black playe
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -249,6 +249,13 @@ class BackgammonGame:
         if info.game_state != GAME_PLAYING:
             raise InvalidStateError(f"Match ID {mid!r} is not of a game in progress")
         return self._checked(state)
+
+    def export_match(self, steps: Iterable[Any]) -> str:
+        """The played game (or match) as a ``.mat`` match file; see
+        :mod:`rules.backgammon_mat` (imported here: it builds on this module)."""
+        from rules.backgammon_mat import match_file
+
+        return match_file(steps)
 
     # -- JSON ---------------------------------------------------------------------------
 

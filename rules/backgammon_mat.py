@@ -1,0 +1,141 @@
+"""Export played backgammon games as a match file (the Jellyfish ``.mat`` text format).
+
+GNU Backgammon imports this format (``import mat FILE``) and writes it itself; the
+layout below follows its own export: a `` N point match`` header, then per game a
+score line and numbered lines with the left player's (white, GNU Backgammon's player
+0) and the right player's (black) actions in two columns:
+
+* a checker play ``52: 13/8 24/22``: the dice, then every single step in the mover's
+  numbering, ``25`` for the bar, ``0`` for off and ``*`` for a hit; a roll without a
+  legal play is the dice and nothing else;
+* cube actions `` Doubles => 2``, `` Takes``, `` Drops``;
+* the end of a game, ``Wins N point(s)``, under the winner's column.
+
+Pure text in, text out: the caller writes the file. A money game (no match length) is
+written as a ``0 point match``, which GNU Backgammon reads as a money session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from rules.backgammon import (
+    DOUBLE_ACTION,
+    DROP_ACTION,
+    PLAYERS,
+    TAKE_ACTION,
+    BackgammonState,
+    Play,
+)
+from rules.core import PASS, Dice, Move, State
+from rules.errors import InvalidStateError
+
+LEFT_WIDTH = 28
+"""Width of the left column after the move number, as in GNU Backgammon's export."""
+
+
+class StepLike(Protocol):
+    """One event of a game, as :class:`rules.playout.Step` records it."""
+
+    @property
+    def before(self) -> State: ...
+
+    @property
+    def after(self) -> State: ...
+
+    @property
+    def dice(self) -> Dice | None: ...
+
+    @property
+    def move(self) -> Move | None: ...
+
+
+def _play_text(state: BackgammonState, move: Move) -> str:
+    d1, d2 = state.dice
+    if move is PASS:
+        return f"{d1}{d2}: "
+    if not isinstance(move, Play):
+        raise InvalidStateError(f"{move} is not a checker play")
+    steps = " ".join(
+        f"{src + 1}/{max(dst + 1, 0)}{'*' if hit else ''}" for src, dst, hit in move.steps
+    )
+    return f"{d1}{d2}: {steps}"
+
+
+class _GameLines:
+    """Fills the two columns in turn; an action in the other column starts a new row."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[str]] = []
+        self.column = 1
+        self.win: str | None = None
+
+    def add(self, seat: int, text: str) -> None:
+        if seat == 1 and self.rows and self.column == 0:
+            self.rows[-1][1] = text
+        else:
+            self.rows.append(["", ""])
+            self.rows[-1][seat] = text
+        self.column = seat
+
+    def won(self, seat: int, points: int) -> None:
+        """GNU Backgammon's layout: the right player's win shares the row of the left
+        player's last action; otherwise it is an unnumbered row of its own."""
+        text = f" Wins {points} point{'s' if points != 1 else ''}"
+        if seat == 1 and self.rows and self.column == 0:
+            self.rows[-1][1] = text
+        else:
+            self.win = " " * 5 + ("" if seat == 0 else " " * LEFT_WIDTH) + text
+
+    def render(self) -> list[str]:
+        out = []
+        for number, (left, right) in enumerate(self.rows, start=1):
+            out.append(f"{number:3d}) {left:<{LEFT_WIDTH}}{right}".rstrip() + " ")
+        if self.win is not None:
+            out.append(self.win)
+        return out
+
+
+def match_file(steps: Iterable[StepLike]) -> str:
+    """The ``.mat`` text of the games in ``steps`` (one match, or one money game).
+
+    ``steps`` is what :func:`rules.playout.steps` yields (or a controller's history in
+    the same shape), from a start position through the end; unfinished last games are
+    written as far as they went.
+    """
+    lines: list[str] = []
+    game: _GameLines | None = None
+    header_done = False
+    for step in steps:
+        before, after = step.before, step.after
+        if not isinstance(before, BackgammonState) or not isinstance(after, BackgammonState):
+            raise InvalidStateError("a match file can only be written for backgammon games")
+        if not header_done:
+            lines += ["", f" {before.match_length} point match", ""]
+            header_done = True
+        if game is None:
+            score = before.score
+            lines.append(f" Game {len(before.results) + 1}")
+            lines.append(f" {PLAYERS[0]} : {score[0]:<{LEFT_WIDTH - 5}}{PLAYERS[1]} : {score[1]}")
+            game = _GameLines()
+        move = step.move
+        if move is not None:
+            if before.phase == 4:  # a checker play (or a lost roll)
+                game.add(before.turn, _play_text(before, move))
+            elif move == DOUBLE_ACTION:
+                game.add(before.turn, f" Doubles => {before.cube * 2}")
+            elif move == TAKE_ACTION:
+                game.add(1 - before.turn, " Takes")
+            elif move == DROP_ACTION:
+                game.add(1 - before.turn, " Drops")
+        if len(after.results) > len(before.results):
+            winner, points, _ = after.results[-1]
+            game.won(winner, points)
+            lines += game.render()
+            lines.append("")
+            game = None
+    if game is not None:
+        lines += game.render()
+        lines.append("")
+    return "\n".join(lines) + "\n"
