@@ -543,7 +543,7 @@ class Table:
             return MenuScene(self.options.menu, self.menu_index, now, self.banner)
         if mode is Mode.SETUP:
             item = self.options.menu[self.menu_index]
-            colours = colours_of(item)
+            colours = colours_of(item, len(self.setup_kinds))
             return SetupScene(item, tuple(self.setup_kinds), colours, self.setup_cursor, now)
         if mode in (Mode.MESSAGE, Mode.SHUTDOWN):
             kind = "shutdown" if mode is Mode.SHUTDOWN else "info"
@@ -596,10 +596,12 @@ def bot_kind(kind: str) -> str:
     return kind if kind in BOT_KINDS else "random"
 
 
-def colours_of(item: MenuItem) -> tuple[str, ...]:
+def colours_of(item: MenuItem, seats: int) -> tuple[str, ...]:
+    """The player (colour/side) each of ``seats`` setup entries stands for."""
     game = rules.get_game(item.game, item.preset)
-    state = game.new_state(max(game.player_counts))
-    return tuple(state.to_json().get("players", ()))
+    count = seats if seats in game.player_counts else max(game.player_counts)
+    players = tuple(game.new_state(count).to_json().get("players", ())) or ("player",)
+    return tuple(players[i % len(players)] for i in range(seats))
 
 
 def move_steps(move: Move) -> int:

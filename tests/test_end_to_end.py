@@ -275,3 +275,39 @@ def test_resume_after_restart_continues_exactly(tmp_path: Path) -> None:
 def test_rules_still_pure_under_the_appliance() -> None:
     """Sanity: the appliance uses the registry's games, not copies."""
     assert rules.get_game("maedn") is rules.get_game("maedn", "classic")
+
+
+def test_minimaki_solitaire_by_pins_red_shows_where_the_rules_put_it(tmp_path: Path) -> None:
+    """Mini-Maki: seat 1 plays red with its two buttons; black's dice roll by themselves.
+    Whenever black is about to roll, red's field is lit in red on the panel."""
+    rig = Rig(tmp_path, 16, players=("human",))
+    try:
+        rig.choose_menu("minimaki", "standard")
+        rig.start_from_setup()
+        session = rig.table.session
+        assert session is not None
+        presses = checked = 0
+        for _ in range(50_000):
+            if rig.table.state is Mode.GAME_OVER:
+                break
+            state = session.state.to_json()
+            if rig.table.state is Mode.AWAIT_ROLL and state["red"] is not None:
+                x0, y0, x1, y1 = views.cell_box("minimaki", 16, 16, tuple(state["red"]))
+                frame = rig.frame()
+                pixels = {
+                    frame.getpixel((x, y)) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)
+                }
+                assert palette.seat_colour("red") in pixels, (state, pixels)
+                checked += 1
+            if rig.table.state is Mode.CHOOSE and session.player == "red":
+                if presses % 2:
+                    rig.press(0, "next")
+                rig.press(0, "ok")
+                presses += 1
+            else:
+                rig.wait()
+        else:
+            pytest.fail("the game did not end")
+        assert session.state.is_terminal() and presses >= 1 and checked >= 1
+    finally:
+        rig.close()
