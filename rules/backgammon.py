@@ -215,7 +215,8 @@ class BackgammonGame:
         A bare Position ID puts white on roll (GNU Backgammon's player on roll is the
         second side of the ID) at the roll: the dice are the next input, the cube is
         centred. With a Match ID, the side on roll, dice, cube, score, match length and
-        Crawford flag come from it.
+        Crawford flag come from it (the games before are unknown, so ``games`` stays
+        empty; the Jacoby rule is not played and its bit is ignored).
         """
         pid, _, mid = text.strip().partition(":")
         not_on_roll, on_roll = decode_position(pid)
@@ -382,7 +383,7 @@ class BackgammonGame:
         won = [0, 0]
         for winner, points, _ in state.results:
             won[winner] += points
-        if length and tuple(won) != state.score:
+        if length and state.results and tuple(won) != state.score:
             raise InvalidStateError(f'the "games" add up to {tuple(won)}, not the score')
         if state.phase == DOUBLE and not state._may_double(state.turn):
             raise InvalidStateError(f"{PLAYERS[state.turn]} may not double here")

@@ -9,7 +9,8 @@ manual ("Position ID" and "Match ID" in the technical notes):
 * **Match ID** (12 characters, 9 bytes): cube value (log2, 4 bits), cube owner (2 bits:
   0, 1 or 3 = centred), player on roll (1), Crawford game (1), game state (3), player
   to make the next decision (1), double offered (1), resignation (2), dice (3 + 3),
-  match length (15), score of player 0 (15) and of player 1 (15).
+  match length (15), score of player 0 (15) and of player 1 (15), and one bit that is
+  set when the Jacoby rule is *not* in use (our engine never uses it).
 
 Pure functions over plain tuples, so the engine, tests and the CLI share them.
 """
@@ -90,6 +91,7 @@ class MatchInfo:
     dice: tuple[int, int] = (0, 0)
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
+    jacoby: bool = False
 
 
 GAME_NONE, GAME_PLAYING, GAME_OVER, GAME_RESIGNED, GAME_DROP = range(5)
@@ -115,6 +117,7 @@ def encode_match(info: MatchInfo) -> str:
         (info.match_length, 15),
         (info.score[0], 15),
         (info.score[1], 15),
+        (int(not info.jacoby), 1),
     )
     packed = pos = 0
     for value, width in fields:
@@ -139,6 +142,7 @@ def decode_match(mid: str) -> MatchInfo:
     log, owner, on_roll, crawford = take(4), take(2), take(1), take(1)
     state, decision, doubled, resigned = take(3), take(1), take(1), take(2)
     d1, d2, length, s0, s1 = take(3), take(3), take(15), take(15), take(15)
+    no_jacoby = take(1)
     if owner == 2:
         raise InvalidStateError(f"Match ID {mid!r}: cube owner 2 does not exist")
     if d1 > 6 or d2 > 6 or (d1 == 0) != (d2 == 0):
@@ -155,6 +159,7 @@ def decode_match(mid: str) -> MatchInfo:
         dice=(d1, d2),
         match_length=length,
         score=(s0, s1),
+        jacoby=not no_jacoby,
     )
 
 
