@@ -59,6 +59,12 @@ def _track_player(depth: int) -> Callable[[Budget], Bot]:
     return make
 
 
+def _minimaki_player(budget: Budget) -> Bot:
+    from rules.bot_minimaki import MinimakiBot
+
+    return MinimakiBot(budget)
+
+
 def _generic_player(budget: Budget) -> Bot:
     from rules.bot_generic import MonteCarloBot
 
@@ -72,6 +78,8 @@ STRONG_PLAYERS: dict[str, Callable[[Budget], Bot]] = {
     # Two players: own move, the opponent's reply and the next own move, averaged over
     # the dice; measured near the exact optimum against the random bot (README).
     "kleiner_aerger": _track_player(depth=4),
+    # Exact optimal policy once a solution is installed (rules.bot_minimaki).
+    "minimaki": _minimaki_player,
 }
 """Game name -> factory of that game's strong player (imported lazily, so that this
 module stays importable while a game's engine is missing)."""
