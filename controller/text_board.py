@@ -104,4 +104,5 @@ def status_line(state: State) -> str:
 register("maedn", render_track_game)
 register("kleiner_aerger", render_track_game)
 
+import controller.text_board_backgammon  # noqa: E402  (registers its renderer)
 import controller.text_board_minimaki  # noqa: E402, F401  (registers its renderer)

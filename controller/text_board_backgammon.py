@@ -1,0 +1,113 @@
+"""Backgammon as text (``rules show`` and the text simulator), in white's numbering.
+
+Laid out like GNU Backgammon's ASCII board: points 13–24 along the top, 12–1 along the
+bottom, white (``W``) moving from 24 down to 1 and bearing off at the bottom right,
+black (``B``) the other way round. A point shows up to five checkers; a taller stack
+shows its count in the fifth place. The bar and the borne-off checkers are listed on
+the right, then a status line with the dice, the cube and the score.
+"""
+
+from __future__ import annotations
+
+from controller.text_board import paint, register
+from rules.backgammon import PHASE_NAMES, BackgammonState
+from rules.core import State
+
+ROWS = 5
+TOP = tuple(range(13, 25))
+BOTTOM = tuple(range(12, 0, -1))
+ANSI_NAME = {"W": "yellow", "B": "blue"}
+
+
+def _stacks(state: BackgammonState) -> dict[int, tuple[str, int]]:
+    """White's point number -> (letter, count) of whoever stands there."""
+    white, black = state.boards
+    found: dict[int, tuple[str, int]] = {}
+    for point in range(1, 25):
+        if white[point - 1]:
+            found[point] = ("W", white[point - 1])
+        elif black[24 - point]:
+            found[point] = ("B", black[24 - point])
+    return found
+
+
+def _cell(stack: tuple[str, int] | None, row: int, colour: bool) -> str:
+    if stack is None:
+        return " . " if row == 0 else "   "
+    letter, count = stack
+    if count > ROWS and row == ROWS - 1:
+        return f"{count:^3d}"
+    if count > row:
+        return " " + paint(letter, ANSI_NAME[letter], colour) + " "
+    return " . " if row == 0 else "   "
+
+
+def _half(state: BackgammonState, points: tuple[int, ...], top: bool, colour: bool) -> list[str]:
+    stacks = _stacks(state)
+    lines = []
+    rows = range(ROWS) if top else range(ROWS - 1, -1, -1)
+    for row in rows:
+        cells = [_cell(stacks.get(p), row, colour) for p in points]
+        lines.append("|" + "".join(cells[:6]) + "|BAR|" + "".join(cells[6:]) + "|")
+    return lines
+
+
+def _status(state: BackgammonState) -> str:
+    data = state.to_json()
+    parts = []
+    if state.is_terminal():
+        last = data["games"][-1]
+        parts.append(f"game over: {data['winner']} wins")
+        parts.append(f"last game {last['winner']} {last['points']} ({last['kind']})")
+    else:
+        who = state.current_player
+        phase = PHASE_NAMES[state.phase]
+        if phase == "move":
+            parts.append(f"{who} rolled {state.dice[0]}-{state.dice[1]}")
+        elif phase == "opening":
+            parts.append("opening roll: one die each")
+        elif phase == "take":
+            parts.append(f"{who}: take or drop the cube at {state.cube * 2}?")
+        elif phase == "double":
+            parts.append(f"{who} to roll or double")
+        else:
+            parts.append(f"{who} to roll")
+    owner = data["cube_owner"] or "centred"
+    if state.game.rules.cube:
+        parts.append(f"cube {state.cube} ({owner})")
+    if state.match_length:
+        score = data["score"]
+        crawford = ", Crawford game" if state.crawford else ""
+        parts.append(
+            f"match to {state.match_length}: white {score['white']}, "
+            f"black {score['black']}{crawford}"
+        )
+    parts.append(f"pips W {state.pips(0)} B {state.pips(1)}")
+    return "; ".join(parts)
+
+
+def render_backgammon(state: State, colour: bool = False) -> str:
+    """The board, bar and off counts, and a status line."""
+    if not isinstance(state, BackgammonState):
+        raise TypeError("render_backgammon needs a backgammon state")
+    header = "+" + "".join(f"{p:^3d}" for p in TOP[:6]) + "+---+"
+    header += "".join(f"{p:^3d}" for p in TOP[6:]) + "+"
+    footer = "+" + "".join(f"{p:^3d}" for p in BOTTOM[:6]) + "+---+"
+    footer += "".join(f"{p:^3d}" for p in BOTTOM[6:]) + "+"
+    side = [
+        f"  bar: W {state.boards[0][24]}  B {state.boards[1][24]}",
+        f"  off: W {state.off(0)}  B {state.off(1)}",
+    ]
+    top = _half(state, TOP, True, colour)
+    bottom = _half(state, BOTTOM, False, colour)
+    lines = [header + "   black (B) moves 1 -> 24 in white's numbering"]
+    lines += top
+    lines.append("|" + " " * 18 + "|BAR|" + " " * 18 + "|" + side[0])
+    lines += bottom
+    lines.append(footer + side[1])
+    lines.append(f"white (W) moves 24 -> 1; Position ID {state.position_id()}")
+    lines.append(_status(state))
+    return "\n".join(lines)
+
+
+register("backgammon", render_backgammon)
