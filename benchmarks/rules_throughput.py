@@ -124,6 +124,10 @@ def small_games(seconds: float) -> None:
 
 EXTRA_CASES.append(small_games)
 
+from backgammon_throughput import backgammon  # noqa: E402  (benchmarks/ is on sys.path)
+
+EXTRA_CASES.append(backgammon)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -42,7 +42,7 @@ from rules.backgammon_ids import (
     encode_match,
     encode_position,
 )
-from rules.backgammon_moves import BAR, CHECKERS, legal_plays
+from rules.backgammon_moves import BAR, CHECKERS, boards_of, play_keys
 from rules.core import PASS, Dice, JsonDict, Move, check_dice
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
 
@@ -80,22 +80,20 @@ class Play:
     ``bar/22*``, ``6/off``, ``8/5(2)``).
 
     Plays compare by their resulting position (both sides' boards), which is what makes
-    a play distinct; the notation is formatted on first use, because a random playout
-    never looks at it.
+    a play distinct. The notation and the boards are built on first use, because a
+    random playout looks at neither for all but the chosen play.
     """
 
-    __slots__ = ("_notation", "mover", "other", "steps")
+    __slots__ = ("_boards", "_notation", "base", "key", "steps")
 
     def __init__(
-        self,
-        steps: tuple[tuple[int, int, bool], ...],
-        mover: tuple[int, ...],
-        other: tuple[int, ...],
+        self, steps: tuple[tuple[int, int, bool], ...], key: bytes, base: tuple[int, ...]
     ) -> None:
         self.steps = steps
-        self.mover = mover
-        self.other = other
+        self.key = key
+        self.base = base
         self._notation: str | None = None
+        self._boards: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
     @property
     def notation(self) -> str:
@@ -103,11 +101,28 @@ class Play:
             self._notation = format_play(self.steps)
         return self._notation
 
+    @property
+    def boards(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(mover's board, opponent's board) after the play, each in its own view."""
+        if self._boards is None:
+            self._boards = boards_of(self.key, self.base)
+        return self._boards
+
+    @property
+    def mover(self) -> tuple[int, ...]:
+        """The mover's board after the play (25 counts, own view, bar last)."""
+        return self.boards[0]
+
+    @property
+    def other(self) -> tuple[int, ...]:
+        """The opponent's board after the play (changed only by hits)."""
+        return self.boards[1]
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Play) and self.mover == other.mover and self.other == other.other
+        return isinstance(other, Play) and self.boards == other.boards
 
     def __hash__(self) -> int:
-        return hash((self.mover, self.other))
+        return hash(self.boards)
 
     def __str__(self) -> str:
         return self.notation
@@ -185,7 +200,6 @@ class BackgammonGame:
     def __init__(self, rules: BackgammonRules) -> None:
         self.rules = rules
         self.preset = rules.name
-        self._plays: dict[tuple[bytes, int, int], tuple[Move, ...]] = {}
 
     def __repr__(self) -> str:
         return f"get_game('backgammon', {self.preset!r})"
@@ -599,19 +613,10 @@ class BackgammonState:
         mover = self.boards[self.turn]
         other = self.boards[1 - self.turn]
         d1, d2 = self.dice
-        cache = self.game._plays
-        key = (bytes(mover) + bytes(other), d1, d2)
-        cached = cache.get(key)
-        if cached is not None:
-            return cached
-        plays = legal_plays(list(mover), list(other), d1, d2)
-        result: tuple[Move, ...] = (
-            tuple([Play(steps, own, opp) for own, opp, steps in plays]) if plays else (PASS,)
-        )
-        if len(cache) > 50_000:
-            cache.clear()
-        cache[key] = result
-        return result
+        keys = play_keys(list(mover), list(other), d1, d2)
+        if not keys:
+            return (PASS,)
+        return tuple([Play(steps, key, other) for key, steps in keys.items()])
 
     def parse_move(self, text: str) -> Move:
         """Read a move: a cube word, ``pass``, or checker steps in any order and
@@ -625,7 +630,7 @@ class BackgammonState:
         if self.phase == MOVE and moves[0] is not PASS:
             target = self._simulate(wanted, text)
             for move in moves:
-                if isinstance(move, Play) and (move.mover, move.other) == target:
+                if isinstance(move, Play) and move.boards == target:
                     return move
         legal = ", ".join(m.notation for m in moves)
         raise IllegalMoveError(f"{text!r} is not legal in {self.describe()}; legal: {legal}")
@@ -688,9 +693,9 @@ class BackgammonState:
 
     def _after_play(self, play: Play) -> BackgammonState:
         seat = self.turn
-        boards = (play.mover, play.other) if seat == 0 else (play.other, play.mover)
-        if sum(play.mover) == 0:
-            loser = play.other
+        mover, loser = play.boards
+        boards = (mover, loser) if seat == 0 else (loser, mover)
+        if sum(mover) == 0:
             if sum(loser) < CHECKERS:
                 kind = SINGLE
             elif loser[BAR] or any(loser[18:24]):

@@ -42,13 +42,22 @@ def legal_plays(own: list[int], opp: list[int], d1: int, d2: int) -> list[Play]:
     Each resulting position appears once, with the first step order found for it.
     ``own`` and ``opp`` are changed during the search and restored before returning.
     """
-    found = _doubles(own, opp, d1) if d1 == d2 else _two_dice(own, opp, d1, d2)
     base = tuple(opp)
-    return [
-        (tuple(key[:25]), tuple(key[25:]) if len(key) > 25 else base, steps)
-        for key, steps in found.items()
-        if steps
-    ]
+    return [(*boards_of(key, base), steps) for key, steps in play_keys(own, opp, d1, d2).items()]
+
+
+def play_keys(own: list[int], opp: list[int], d1: int, d2: int) -> dict[bytes, tuple[Step, ...]]:
+    """Like :func:`legal_plays`, keyed by a compact position key (see
+    :func:`boards_of`), without building the boards: a random playout needs only one."""
+    found = _doubles(own, opp, d1) if d1 == d2 else _two_dice(own, opp, d1, d2)
+    found.pop(bytes(own), None)  # no step at all is not a play (the roll is lost)
+    return found
+
+
+def boards_of(key: bytes, opp: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(mover's board, opponent's board) from a play key; ``opp`` is the opponent's
+    board before the play, which the key leaves out unless the play hit."""
+    return tuple(key[:25]), tuple(key[25:]) if len(key) > 25 else opp
 
 
 def single_steps(own: list[int], opp: list[int], die: int, top: int = BAR) -> list[Step]:
