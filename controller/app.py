@@ -107,9 +107,13 @@ class Appliance:
             on_first_frame=self.notifier.ready,
         )
         for backend in self.inputs:
+            # Only backends that must be pumped from this thread (pygame's keyboard) say
+            # how often; GPIO buttons time their own debounce, and polling them here would
+            # wake an idle table 50 times a second.
             poll = getattr(backend, "poll", None)
-            if poll is not None:
-                self.loop.add_poller(poll, float(getattr(backend, "poll_interval", 0.02)))
+            interval = getattr(backend, "poll_interval", None)
+            if poll is not None and interval is not None:
+                self.loop.add_poller(poll, float(interval))
         self.save_failures = 0
 
     def _save(self, session: Session | None) -> None:

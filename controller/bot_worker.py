@@ -44,6 +44,8 @@ class BotWorker:
                 move = make_bot("random").choose(state, random.Random(seed))
             self.events.put(BotMoveEvent(request, move))
 
-    def close(self) -> None:
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop after the current job; wait at most ``timeout`` s (the thread is a
+        daemon, so a bot still searching never holds up a SIGTERM exit)."""
         self.jobs.put(None)
-        self.thread.join(timeout=2)
+        self.thread.join(timeout=timeout)

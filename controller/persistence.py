@@ -73,6 +73,8 @@ class SaveStore:
             raise
         self._sync_directory()
         self.writes += 1
+        # The kill -9 test reads this line to know what was committed before the kill.
+        log.debug("saved %d history entries", len(session.history))
 
     def load(self) -> Session | None:
         """The saved unfinished game, None if there is none (or it was finished).

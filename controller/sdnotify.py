@@ -20,7 +20,11 @@ class Notifier:
         self.address = env.get("NOTIFY_SOCKET") or None
         usec = env.get("WATCHDOG_USEC", "")
         self.watchdog_interval: float | None = None
-        if usec.isdigit() and int(usec) > 0:
+        # sd_watchdog_enabled(3): WATCHDOG_PID, when set, names the process that must
+        # ping; a child that inherited the environment must not ping for its parent.
+        pid = env.get("WATCHDOG_PID", "")
+        for_us = not pid or (pid.isdigit() and int(pid) == os.getpid())
+        if for_us and usec.isdigit() and int(usec) > 0:
             # ping at half the timeout, as sd_watchdog_enabled(3) recommends
             self.watchdog_interval = int(usec) / 1_000_000 / 2
         self.failed = False

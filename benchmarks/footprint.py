@@ -1,0 +1,174 @@
+"""Footprint of the appliance: start-up to first frame, RSS in a game, idle CPU (issue 7).
+
+Run by hand (never timed in tests):
+
+    .venv/bin/python benchmarks/footprint.py [--starts 7] [--game-s 15] [--idle-s 30]
+
+Every figure is taken from a real ``spieltisch run`` process on fake hardware (luma's
+dummy panel, gpiozero MockFactory pins; see tests/appliance_proc.py), with systemd's
+side played by a NOTIFY_SOCKET datagram socket and ``WATCHDOG_USEC=15000000`` as the
+unit sets it.
+
+* **Start-up**: from ``Popen`` to the READY=1 datagram, which the loop sends right after
+  its first frame reached the panel. Median of ``--starts`` runs, at the menu and when
+  resuming a saved game. Peer: a bare ``python -c pass`` measured the same way.
+* **RSS**: VmRSS sampled every 0.5 s while four strong bots play MÄDN classic for
+  ``--game-s`` seconds; the maximum is reported. Peer: a bare Python's RSS.
+* **Idle CPU**: CPU time (utime + stime) over ``--idle-s`` seconds of wall time, in % of
+  one core, (a) at the menu, (b) in a game waiting for a human to roll; four seats and
+  the system button wired. The loop itself sleeps on its queue (one wake-up per
+  watchdog ping); what remains is gpiozero's hold-detection thread per Button, which
+  wakes 10 times a second by gpiozero's design.
+
+Targets (issue 7): start-up < 1.5 s, RSS < 60 MB, idle CPU < 1 % of a core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from controller.persistence import SaveStore
+from controller.session import Session
+from tests.appliance_proc import (
+    Appliance,
+    NotifySocket,
+    cpu_seconds,
+    rss_kib,
+    write_bot_game,
+    write_config,
+)
+
+WATCHDOG_USEC = 15_000_000
+
+
+def start_once(config: Path, state: Path, work: Path) -> tuple[float, Appliance, NotifySocket]:
+    notify = NotifySocket()
+    app = Appliance(config, state, notify, watchdog_usec=WATCHDOG_USEC, log_dir=work)
+    ready = notify.wait_for("READY=1", timeout=60)
+    if ready is None:
+        app.close()
+        notify.close()
+        raise SystemExit(f"no READY within 60 s; stderr:\n{app.stderr()}")
+    return ready - app.started, app, notify
+
+
+def bare_python_start(runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.monotonic()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        times.append(time.monotonic() - start)
+    return statistics.median(times)
+
+
+def bare_python_rss() -> int:
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)"])
+    time.sleep(0.5)
+    try:
+        return rss_kib(process.pid)
+    finally:
+        process.kill()
+        process.wait()
+
+
+def measure_starts(work: Path, runs: int, resume: bool) -> float:
+    times = []
+    config = write_config(work, seats=("bot", "bot", "bot", "bot"))
+    for run in range(runs):
+        state = work / f"start-{resume}-{run}"
+        if resume:
+            write_bot_game(state, "maedn", "classic", 4, seed=run)
+        seconds, app, notify = start_once(config, state, work)
+        times.append(seconds)
+        app.terminate()
+        app.close()
+        notify.close()
+    return statistics.median(times)
+
+
+def measure_game_rss(work: Path, seconds: float) -> tuple[int, int]:
+    config = write_config(work, seats=("bot", "bot", "bot", "bot"))
+    state = work / "rss"
+    write_bot_game(state, "maedn", "classic", 4, seed=7, bot="strong")
+    _, app, notify = start_once(config, state, work)
+    peak = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        peak = max(peak, rss_kib(app.pid))
+        time.sleep(0.5)
+    saved = SaveStore(state).load()
+    moves = len(saved.history) if saved is not None else -1
+    app.terminate()
+    app.close()
+    notify.close()
+    return peak, moves
+
+
+def measure_idle(work: Path, seconds: float, waiting_for_human: bool) -> float:
+    # four seats and the system button: nine gpiozero Buttons, as on a full table
+    config = write_config(work, seats=("human", "human", "human", "human"))
+    state = work / f"idle-{waiting_for_human}"
+    if waiting_for_human:
+        store = SaveStore(state)
+        store.prepare()
+        store.save(Session.start("maedn", "classic", ["human"] * 4, seed=1))
+    _, app, notify = start_once(config, state, work)
+    time.sleep(6.0)  # let the resume/menu animations and the message settle
+    cpu0, wall0 = cpu_seconds(app.pid), time.monotonic()
+    time.sleep(seconds)
+    cpu1, wall1 = cpu_seconds(app.pid), time.monotonic()
+    app.terminate()
+    app.close()
+    notify.close()
+    return 100.0 * (cpu1 - cpu0) / (wall1 - wall0)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--starts", type=int, default=7)
+    parser.add_argument("--game-s", type=float, default=15.0)
+    parser.add_argument("--idle-s", type=float, default=30.0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="st-footprint-") as tmp:
+        work = Path(tmp)
+        bare = bare_python_start(args.starts)
+        menu = measure_starts(work, args.starts, resume=False)
+        resume = measure_starts(work, args.starts, resume=True)
+        print(
+            f"start-up to first frame, menu:   {menu:.3f} s median of {args.starts}"
+            f"  ({menu / bare:.1f}x a bare python start of {bare:.3f} s)  target < 1.5 s"
+        )
+        print(
+            f"start-up to first frame, resume: {resume:.3f} s median of {args.starts}"
+            f"  ({resume / bare:.1f}x bare python)  target < 1.5 s"
+        )
+        peak, moves = measure_game_rss(work, args.game_s)
+        bare_rss = bare_python_rss()
+        print(
+            f"RSS during a game (4 strong bots, {args.game_s:.0f} s, {moves} history"
+            f" entries): {peak / 1024:.1f} MiB peak  ({peak / bare_rss:.1f}x bare python"
+            f" {bare_rss / 1024:.1f} MiB)  target < 60 MB"
+        )
+        menu_cpu = measure_idle(work, args.idle_s, waiting_for_human=False)
+        wait_cpu = measure_idle(work, args.idle_s, waiting_for_human=True)
+        print(
+            f"idle CPU at the menu:             {menu_cpu:.2f} % of a core over"
+            f" {args.idle_s:.0f} s  target < 1 %"
+        )
+        print(
+            f"idle CPU waiting for a human roll: {wait_cpu:.2f} % of a core over"
+            f" {args.idle_s:.0f} s  target < 1 %"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
