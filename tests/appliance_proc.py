@@ -197,3 +197,55 @@ def cpu_seconds(pid: int) -> float:
     fields = stat[stat.rindex(")") + 2 :].split()
     ticks = int(fields[11]) + int(fields[12])  # utime, stime
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand (in-process appliances)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def in_process(
+    state_dir: Path, seats: Sequence[str] = ("bot", "bot"), poweroff: Any = None
+) -> tuple[Any, FakeClock]:
+    """The same :class:`controller.app.Appliance` that ``spieltisch run`` builds, in this
+    process: luma's dummy panel, gpiozero MockFactory pins, a fake clock, bots on the
+    loop thread. Not started yet."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller import views
+    from controller.app import Appliance as App
+    from controller.config import load_config
+    from hardware.build import build_display
+    from hardware.buttons import GpioButtons
+
+    config = load_config(write_config(state_dir.parent, seats))
+    clock = FakeClock()
+    factory = MockFactory()
+    buttons = GpioButtons(config.buttons, pin_factory=factory, clock=clock)
+    app = App(
+        config,
+        display=build_display(config.display),
+        inputs=[buttons],
+        sound=None,
+        state_dir=state_dir,
+        render=views.render,
+        clock=clock,
+        bot_thread=False,
+        poweroff=poweroff,
+        farewell_s=0.0,
+    )
+    app.pin_factory = factory  # type: ignore[attr-defined]
+    return app, clock
+
+
+def advance(app: Any, clock: FakeClock) -> None:
+    """Move the fake clock to the table's next deadline and run one loop step."""
+    wake = app.table.next_wakeup()
+    if wake is not None and wake > clock.now:
+        clock.now = wake
+    app.loop.step(timeout_cap=0)
