@@ -17,6 +17,7 @@ for ``shutdown_hold_s`` → shutdown.
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -59,6 +60,9 @@ class TableOptions:
     """The length of the timer of presets that have one (Lingo); 0 switches it off."""
     physical_dice: bool = False
     bot: str = "strong"
+    hints: bool = True
+    """Light the best move for human players in games with an exact, instant policy
+    (Mini-Maki: the optimal red step, rules/bot_minimaki)."""
     default_seats: tuple[str, ...] = ()
     """What setup offers per seat first ("human", "bot", "empty"); from the config."""
     bot_delay_s: float = 0.6
@@ -137,6 +141,8 @@ class Table:
         self.message = ""
         self.system_down_at: float | None = None
         self.bot_request = 0
+        self.hint_request = 0
+        self.hint: Move | None = None
         self.stop_requested = False
         self.ignored_presses = 0
 
@@ -200,6 +206,7 @@ class Table:
         elif len(self.moves) == 1:
             self.schedule(self.options.forced_delay_s, self.commit_cursor)
         else:
+            self.request_hint()
             seconds = self.move_timer()
             if seconds:
                 self.timer_end = self.now + seconds
@@ -280,8 +287,30 @@ class Table:
         self.moving = None
         self.moved()
 
+    def request_hint(self) -> None:
+        """Ask the strong bot for the best move of a human player (hint games only)."""
+        self.hint = None
+        session = self.require_session()
+        if not self.options.hints or session.game not in HINT_GAMES:
+            return
+        self.hint_request += 1
+        request = -self.hint_request  # hint answers use negative ids
+        if self.ask_bot is not None:
+            self.ask_bot(session.state, "strong", request, 0)
+        else:
+            from rules.bots import make_bot
+
+            self.bot_answer(
+                request, make_bot(bot_kind("strong")).choose(session.state, session.rng)
+            )
+
     def bot_answer(self, request: int, move: Move | None) -> None:
         """A bot's move arrived (from the worker) or is to be computed here."""
+        if request < 0:  # a hint
+            if request == -self.hint_request and self.state is Mode.CHOOSE and move in self.moves:
+                self.hint = move
+                self.dirty = True
+            return
         if request != self.bot_request or self.state is not Mode.CHOOSE:
             return  # stale: the game moved on (menu, resume...)
         session = self.require_session()
@@ -581,12 +610,17 @@ class Table:
             countdown_total=self.timer_total if countdown is not None else None,
             winner=winner,
             banner=self.banner,
+            hint=self.hint if mode is Mode.CHOOSE else None,
         )
 
     def progress(self) -> float:
         if self.anim_length <= 0:
             return 1.0
         return min(1.0, max(0.0, (self.now - self.anim_start) / self.anim_length))
+
+
+HINT_GAMES = frozenset({"minimaki"})
+"""Games whose strong bot is exact and instant, so a hint is the true best move."""
 
 
 def bot_kind(kind: str) -> str:

@@ -202,3 +202,22 @@ def test_readme_shows_the_current_machine_diagram() -> None:
     for line in mermaid().splitlines():
         if "-->" in line:
             assert line.strip() in readme, line
+
+
+def test_mini_maki_hint_lights_reds_best_step() -> None:
+    """Issue 9: the controller can light red's best step (the exact optimal policy)."""
+    from rules.bots import make_bot
+
+    table = Table(options())
+    session = Session.start("minimaki", "standard", ["human"], seed=3)
+    table.start_session(session)
+    assert table.state is Mode.CHOOSE  # red chooses its start column first
+    scene = table.scene()
+    assert isinstance(scene, Scene) and scene.hint is not None
+    import random
+
+    best = make_bot("strong").choose(session.state, random.Random(0))  # hints use seed 0
+    assert scene.hint == best and best in session.state.legal_moves()
+    table.options.hints = False
+    table.request_hint()
+    assert table.scene().hint is None  # type: ignore[union-attr]
