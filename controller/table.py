@@ -301,7 +301,7 @@ class Table:
             from rules.bots import make_bot
 
             self.bot_answer(
-                request, make_bot(bot_kind("strong")).choose(session.state, session.rng)
+                request, make_bot(bot_kind("strong")).choose(session.state, random.Random(0))
             )
 
     def bot_answer(self, request: int, move: Move | None) -> None:
