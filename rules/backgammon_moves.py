@@ -49,8 +49,127 @@ def legal_plays(own: list[int], opp: list[int], d1: int, d2: int) -> list[Play]:
 def play_keys(own: list[int], opp: list[int], d1: int, d2: int) -> dict[bytes, tuple[Step, ...]]:
     """Like :func:`legal_plays`, keyed by a compact position key (see
     :func:`boards_of`), without building the boards: a random playout needs only one."""
+    # Fast paths while no checker is on the bar and no bear-off can happen within the
+    # roll (too many checkers outside the home board): then whether a step is possible
+    # depends only on a checker standing on its source, because hits only ever empty a
+    # point and never close one.
+    if not own[BAR]:
+        outside = sum(own[6:24])
+        if d1 != d2 and outside >= 2:
+            return _two_dice_fast(own, opp, d1, d2)
+        if d1 == d2 and outside >= 4:
+            return _doubles_fast(own, opp, d1)
     found = _doubles(own, opp, d1) if d1 == d2 else _two_dice(own, opp, d1, d2)
     found.pop(bytes(own), None)  # no step at all is not a play (the roll is lost)
+    return found
+
+
+def _open_sources(opp: list[int], die: int) -> list[int]:
+    """Source indices, highest first, whose step of ``die`` lands on an open point."""
+    return [src for src in range(23, die - 1, -1) if opp[23 - src + die] < 2]
+
+
+def _two_dice_fast(
+    own: list[int], opp: list[int], d1: int, d2: int
+) -> dict[bytes, tuple[Step, ...]]:
+    """:func:`_two_dice` without bar or bear-off (see :func:`play_keys`)."""
+    both: dict[bytes, tuple[Step, ...]] = {}
+    one: dict[bytes, tuple[Step, ...]] = {}
+    larger = d1 if d1 > d2 else d2
+    sources = {d1: _open_sources(opp, d1), d2: _open_sources(opp, d2)}
+    for first, second in ((d1, d2), (d2, d1)):
+        seconds = sources[second]
+        for src in sources[first]:
+            if not own[src]:
+                continue
+            dst = src - first
+            hit = opp[23 - dst] == 1
+            own[src] -= 1
+            own[dst] += 1
+            if hit:
+                opp[23 - dst] = 0
+                opp[BAR] += 1
+            step = (src, dst, hit)
+            played = False
+            for src2 in seconds:
+                if not own[src2]:
+                    continue
+                played = True
+                dst2 = src2 - second
+                own[src2] -= 1
+                own[dst2] += 1
+                if opp[23 - dst2] == 1:
+                    opp[23 - dst2] = 0
+                    opp[BAR] += 1
+                    key = bytes(own) + bytes(opp)
+                    opp[23 - dst2] = 1
+                    opp[BAR] -= 1
+                    step2 = (src2, dst2, True)
+                else:
+                    key = bytes(own) + bytes(opp) if hit else bytes(own)
+                    step2 = (src2, dst2, False)
+                own[dst2] -= 1
+                own[src2] += 1
+                if key not in both:
+                    both[key] = (step, step2)
+            if not played and not both:
+                key = _key(own, opp, hit)
+                if key not in one or first == larger:
+                    one[key] = (step,)
+            own[dst] -= 1
+            own[src] += 1
+            if hit:
+                opp[23 - dst] = 1
+                opp[BAR] -= 1
+    if both:
+        return both
+    big = {k: v for k, v in one.items() if v[0][0] - v[0][1] == larger}
+    return big or one
+
+
+def _doubles_fast(own: list[int], opp: list[int], die: int) -> dict[bytes, tuple[Step, ...]]:
+    """:func:`_doubles` without bar or bear-off (see :func:`play_keys`)."""
+    found: dict[bytes, tuple[Step, ...]] = {}
+    best = 0
+    steps: list[Step] = []
+    sources = _open_sources(opp, die)
+
+    def go(start: int, hit: bool) -> None:
+        nonlocal best
+        moved = False
+        if len(steps) < 4:
+            for i in range(start, len(sources)):
+                src = sources[i]
+                if not own[src]:
+                    continue
+                moved = True
+                dst = src - die
+                hits = opp[23 - dst] == 1
+                own[src] -= 1
+                own[dst] += 1
+                if hits:
+                    opp[23 - dst] = 0
+                    opp[BAR] += 1
+                steps.append((src, dst, hits))
+                go(i, hit or hits)
+                steps.pop()
+                own[dst] -= 1
+                own[src] += 1
+                if hits:
+                    opp[23 - dst] = 1
+                    opp[BAR] -= 1
+        if not moved:
+            used = len(steps)
+            if used < best or not used:
+                return
+            if used > best:
+                found.clear()
+                best = used
+            key = bytes(own) + bytes(opp) if hit else bytes(own)
+            if key not in found:
+                found[key] = tuple(steps)
+
+    go(0, False)
     return found
 
 
