@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import os
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -24,6 +25,34 @@ log = logging.getLogger(__name__)
 SAVE_NAME = "session.json"
 TEMP_PREFIX = ".session-"
 TEMP_SUFFIX = ".tmp"
+
+
+MAX_SAVE_BYTES = 8 * 1024 * 1024
+"""Far above any real game (a long backgammon match saves ~100 kB)."""
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def check_history(data: object) -> None:
+    """The move history must be what :class:`Session` writes: a list of
+    ``{"player", "dice": [ints]}`` and ``{"player", "move": notation}`` entries."""
+    if not isinstance(data, dict) or "history" not in data:
+        return  # Session.from_json reports a missing or wrong top level
+    history = data["history"]
+    if not isinstance(history, list):
+        raise ValueError("save history must be a list")
+    for index, entry in enumerate(history):
+        ok = isinstance(entry, dict) and isinstance(entry.get("player"), str | None)
+        if ok and "dice" in entry:
+            dice = entry["dice"]
+            ok = isinstance(dice, list) and all(type(d) is int for d in dice)
+        elif ok:
+            ok = isinstance(entry.get("move"), str)
+        if not ok:
+            raise ValueError(f"save history entry {index} is malformed: {entry!r:.60}")
 
 
 class CorruptSaveError(ValueError):
@@ -82,15 +111,32 @@ class SaveStore:
         Raises :class:`CorruptSaveError` after moving an unusable save aside.
         """
         try:
-            text = self.path.read_text(encoding="utf-8")
+            info = self.path.stat()
         except FileNotFoundError:
             return None
+        except OSError as exc:
+            raise self._move_aside(f"cannot read save: {exc}") from None
+        # A FIFO or device would block or never end; a huge file would exhaust memory.
+        if not stat.S_ISREG(info.st_mode):
+            raise self._move_aside("corrupt save: not a regular file")
+        if info.st_size > MAX_SAVE_BYTES:
+            raise self._move_aside(f"corrupt save: {info.st_size} bytes is too big")
+        try:
+            text = self.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise self._move_aside(f"cannot read save: {exc}") from None
         try:
-            session = Session.from_json(json.loads(text))
-        except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
-            raise self._move_aside(f"corrupt save: {str(exc).splitlines()[0]}") from None
+            data = json.loads(text)
+            check_history(data)
+            session = Session.from_json(data)
+        except (ValueError, RecursionError, OverflowError) as exc:  # JSONDecodeError too
+            raise self._move_aside(f"corrupt save: {first_line(exc)}") from None
+        except Exception as exc:
+            # A parser bug must not turn one bad file into a crash loop at every boot:
+            # the save goes aside like any other bad one, with the bug in the log.
+            log.exception("unexpected error reading the save")
+            reason = f"corrupt save: {type(exc).__name__}: {first_line(exc)}"
+            raise self._move_aside(reason) from None
         if session.state.is_terminal():
             return None
         return session

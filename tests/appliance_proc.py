@@ -210,11 +210,15 @@ class FakeClock:
 
 
 def in_process(
-    state_dir: Path, seats: Sequence[str] = ("bot", "bot"), poweroff: Any = None
+    state_dir: Path,
+    seats: Sequence[str] = ("bot", "bot"),
+    poweroff: Any = None,
+    buttons: bool = True,
 ) -> tuple[Any, FakeClock]:
     """The same :class:`controller.app.Appliance` that ``spieltisch run`` builds, in this
     process: luma's dummy panel, gpiozero MockFactory pins, a fake clock, bots on the
-    loop thread. Not started yet."""
+    loop thread. Not started yet. ``buttons=False`` leaves the pins out (closing a
+    gpiozero Button joins its hold thread, ~0.1 s each, too slow for hundreds of starts)."""
     from gpiozero.pins.mock import MockFactory
 
     from controller import views
@@ -226,11 +230,11 @@ def in_process(
     config = load_config(write_config(state_dir.parent, seats))
     clock = FakeClock()
     factory = MockFactory()
-    buttons = GpioButtons(config.buttons, pin_factory=factory, clock=clock)
+    inputs = [GpioButtons(config.buttons, pin_factory=factory, clock=clock)] if buttons else []
     app = App(
         config,
         display=build_display(config.display),
-        inputs=[buttons],
+        inputs=inputs,
         sound=None,
         state_dir=state_dir,
         render=views.render,
