@@ -50,11 +50,13 @@ class RandomBot:
         return real[rng.randrange(len(real))] if real else moves[0]
 
 
-def _track_player(depth: int) -> Callable[[Budget], Bot]:
+def _track_player(depth: int, maedn: bool) -> Callable[[Budget], Bot]:
     def make(budget: Budget) -> Bot:
-        from rules.bot_track import TrackBot
+        from rules.bot_track import DEFAULT_WEIGHTS, MAEDN_WEIGHTS, TrackBot
 
-        return TrackBot(budget, depth=depth)
+        if maedn:
+            return TrackBot(budget, depth, MAEDN_WEIGHTS, follow_opponents=False)
+        return TrackBot(budget, depth, DEFAULT_WEIGHTS)
 
     return make
 
@@ -65,6 +67,12 @@ def _minimaki_player(budget: Budget) -> Bot:
     return MinimakiBot(budget)
 
 
+def _backgammon_player(budget: Budget) -> Bot:
+    from rules.bot_backgammon import BackgammonBot
+
+    return BackgammonBot(budget)
+
+
 def _generic_player(budget: Budget) -> Bot:
     from rules.bot_generic import MonteCarloBot
 
@@ -72,14 +80,16 @@ def _generic_player(budget: Budget) -> Bot:
 
 
 STRONG_PLAYERS: dict[str, Callable[[Budget], Bot]] = {
-    # Four players: one own decision scored statically (deeper search through three
-    # random opponents costs 6^3 nodes per level and measured no better).
-    "maedn": _track_player(depth=1),
+    # Four players: expectimax over the bot's own re-rolls (after a 6) only; searching
+    # through three opponents costs 6^3 nodes per level and measured no better.
+    "maedn": _track_player(depth=2, maedn=True),
     # Two players: own move, the opponent's reply and the next own move, averaged over
     # the dice; measured near the exact optimum against the random bot (README).
-    "kleiner_aerger": _track_player(depth=4),
+    "kleiner_aerger": _track_player(depth=4, maedn=False),
     # Exact optimal policy once a solution is installed (rules.bot_minimaki).
     "minimaki": _minimaki_player,
+    # Tesauro's pubeval ranking (at pubeval's level; see rules.bot_backgammon).
+    "backgammon": _backgammon_player,
 }
 """Game name -> factory of that game's strong player (imported lazily, so that this
 module stays importable while a game's engine is missing)."""
