@@ -5,10 +5,11 @@ Run by hand (never timed in tests), alone or as part of ``rules_throughput.py``:
     .venv/bin/pip install open-spiel      # the peer; not a test dependency
     .venv/bin/python benchmarks/backgammon_throughput.py [--seconds 5]
 
-Both sides are driven the same way from Python: at a chance node a roll is drawn from
-the node's outcome distribution, at a decision node a uniformly random legal move (for
-OpenSpiel a random legal action) is applied, until the game is over. Our game is the
-``single`` preset (no cube), like OpenSpiel's default backgammon. Three lines for us:
+Both sides are driven the same way from Python, in alternating slices of one run: at
+a chance node a roll is drawn from the node's outcome distribution, at a decision node a
+uniformly random legal move (for OpenSpiel a random legal action) is applied, until the
+game is over. Our game is the ``single`` preset (no cube), like OpenSpiel's default
+backgammon. Two lines for us:
 
 * ``api``: :func:`rules.playout.play_game` with :class:`rules.bots.RandomBot` (what
   ``spieltisch rules play`` does);
@@ -32,20 +33,6 @@ from rules.bots import RandomBot
 from rules.playout import play_game, sample_roll
 
 Case = Callable[[random.Random], object]
-
-
-def rate(play_one: Case, seconds: float, seed: int = 1) -> float:
-    """Games per second of ``play_one`` over about ``seconds`` of wall time."""
-    rng = random.Random(seed)
-    play_one(rng)
-    games = 0
-    start = time.perf_counter()
-    while True:
-        play_one(rng)
-        games += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return games / elapsed
 
 
 def ours_api() -> Case:
@@ -98,19 +85,43 @@ def openspiel_case() -> Case | None:
     return play
 
 
+def interleaved(cases: dict[str, Case], seconds: float, rounds: int = 5) -> dict[str, float]:
+    """Games per second of each case, measured in ``rounds`` alternating slices.
+
+    The machines this runs on are shared and noisy; alternating short slices puts every
+    case through the same load, so the ratios stay meaningful.
+    """
+    games = dict.fromkeys(cases, 0)
+    spent = dict.fromkeys(cases, 0.0)
+    rngs = {name: random.Random(1) for name in cases}
+    for case in cases.values():
+        case(random.Random(0))  # warm up outside the measurement
+    for _ in range(rounds):
+        for name, case in cases.items():
+            start = time.perf_counter()
+            while True:
+                case(rngs[name])
+                games[name] += 1
+                elapsed = time.perf_counter() - start
+                if elapsed >= seconds / rounds:
+                    break
+            spent[name] += elapsed
+    return {name: games[name] / spent[name] for name in cases}
+
+
 def backgammon(seconds: float) -> None:
     """Print our lines and OpenSpiel's, with the ratio (target: at least 0.5x)."""
+    cases: dict[str, Case] = {"api": ours_api(), "loop": ours_loop()}
     peer = openspiel_case()
-    peer_rate = rate(peer, seconds) if peer is not None else None
-    if peer_rate is None:
+    if peer is None:
         print("open-spiel not installed: pip install open-spiel (no backgammon ratio)")
     else:
+        cases["peer"] = peer
+    rates = interleaved(cases, seconds)
+    peer_rate = rates.pop("peer", None)
+    if peer_rate is not None:
         print(f"{'openspiel backgammon (peer, C++)':40s} {peer_rate:9.1f} games/s")
-    for label, case in (
-        ("api", ours_api()),
-        ("loop", ours_loop()),
-    ):
-        r = rate(case, seconds)
+    for label, r in rates.items():
         ratio = f"  {r / peer_rate:5.2f}x openspiel" if peer_rate else ""
         print(f"{'backgammon/single ' + label:40s} {r:9.1f} games/s{ratio}")
 
