@@ -78,6 +78,7 @@ class Loop:
         self.run_pollers(now)
         if table.dirty or table.animating():
             self.draw()
+        table.flush_save()
         return not (table.stop_requested or self.shutdown is not None)
 
     def dispatch(self, event: object, now: float) -> None:
@@ -92,6 +93,7 @@ class Loop:
             self.shutdown = event
             table.now = now
             table.persist()
+            table.flush_save()
         elif isinstance(event, StatusEvent):
             self.panel_online = event.online if event.device == "display" else self.panel_online
             text = f"{event.device} {'online' if event.online else 'offline'}"
@@ -142,6 +144,7 @@ class Loop:
     def run(self) -> ShutdownEvent | None:
         """Run until shutdown; returns the shutdown event (None: the table stopped)."""
         self.running = True
+        self.table.defer_saves = True
         self.table.dirty = True
         self.draw()
         try:
@@ -149,4 +152,5 @@ class Loop:
                 pass
         finally:
             self.running = False
+            self.table.flush_save()
         return self.shutdown

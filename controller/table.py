@@ -140,6 +140,8 @@ class Table:
         self.banner_until = 0.0
         self.message = ""
         self.system_down_at: float | None = None
+        self.defer_saves = False
+        self.save_pending = False
         self.bot_request = 0
         self.hint_request = 0
         self.hint: Move | None = None
@@ -544,8 +546,22 @@ class Table:
         return self.session
 
     def persist(self) -> None:
-        if self.save is not None:
+        """Save the session now, or (``defer_saves``) right after the next frame.
+
+        The loop defers: a press then lights its frame first and the fsync of the save
+        follows in the same loop iteration, so a slow SD card never delays what the
+        players see, and a pulled plug still loses at most the move in flight.
+        """
+        if self.defer_saves:
+            self.save_pending = True
+        elif self.save is not None:
             self.save(self.session)
+
+    def flush_save(self) -> None:
+        if self.save_pending:
+            self.save_pending = False
+            if self.save is not None:
+                self.save(self.session)
 
     def play_cue(self, cue: Cue) -> None:
         if self.sound is not None:
