@@ -78,7 +78,10 @@ def _two_dice_fast(
     larger = d1 if d1 > d2 else d2
     sources = {d1: _open_sources(opp, d1), d2: _open_sources(opp, d2)}
     for first, second in ((d1, d2), (d2, d1)):
-        seconds = sources[second]
+        opens = sources[second]
+        # Second-step sources change only where the first step took a checker away
+        # (its source) or brought one (its destination); the rest is computed once.
+        occupied = [s for s in opens if own[s]]
         for src in sources[first]:
             if not own[src]:
                 continue
@@ -90,10 +93,13 @@ def _two_dice_fast(
                 opp[23 - dst] = 0
                 opp[BAR] += 1
             step = (src, dst, hit)
+            seconds = occupied
+            if not own[src] and src in opens:
+                seconds = [s for s in seconds if s != src]
+            if own[dst] == 1 and dst >= second and opp[23 - dst + second] < 2:
+                seconds = [*seconds, dst]
             played = False
             for src2 in seconds:
-                if not own[src2]:
-                    continue
                 played = True
                 dst2 = src2 - second
                 own[src2] -= 1
