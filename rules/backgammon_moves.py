@@ -93,11 +93,16 @@ def _two_dice_fast(
                 opp[23 - dst] = 0
                 opp[BAR] += 1
             step = (src, dst, hit)
-            seconds = occupied
-            if not own[src] and src in opens:
-                seconds = [s for s in seconds if s != src]
-            if own[dst] == 1 and dst >= second and opp[23 - dst + second] < 2:
-                seconds = [*seconds, dst]
+            if first != d1 and both:
+                # The second order only adds chains (the same checker moving on):
+                # every other pair of steps was already played in the first order.
+                seconds = [dst] if dst >= second and opp[23 - dst + second] < 2 else []
+            else:
+                seconds = occupied
+                if not own[src] and src in opens:
+                    seconds = [s for s in seconds if s != src]
+                if own[dst] == 1 and dst >= second and opp[23 - dst + second] < 2:
+                    seconds = [*seconds, dst]
             played = False
             for src2 in seconds:
                 played = True
