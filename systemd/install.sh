@@ -17,9 +17,10 @@
 # Running it again upgrades in place; the saved game in /var/lib/spieltisch is kept.
 set -euo pipefail
 
-PREFIX=/opt/spieltisch
-CONF_DIR=/etc/spieltisch
-UNIT_DIR=/etc/systemd/system
+# The directories can be overridden (tests run --dry-run against a temp config dir).
+PREFIX=${SPIELTISCH_PREFIX:-/opt/spieltisch}
+CONF_DIR=${SPIELTISCH_CONF_DIR:-/etc/spieltisch}
+UNIT_DIR=${SPIELTISCH_UNIT_DIR:-/etc/systemd/system}
 USER_NAME=spieltisch
 GROUPS_WANTED=(gpio spi dialout)
 APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-spidev build-essential)

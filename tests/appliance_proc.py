@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import re
 import shutil
 import signal
 import socket
@@ -22,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -174,7 +177,8 @@ class Appliance:
         self.process.wait(10)
 
     def stderr(self) -> str:
-        self._stderr.flush()
+        if not self._stderr.closed:
+            self._stderr.flush()
         return self.stderr_path.read_text(encoding="utf-8", errors="replace")
 
     def close(self) -> None:
@@ -253,3 +257,146 @@ def advance(app: Any, clock: FakeClock) -> None:
     if wake is not None and wake > clock.now:
         clock.now = wake
     app.loop.step(timeout_cap=0)
+
+
+# -- the kill -9 loop -------------------------------------------------------------------
+
+SAVED_LINE = re.compile(r"saved (\d+) history entries")
+
+
+def reference_history(first: dict[str, Any], length: int) -> list[dict[str, Any]]:
+    """The first ``length`` history entries of the game in save ``first`` played without
+    interruption: dice from the session's RNG, each bot move from a bot seeded with the
+    next 32 random bits of that RNG, as the appliance's bot worker does."""
+    from rules.bots import make_bot
+
+    session = Session.from_json(first)
+    bot = make_bot(session.bot)
+    while len(session.history) < length and not session.state.is_terminal():
+        if session.state.is_chance():
+            session.roll(session.draw_dice())
+        else:
+            seed = session.rng.getrandbits(32)
+            session.play(bot.choose(session.state, random.Random(seed)))
+    return session.history
+
+
+@dataclass
+class KillStats:
+    kills: int = 0
+    early_kills: int = 0
+    restarts: int = 0
+    resumed: int = 0
+    corrupt: int = 0
+    lost: int = 0
+    in_flight_completed: int = 0
+    temp_files_left: int = 0
+    temp_files_cleaned: int = 0
+    entries: int = 0
+    games_finished: int = 0
+    diverged: int = 0
+    startup_s: list[float] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        start = sorted(self.startup_s)
+        median = start[len(start) // 2] if start else float("nan")
+        return (
+            f"kills {self.kills} ({self.early_kills} during start-up), restarts "
+            f"{self.restarts}, resumed after READY {self.resumed}, "
+            f"corrupt saves {self.corrupt}, committed entries lost {self.lost}, "
+            f"in-flight writes that landed unlogged {self.in_flight_completed}, "
+            f"temp files left by a kill {self.temp_files_left} (cleaned on restart "
+            f"{self.temp_files_cleaned}), history entries (rolls and moves) saved "
+            f"{self.entries}, "
+            f"games finished {self.games_finished}, diverged from uninterrupted play "
+            f"{self.diverged}, median start-up to READY {median:.2f} s"
+        )
+
+
+def kill_loop(
+    work: Path,
+    kills: int,
+    seed: int,
+    game: tuple[str, str, int] = ("maedn", "classic", 4),
+    max_wait: float = 2.5,
+    early: float = 0.15,
+) -> KillStats:
+    """SIGKILL a bot game in ``spieltisch run`` at random moments ``kills`` times,
+    restarting it each time, and check every save on the way (issue 7).
+
+    A fraction ``early`` of the kills hit the start-up (0-0.6 s after the spawn, before
+    or around READY); the others come 0-``max_wait`` s after READY, mid-game. After each
+    kill: no save moved aside, the save loads, its history extends the one before, it
+    holds every entry the process had logged as saved (the "saved N" DEBUG line comes
+    right after the rename), and it equals the same game played without interruption."""
+    rng = random.Random(seed)
+    stats = KillStats()
+    state = work / "state"
+    config = write_config(work, seats=("bot",) * game[2])
+    game_seed = seed * 1000
+    first = write_bot_game(state, *game, seed=game_seed).to_json()
+    previous: list[dict[str, Any]] = []
+    while stats.kills < kills:
+        saved = read_save(state)
+        if saved is None or Session.from_json(saved).state.is_terminal():
+            game_seed += 1
+            first = write_bot_game(state, *game, seed=game_seed).to_json()
+            previous = []
+        temps_before = len(list(state.glob(".session-*.tmp")))
+        notify = NotifySocket()
+        app = Appliance(config, state, notify, log_level="DEBUG", log_dir=work)
+        stats.restarts += 1
+        try:
+            if rng.random() < early:
+                # a power cut while it boots: loading, cleaning up or re-saving
+                time.sleep(rng.uniform(0.0, 0.6))
+                stats.early_kills += 1
+            else:
+                ready = notify.wait_for("READY=1", timeout=60)
+                if ready is None:
+                    stats.problems.append(f"no READY: {app.stderr()[-300:]}")
+                    break
+                stats.startup_s.append(ready - app.started)
+                if "resuming" in app.stderr():
+                    stats.resumed += 1
+                elif previous:
+                    stats.problems.append(f"restart {stats.restarts} did not resume")
+                if temps_before:
+                    left = len(list(state.glob(".session-*.tmp")))
+                    stats.temp_files_cleaned += temps_before - left
+                time.sleep(rng.uniform(0.0, max_wait))
+            app.kill()
+            stats.kills += 1
+        finally:
+            app.close()
+            notify.close()
+        committed = [int(m) for m in SAVED_LINE.findall(app.stderr())]
+        app.stderr_path.unlink()
+        stats.temp_files_left += len(list(state.glob(".session-*.tmp")))
+        if list(state.glob("session.json.bad-*")):
+            stats.corrupt += 1
+            stats.problems.append("a save was moved aside as corrupt")
+            break
+        try:
+            SaveStore(state).load()
+        except ValueError as exc:
+            stats.corrupt += 1
+            stats.problems.append(f"save unreadable after kill {stats.kills}: {exc}")
+            break
+        history = read_save(state)["history"]  # type: ignore[index]
+        if history[: len(previous)] != previous:
+            stats.problems.append(f"kill {stats.kills}: history is not an extension")
+        if committed and len(history) < committed[-1]:
+            stats.lost += committed[-1] - len(history)
+        if committed and len(history) == committed[-1] + 1:
+            stats.in_flight_completed += 1
+        if committed and len(history) > committed[-1] + 1:
+            stats.problems.append(f"kill {stats.kills}: save ahead of the log by 2+")
+        if history != reference_history(first, len(history))[: len(history)]:
+            stats.diverged += 1
+        stats.entries += max(0, len(history) - len(previous))
+        if Session.from_json(read_save(state) or {}).state.is_terminal():
+            stats.games_finished += 1
+        previous = history
+    return stats

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# systemd-analyze verify and security for systemd/spieltisch.service (CI runs this).
+#
+#   systemd/verify.sh [SPIELTISCH_EXECUTABLE]
+#
+# verify checks that ExecStart's program exists, and /opt/spieltisch only exists on an
+# installed Pi. So the unit is checked as a copy whose ExecStart points at the
+# spieltisch console script of this checkout's venv (default .venv/bin/spieltisch, as
+# .ci/run creates it); every other line is verified as written. The ws2812 drop-in is
+# verified the same way, on top of the unit. Prints the security exposure score.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+EXE=${1:-$ROOT/.venv/bin/spieltisch}
+[ -x "$EXE" ] || { echo "verify.sh: error: $EXE is not an executable spieltisch" >&2; exit 2; }
+command -v systemd-analyze >/dev/null || { echo "verify.sh: error: systemd-analyze not found" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sed "s#^ExecStart=/opt/spieltisch/venv/bin/spieltisch #ExecStart=$EXE #" \
+    "$ROOT/systemd/spieltisch.service" > "$work/spieltisch.service"
+grep -q "^ExecStart=$EXE run " "$work/spieltisch.service" \
+    || { echo "verify.sh: error: ExecStart not in the expected form" >&2; exit 2; }
+systemd-analyze verify --man=no "$work/spieltisch.service"
+echo "as installed: $(systemd-analyze security --offline=true "$work/spieltisch.service" | tail -n 1)"
+mkdir "$work/spieltisch.service.d"
+cp "$ROOT/systemd/ws2812.conf" "$work/spieltisch.service.d/"
+systemd-analyze verify --man=no "$work/spieltisch.service"
+echo "with the ws2812 drop-in: $(systemd-analyze security --offline=true "$work/spieltisch.service" | tail -n 1)"
+echo "verify.sh: ok"
