@@ -482,6 +482,12 @@ def test_dice_show_the_roll_as_pips_and_tumble_in_the_rollers_colour() -> None:
     opening_first = pixels(rolling, (x, y, x + 4, y + 4))
     opening_second = pixels(rolling, (x + 6, y, x + 10, y + 4))
     assert ORANGE in opening_first and SKY in opening_second  # one die per side
+    # The table draws a roll with the state after it (white's 5 beat black's 2, white
+    # moves): the tumbling dice still belong one to each side.
+    after = start.roll((5, 2))
+    rolling_after = render(Scene(after, t=0.0, roll=RollAnimation((5, 2), 0.3)), size)
+    assert pixels(rolling_after, (x, y, x + 4, y + 4)) == opening_first
+    assert pixels(rolling_after, (x + 6, y, x + 10, y + 4)) == opening_second
     settled = render(Scene(start, t=0.0, roll=RollAnimation((5, 2), 1.0)), size)
     assert pixels(settled, (x, y, x + 4, y + 4)).count(WHITE) == 5
 

@@ -83,6 +83,7 @@ from rules.backgammon import (
     OVER,
     PLAYERS,
     ROLL_ACTION,
+    START,
     TAKE,
     TAKE_ACTION,
     BackgammonState,
@@ -435,7 +436,7 @@ def _draw_dice(paint: Painter, lay: BgLayout, scene: Scene, state: BackgammonSta
     roller = state.current_player or PLAYERS[state.turn]
     if scene.roll is not None:
         faces, settled = rolling_faces(scene.roll.final, scene.roll.progress)
-        sides = list(PLAYERS) if state.phase == OPENING else [roller] * len(faces)
+        sides = list(PLAYERS) if _opening_roll(state) else [roller] * len(faces)
         pips = [WHITE if settled else SIDE[s] for s in sides]
         tints = [_face(SIDE[s]) for s in sides]
     elif state.phase == MOVE and state.dice:
@@ -456,6 +457,15 @@ def _draw_dice(paint: Painter, lay: BgLayout, scene: Scene, state: BackgammonSta
     ):
         if value in PIPS:
             draw_die(paint.image, x, y, value, lay.die_pitch, pip=pip, face=tint)
+
+
+def _opening_roll(state: BackgammonState) -> bool:
+    """Whether the roll on display is the opening roll, one die per side ([white,
+    black]). The table shows a roll with the state *after* it, so besides the opening
+    phase (a tie is thrown again) this is a move from the untouched start position."""
+    return state.phase == OPENING or (
+        state.phase == MOVE and state.boards == (START, START) and state.cube == 1
+    )
 
 
 def _empty_die(paint: Painter, lay: BgLayout, x: int, y: int, colour: RGB) -> None:
