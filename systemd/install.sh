@@ -13,7 +13,8 @@
 #      with the "pi" extra (--system-site-packages, so the Debian lgpio is used);
 #   4. /etc/spieltisch/config.toml from config.example.toml if there is none yet (an
 #      existing config is never overwritten) and a config check;
-#   5. the unit (and the ws2812 root drop-in if the config chooses ws2812), enabled.
+#   5. the unit (and the ws2812 root drop-in if the config chooses ws2812), enabled,
+#      and a polkit rule that lets the service user power off (the system button).
 # Running it again upgrades in place; the saved game in /var/lib/spieltisch is kept.
 set -euo pipefail
 
@@ -23,7 +24,7 @@ CONF_DIR=${SPIELTISCH_CONF_DIR:-/etc/spieltisch}
 UNIT_DIR=${SPIELTISCH_UNIT_DIR:-/etc/systemd/system}
 USER_NAME=spieltisch
 GROUPS_WANTED=(gpio spi dialout)
-APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-spidev build-essential)
+APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-spidev build-essential polkitd)
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRY_RUN=0
@@ -150,6 +151,9 @@ case "$display_type" in
         fi
         ;;
 esac
+# The system button's poweroff: logind asks polkit, which must say yes for our user.
+run install -d -m 0755 /etc/polkit-1/rules.d
+run install -m 0644 "$SRC/systemd/50-spieltisch-poweroff.rules" /etc/polkit-1/rules.d/
 run systemctl daemon-reload
 run systemctl enable spieltisch.service
 if [ "$START" -eq 1 ]; then

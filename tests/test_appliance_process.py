@@ -352,3 +352,21 @@ def app_shutdown() -> Any:
     from controller.events import ShutdownEvent
 
     return ShutdownEvent(reason="test cleanup")
+
+
+def test_poweroff_runs_systemctl_poweroff_as_an_argument_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 7: "runs `systemctl poweroff` as an argument list, never a shell string".
+    A stand-in ``systemctl`` first on PATH records the argv it was given; a shell
+    string would arrive as one argument or be word-split by a shell."""
+    from controller import run_cli
+
+    record = tmp_path / "argv"
+    fake = tmp_path / "systemctl"
+    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$#" "$@" > {record}\n')
+    fake.chmod(0o755)
+    assert run_cli.POWEROFF == ["systemctl", "poweroff"]
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    run_cli.poweroff()
+    assert record.read_text().split("\n")[:2] == ["1", "poweroff"]

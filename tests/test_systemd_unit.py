@@ -170,6 +170,7 @@ def test_install_dry_run_plan(tmp_path: Path) -> None:
         rf"install -m 0644 \S+/config.example.toml {re.escape(str(conf_dir))}/config.toml",
         rf"/opt/spieltisch/venv/bin/spieltisch config check {re.escape(str(conf_dir))}",
         r"install -m 0644 \S+/systemd/spieltisch.service /etc/systemd/system/spieltisch.service",
+        r"install -m 0644 \S+/50-spieltisch-poweroff.rules /etc/polkit-1/rules.d/",
         r"systemctl daemon-reload",
         r"systemctl enable spieltisch.service",
         r"systemctl restart spieltisch.service",
