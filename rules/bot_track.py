@@ -9,9 +9,13 @@ piece in. The bot therefore combines
   of every exposed piece. The exposure estimate counts each opponent piece 1–6 fields
   behind (probability 1/6 per distinct distance) and 7–12 behind (a six and then the
   rest, 1/36), and waiting pieces that enter on the field by rolling a 6; and
-* expectimax over the die: after a move that earns another roll (a 6, or a further try)
-  the bot averages over the six faces of its own next roll and takes its best reply,
-  down to ``depth`` own decisions, within the node budget.
+* expectimax over the die, ``depth`` decisions deep within the node budget, by
+  iterative deepening (an interrupted pass keeps the previous pass's answer): chance
+  nodes average over the faces, the bot's own decisions take the best move, and an
+  opponent's decisions average over its distinct moves, which models the random player
+  exactly and people only roughly. With ``follow_opponents=False`` (four-player MÄDN)
+  only the bot's own re-rolls after a 6 are searched; three opponents would cost 6^3
+  nodes per level.
 
 Opponents are scored with the same evaluation; in a two-player game the bot maximises
 the difference, with more players it weighs the strongest opponent most, because only
@@ -157,7 +161,7 @@ def evaluate(state: MaednState, seat: int, w: TrackWeights = DEFAULT_WEIGHTS) ->
 
 
 class TrackBot:
-    """Heuristic plus expectimax over the bot's own follow-up rolls (module docstring)."""
+    """Heuristic evaluation plus expectimax over the die (module docstring)."""
 
     name = "strong"
 
@@ -190,10 +194,9 @@ class TrackBot:
                 deeper.append((self._after(state.apply(m), seat, depth, meter), i))
                 if meter.spent():
                     break
-            else:
-                scored = deeper
-                continue
-            break
+            if meter.spent():
+                break  # an interrupted pass is not trusted; keep the previous answer
+            scored = deeper
         best = max(score for score, _ in scored)
         ties = [i for score, i in scored if score >= best - 1e-9]
         return moves[ties[0] if len(ties) == 1 else ties[rng.randrange(len(ties))]]
