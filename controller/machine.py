@@ -39,7 +39,7 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "back", "source": Mode.SETUP, "dest": Mode.MENU},
     {"trigger": "start_game", "source": [Mode.SETUP, Mode.MENU], "dest": Mode.NEXT_TURN},
     # one turn: roll (a chance node) or choose (a decision node), then animate
-    {"trigger": "roll", "source": Mode.AWAIT_ROLL, "dest": Mode.ROLLING},
+    {"trigger": "roll", "source": [Mode.AWAIT_ROLL, Mode.CHOOSE], "dest": Mode.ROLLING},
     {"trigger": "rolled", "source": Mode.ROLLING, "dest": Mode.NEXT_TURN},
     {"trigger": "commit", "source": Mode.CHOOSE, "dest": Mode.MOVING},
     {"trigger": "moved", "source": Mode.MOVING, "dest": Mode.NEXT_TURN},

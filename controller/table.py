@@ -69,6 +69,8 @@ class TableOptions:
     forced_delay_s: float = 0.8
     roll_time_s: float = 0.6
     step_time_s: float = 0.12
+    checker_step_time_s: float = 0.28
+    """Backgammon: one die's checker step (the view walks it point by point)."""
     capture_time_s: float = 0.5
     winner_time_s: float = 6.0
     message_time_s: float = 4.0
@@ -194,7 +196,7 @@ class Table:
 
     def on_enter_CHOOSE(self) -> None:
         session = self.require_session()
-        self.moves = session.state.legal_moves()
+        self.moves = cycling_order(session.state.legal_moves())
         self.cursor = 0
         self.timer_end = None
         player = session.player
@@ -217,15 +219,17 @@ class Table:
         self.dirty = True
 
     def on_enter_MOVING(self) -> None:
-        if self.moving is None:
+        if self.moving is None:  # a decision with nothing to animate
+            self.moved()
             return
         move = self.moving[0]
         steps = move_steps(move)
+        per_step = self.options.step_time_s
+        if isinstance(getattr(move, "steps", None), tuple):
+            per_step = self.options.checker_step_time_s
         capture = bool(getattr(move, "capture", False)) or "*" in move.notation
         self.anim_start = self.now
-        self.anim_length = steps * self.options.step_time_s + (
-            self.options.capture_time_s if capture else 0.0
-        )
+        self.anim_length = steps * per_step + (self.options.capture_time_s if capture else 0.0)
         self.play_cue("capture" if capture else "move")
         self.schedule(self.anim_length, self.finish_move)
 
@@ -279,10 +283,25 @@ class Table:
 
     def commit_move(self, move: Move) -> None:
         session = self.require_session()
+        if move.notation == "roll" and not self.options.physical_dice:
+            # Backgammon's cube decision "roll": the same press throws the dice.
+            session.play(move)
+            self.timer_end = None
+            if session.state.is_chance():
+                self.roll_now()
+                return
+            self.persist()
+            self.advance_after_decision()
+            return
         before = session.play(move)
         self.moving = (move, before, session.state)
         self.timer_end = None
         self.persist()
+        self.commit()
+
+    def advance_after_decision(self) -> None:
+        """A decision without an animation (a cube action) ends like a move."""
+        self.moving = None
         self.commit()
 
     def finish_move(self) -> None:
@@ -655,12 +674,30 @@ def colours_of(item: MenuItem, seats: int) -> tuple[str, ...]:
 
 
 def move_steps(move: Move) -> int:
-    """How many field steps a move animates (at least one)."""
+    """How many field steps (or checker steps) a move animates (at least one)."""
+    checker_steps = getattr(move, "steps", None)
+    if isinstance(checker_steps, tuple):
+        return max(1, len(checker_steps))
     frm = getattr(move, "from_progress", None)
     to = getattr(move, "to_progress", None)
     if isinstance(frm, int) and isinstance(to, int):
         return max(1, to - max(frm, 0))
     return max(1, move.notation.count("/"))
+
+
+def cycling_order(moves: Sequence[Move]) -> tuple[Move, ...]:
+    """Backgammon plays sorted by their first checker (highest point first, the bar is
+    25), so a held NEXT steps checker by checker; other games keep the rules' order."""
+
+    def first_source(move: Move) -> int:
+        steps = getattr(move, "steps", None)
+        if not isinstance(steps, tuple) or not steps:
+            return 0
+        return -max(int(step[0]) for step in steps)  # the notation names it first
+
+    if not any(isinstance(getattr(m, "steps", None), tuple) for m in moves):
+        return tuple(moves)
+    return tuple(sorted(moves, key=lambda m: (first_source(m), m.notation)))
 
 
 def next_group(moves: Sequence[Move], cursor: int) -> int:

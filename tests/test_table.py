@@ -221,3 +221,46 @@ def test_mini_maki_hint_lights_reds_best_step() -> None:
     table.options.hints = False
     table.request_hint()
     assert table.scene().hint is None  # type: ignore[union-attr]
+
+
+def backgammon_table() -> tuple[Table, Session]:
+    """A money game where white won the opening roll with 6-4 and must play it."""
+    table = Table(options())
+    session = Session.start("backgammon", "money", ["human", "empty", "human"], seed=2)
+    session.state = session.state.roll([6, 4])
+    table.start_session(session)
+    return table, session
+
+
+def test_backgammon_plays_cycle_by_checker_and_animate_per_die() -> None:
+    """Issue 6: NEXT cycles whole plays, a held NEXT jumps to the next checker; a play
+    animates die by die."""
+    table, session = backgammon_table()
+    assert table.state is Mode.CHOOSE
+    sources = [m.notation.split("/")[0] for m in table.moves]
+    assert sources == sorted(sources, key=lambda p: -25 if p == "bar" else -int(p))
+    seat = session.seats[session.player or ""]
+    firsts = []
+    for _ in range(4):
+        firsts.append(table.moves[table.cursor].notation.split("/")[0])
+        press(table, seat, "next", "held")
+    assert firsts == ["24", "13", "8", "24"]  # no 6-4 play starts with the 6 point
+    press(table, seat, "ok")
+    assert table.state is Mode.MOVING
+    assert table.anim_length == pytest.approx(2 * table.options.checker_step_time_s)
+
+
+def test_backgammon_roll_action_throws_at_once() -> None:
+    """Cube actions come at the start of a turn; choosing "roll" throws in one press."""
+    table, session = backgammon_table()
+    press(table, session.seats["white"], "ok")  # white plays its first 6-4 play
+    run_until(
+        table, lambda: table.state is Mode.CHOOSE and session.state.to_json()["turn"] == "black"
+    )
+    notes = [m.notation for m in table.moves]
+    if "roll" not in notes:  # money game, cube centred: black may double or roll
+        pytest.skip(f"no cube decision offered: {notes}")
+    table.cursor = notes.index("roll")
+    press(table, session.seats["black"], "ok")
+    assert table.state is Mode.ROLLING
+    assert "dice" in session.history[-1]

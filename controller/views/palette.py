@@ -32,6 +32,10 @@ SEAT: dict[str, RGB] = {
     "sky": (86, 180, 233),  # Okabe-Ito sky blue
     "purple": (204, 121, 167),  # Okabe-Ito reddish purple
 }
+# Backgammon's sides: "white" is drawn orange (a white LED would read as the preview
+# target), "black" sky blue, as in the Backgammon view.
+SEAT["white"] = SEAT["orange"]
+SEAT["black"] = SEAT["sky"]
 
 BLACK: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
