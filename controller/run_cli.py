@@ -199,6 +199,8 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     if bad or not 1 <= len(kinds) <= 4:
         raise ValueError(f"--seats takes up to 4 of {', '.join(SEAT_KINDS)}, got {args.seats!r}")
     options = table_options(config, seat_count=4, default_seats=tuple(kinds))
+    if args.state_dir is not None:
+        args.state_dir.mkdir(parents=True, exist_ok=True)
     app = Appliance(
         config,
         display=display,
