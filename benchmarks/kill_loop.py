@@ -45,9 +45,11 @@ def main() -> int:
     total = KillStats()
     failed = False
     start = time.monotonic()
-    for (game, preset, players), kills in zip(GAMES, share, strict=True):
+    for index, ((game, preset, players), kills) in enumerate(zip(GAMES, share, strict=True)):
         with tempfile.TemporaryDirectory(prefix="st-kill-") as tmp:
-            stats = kill_loop(Path(tmp), kills, seed=args.seed, game=(game, preset, players))
+            stats = kill_loop(
+                Path(tmp), kills, seed=args.seed * 10 + index, game=(game, preset, players)
+            )
         print(f"{game}/{preset} x{players}: {stats.summary()}")
         for problem in stats.problems:
             print(f"  PROBLEM: {problem}")
