@@ -88,7 +88,14 @@ def setup_logging(level: str = "INFO") -> None:
 def poweroff() -> None:
     """A fixed argument list, never a shell string."""
     log.warning("powering off")
-    subprocess.run(POWEROFF, check=False)
+    try:
+        result = subprocess.run(POWEROFF, check=False)
+    except OSError as exc:  # no systemctl (a laptop): say so, the table just stops
+        log.error("cannot power off: %s", exc)
+        return
+    if result.returncode != 0:
+        # e.g. polkit said no; systemd restarts the table (Restart=always), nothing is lost
+        log.error("%s failed with exit code %d", " ".join(POWEROFF), result.returncode)
 
 
 def open_hardware(config: Config, events: EventQueue) -> tuple[Display, list[InputBackend]]:

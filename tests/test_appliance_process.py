@@ -370,3 +370,17 @@ def test_poweroff_runs_systemctl_poweroff_as_an_argument_list(
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     run_cli.poweroff()
     assert record.read_text().split("\n")[:2] == ["1", "poweroff"]
+
+
+def test_a_refused_poweroff_is_logged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """If polkit refuses, the failure is in the log (and systemd restarts the table)."""
+    from controller import run_cli
+
+    fake = tmp_path / "systemctl"
+    fake.write_text("#!/bin/sh\necho 'Access denied' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    run_cli.poweroff()
+    assert any("exit code 1" in r.getMessage() for r in caplog.records if r.levelname == "ERROR")
