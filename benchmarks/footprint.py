@@ -12,6 +12,8 @@ unit sets it.
 * **Start-up**: from ``Popen`` to the READY=1 datagram, which the loop sends right after
   its first frame reached the panel. Median of ``--starts`` runs, at the menu and when
   resuming a saved game. Peer: a bare ``python -c pass`` measured the same way.
+* **SIGTERM**: from the signal to the exit (code 0) of those runs; mid-game 1.5 s after
+  READY. Target < 2 s.
 * **RSS**: VmRSS sampled every 0.5 s while four strong bots play MÄDN classic for
   ``--game-s`` seconds; the maximum is reported. Peer: a bare Python's RSS.
 * **Idle CPU**: CPU time (utime + stime) over ``--idle-s`` seconds of wall time, in % of
@@ -79,8 +81,10 @@ def bare_python_rss() -> int:
         process.wait()
 
 
-def measure_starts(work: Path, runs: int, resume: bool) -> float:
+def measure_starts(work: Path, runs: int, resume: bool) -> tuple[float, list[float]]:
+    """Median start-up to READY, and the SIGTERM-to-exit times of the same runs."""
     times = []
+    stops = []
     config = write_config(work, seats=("bot", "bot", "bot", "bot"))
     for run in range(runs):
         state = work / f"start-{resume}-{run}"
@@ -88,10 +92,15 @@ def measure_starts(work: Path, runs: int, resume: bool) -> float:
             write_bot_game(state, "maedn", "classic", 4, seed=run)
         seconds, app, notify = start_once(config, state, work)
         times.append(seconds)
-        app.terminate()
+        if resume:
+            time.sleep(1.5)  # into the game: a roll or move in progress
+        code, stop = app.terminate()
+        if code != 0:
+            raise SystemExit(f"SIGTERM exit code {code}; stderr:\n{app.stderr()}")
+        stops.append(stop)
         app.close()
         notify.close()
-    return statistics.median(times)
+    return statistics.median(times), stops
 
 
 def measure_game_rss(work: Path, seconds: float) -> tuple[int, int]:
@@ -140,8 +149,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="st-footprint-") as tmp:
         work = Path(tmp)
         bare = bare_python_start(args.starts)
-        menu = measure_starts(work, args.starts, resume=False)
-        resume = measure_starts(work, args.starts, resume=True)
+        menu, menu_stops = measure_starts(work, args.starts, resume=False)
+        resume, game_stops = measure_starts(work, args.starts, resume=True)
         print(
             f"start-up to first frame, menu:   {menu:.3f} s median of {args.starts}"
             f"  ({menu / bare:.1f}x a bare python start of {bare:.3f} s)  target < 1.5 s"
@@ -149,6 +158,12 @@ def main() -> int:
         print(
             f"start-up to first frame, resume: {resume:.3f} s median of {args.starts}"
             f"  ({resume / bare:.1f}x bare python)  target < 1.5 s"
+        )
+        print(
+            f"SIGTERM to exit (code 0, saved): at the menu median "
+            f"{statistics.median(menu_stops):.3f} s, max {max(menu_stops):.3f} s; mid-game "
+            f"median {statistics.median(game_stops):.3f} s, max {max(game_stops):.3f} s"
+            "  target < 2 s"
         )
         peak, moves = measure_game_rss(work, args.game_s)
         bare_rss = bare_python_rss()
