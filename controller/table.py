@@ -251,6 +251,7 @@ class Table:
 
     def on_enter_SHUTDOWN(self) -> None:
         self.clear_action()
+        self.message = "bye"  # not a message left over from before
         self.persist()
         self.stop_requested = True
         self.dirty = True
