@@ -146,6 +146,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         notifier=Notifier(),
         poweroff=poweroff,
         events=events,
+        solve_minimaki=True,
     )
     install_signal_handlers(app.events)
     shutdown = app.run()
@@ -216,6 +217,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         state_dir=args.state_dir,
         render=render,
         options=options,
+        solve_minimaki=args.state_dir is not None,
     )
     if args.game is not None:
         game_kinds = kinds + ["empty"] * (4 - len(kinds))

@@ -1,0 +1,112 @@
+"""Mini-Maki's exact policy, cached in the state directory (issue 9, DESIGN §3).
+
+The rules can solve Mini-Maki (``rules.bot_minimaki.solve``) but never touch a file. The
+solution is 3.75 MB, too big to ship, and takes minutes of pure Python to compute, so
+the appliance does it once, in a separate low-priority process, and keeps the result in
+its state directory:
+
+* at start, a cached solution is loaded and installed, so the strong bot and the hint
+  play the exact optimal policy at once;
+* without one, ``python -m controller.solutions OUT`` is started with ``nice 15``; a
+  waiter thread installs its result when it is done. Until then the bot plays its
+  one-roll lookahead, which is nearly as good.
+
+A broken cache file is deleted and solved again; a solver that fails is logged, never
+fatal. Run ``python -m controller.solutions /var/lib/spieltisch/minimaki-standard.bin``
+by hand to prepare the file on another machine.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+CACHE_NAME = "minimaki-standard.bin"
+
+
+def install_cached(path: Path) -> bool:
+    """Load and install the cached solution; False if missing or unusable (deleted)."""
+    from rules.bot_minimaki import MinimakiSolution, install_solution
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        log.error("cannot read %s: %s", path, exc)
+        return False
+    try:
+        solution = MinimakiSolution.from_bytes(data)
+    except ValueError as exc:
+        log.error("deleting unusable Mini-Maki solution %s: %s", path, exc)
+        path.unlink(missing_ok=True)
+        return False
+    install_solution(solution)
+    log.info("Mini-Maki exact policy loaded from %s", path)
+    return True
+
+
+def prepare(state_dir: Path, solve_if_missing: bool = True) -> subprocess.Popen[bytes] | None:
+    """Install the cached policy, or start solving it in the background."""
+    path = state_dir / CACHE_NAME
+    if install_cached(path):
+        return None
+    if not solve_if_missing:
+        return None
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "controller.solutions", str(path)],
+            stdin=subprocess.DEVNULL,
+        )
+    except OSError as exc:
+        log.error("cannot start the Mini-Maki solver: %s", exc)
+        return None
+    log.info("solving Mini-Maki in the background (pid %d)", process.pid)
+
+    def wait() -> None:
+        if process.wait() == 0:
+            install_cached(path)
+        else:
+            log.error("the Mini-Maki solver failed (exit %s)", process.returncode)
+
+    threading.Thread(target=wait, name="minimaki-solver", daemon=True).start()
+    return process
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=".minimaki-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        sys.stderr.write("usage: python -m controller.solutions OUT.bin\n")
+        return 2
+    from rules.bot_minimaki import solve
+
+    os.nice(15)  # the table's own loop must never wait for this
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    solution = solve(on_sweep=lambda n, change: log.debug("sweep %d: %.2e", n, change))
+    write_atomically(Path(argv[0]), solution.to_bytes())
+    log.info("Mini-Maki solved: P(win) = %.6f, written to %s", solution.start_value(), argv[0])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

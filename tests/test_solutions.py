@@ -1,0 +1,47 @@
+"""Mini-Maki's exact policy cached in the state directory (controller/solutions.py)."""
+
+from __future__ import annotations
+
+from array import array
+from pathlib import Path
+
+import pytest
+
+from controller import solutions
+from rules import bot_minimaki
+from rules.bot_minimaki import POSITIONS, MinimakiSolution, installed_solution
+
+
+@pytest.fixture(autouse=True)
+def no_installed_solution() -> None:
+    bot_minimaki._SOLUTIONS.clear()
+    yield
+    bot_minimaki._SOLUTIONS.clear()
+
+
+def test_cached_solution_is_installed_at_start(tmp_path: Path) -> None:
+    values = array("d", [0.25]) * POSITIONS
+    solutions.write_atomically(
+        tmp_path / solutions.CACHE_NAME, MinimakiSolution(False, values).to_bytes()
+    )
+    assert solutions.prepare(tmp_path, solve_if_missing=False) is None
+    solution = installed_solution(False)
+    assert solution is not None and solution.values[123] == 0.25
+    assert not list(tmp_path.glob(".minimaki-*.tmp"))
+
+
+def test_broken_cache_is_deleted_and_not_installed(tmp_path: Path) -> None:
+    path = tmp_path / solutions.CACHE_NAME
+    path.write_bytes(b"MMK1Xgarbage")
+    assert solutions.install_cached(path) is False
+    assert not path.exists() and installed_solution(False) is None
+
+
+def test_missing_cache_without_solving_plays_on(tmp_path: Path) -> None:
+    assert solutions.prepare(tmp_path, solve_if_missing=False) is None
+    assert installed_solution(False) is None
+
+
+def test_solver_command_line_needs_an_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert solutions.main([]) == 2
+    assert "usage" in capsys.readouterr().err
