@@ -12,8 +12,10 @@ import logging
 import queue
 import random
 import threading
+import time
 
 from controller.events import BotMoveEvent, EventQueue
+from rules.bot_budget import Budget
 from rules.bots import BOT_KINDS, make_bot
 from rules.core import State
 
@@ -21,8 +23,10 @@ log = logging.getLogger(__name__)
 
 
 class BotWorker:
-    def __init__(self, events: EventQueue) -> None:
+    def __init__(self, events: EventQueue, seconds: float = 0.5) -> None:
         self.events = events
+        # The rules never read a clock; the controller lends them one for the budget.
+        self.budget = Budget(seconds=seconds, clock=time.monotonic)
         self.jobs: queue.Queue[tuple[State, str, int, int] | None] = queue.Queue()
         self.thread = threading.Thread(target=self.run, name="bot-worker", daemon=True)
         self.thread.start()
@@ -37,7 +41,7 @@ class BotWorker:
                 return
             state, kind, request, seed = job
             try:
-                bot = make_bot(kind if kind in BOT_KINDS else "random")
+                bot = make_bot(kind if kind in BOT_KINDS else "random", self.budget)
                 move = bot.choose(state, random.Random(seed))
             except Exception:  # a bot bug must not kill the appliance
                 log.exception("bot %s failed; falling back to the random bot", kind)
