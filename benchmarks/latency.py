@@ -90,7 +90,7 @@ def build(tmp: Path, players: tuple[str, ...]) -> tuple[Appliance, MockFactory, 
         sound=None,
         state_dir=tmp,
         render=views.render,
-        options=table_options(config, bot_delay_s=0.15, forced_delay_s=0.15),
+        options=table_options(config, bot_delay_s=0.05, forced_delay_s=0.05),
     )
     return app, factory, display
 

@@ -311,3 +311,36 @@ def test_minimaki_solitaire_by_pins_red_shows_where_the_rules_put_it(tmp_path: P
         assert session.state.is_terminal() and presses >= 1 and checked >= 1
     finally:
         rig.close()
+
+
+def test_backgammon_by_pins_to_the_end(tmp_path: Path) -> None:
+    """Backgammon: seat 1 (white) against a bot, every roll and play pressed on pins;
+    the dice shown on the panel change with every roll."""
+    rig = Rig(tmp_path, 16, players=("human", "bot"))
+    try:
+        rig.choose_menu("backgammon", "single")
+        rig.start_from_setup()
+        session = rig.table.session
+        assert session is not None
+        presses = 0
+        frames: set[bytes] = set()
+        for _ in range(200_000):
+            if rig.table.state is Mode.GAME_OVER:
+                break
+            player = session.player
+            human = player is not None and session.kinds.get(player) == "human"
+            if human and rig.table.state in (Mode.AWAIT_ROLL, Mode.CHOOSE):
+                seat = session.seats[player]
+                if rig.table.state is Mode.CHOOSE and presses % 4 == 1:
+                    rig.press(seat, "next")
+                rig.press(seat, "ok")
+                presses += 1
+                frames.add(rig.frame().tobytes())
+            else:
+                rig.wait()
+        else:
+            pytest.fail("the game did not end")
+        assert session.state.is_terminal() and presses > 20
+        assert len(frames) > 10, "the panel changed as the game went on"
+    finally:
+        rig.close()
