@@ -43,7 +43,7 @@ from rules.backgammon_ids import (
     encode_position,
 )
 from rules.backgammon_moves import BAR, CHECKERS, boards_of, play_keys
-from rules.core import PASS, Dice, JsonDict, Move, check_dice
+from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
 
 PLAYERS = ("white", "black")
@@ -427,7 +427,7 @@ def _parse_result(raw: object) -> tuple[int, int, int]:
     return PLAYERS.index(raw["winner"]), int(raw["points"]), kinds[raw["kind"]]
 
 
-class BackgammonState:
+class BackgammonState(ValueState):
     """An immutable backgammon position (one game, or a match in progress)."""
 
     __slots__ = (
@@ -506,17 +506,6 @@ class BackgammonState:
             self.results,
             self.match_length,
         )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, BackgammonState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._key())
-        return self._hash
-
-    def __repr__(self) -> str:
-        return f"state_from_json({self.to_json()!r})"
 
     # -- queries ----------------------------------------------------------------------
 

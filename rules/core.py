@@ -51,6 +51,40 @@ class Pass:
 PASS = Pass()
 
 
+class ValueState:
+    """Equality, hashing and a pasteable repr by value, for immutable state classes.
+
+    A subclass lists its value in ``_key()``; if it has a ``_hash`` slot, the hash is
+    computed once. States are compared and hashed often (transposition tables, tests),
+    so this lives in one place rather than in every game.
+    """
+
+    __slots__ = ()
+    _hash: int | None
+
+    def _key(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def to_json(self) -> JsonDict:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        try:
+            cached = self._hash
+        except AttributeError:  # no cache slot in this class
+            return hash(self._key())
+        if cached is None:
+            cached = hash(self._key())
+            object.__setattr__(self, "_hash", cached)  # the subclass's slot
+        return cached
+
+    def __repr__(self) -> str:
+        return f"state_from_json({self.to_json()!r})"
+
+
 @runtime_checkable
 class State(Protocol):
     """An immutable position; see the module docstring for the node kinds."""

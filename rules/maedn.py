@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from rules import track_kernel as kernel
-from rules.core import PASS, Dice, JsonDict, Move, check_dice
+from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
 from rules.errors import (
     IllegalMoveError,
     InvalidDiceError,
@@ -358,7 +358,7 @@ class MaednGame:
 _UNIFORM: tuple[tuple[Dice, float], ...] = tuple(((face,), 1 / 6) for face in range(1, 7))
 
 
-class MaednState:
+class MaednState(ValueState):
     """An immutable position of the MÄDN family. Compare, hash and serialise by value."""
 
     __slots__ = (
@@ -417,17 +417,6 @@ class MaednState:
             self.opening,
             self.finished,
         )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MaednState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._key())
-        return self._hash
-
-    def __repr__(self) -> str:
-        return f"state_from_json({self.to_json()!r})"
 
     # -- queries ----------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from rules.core import PASS, Dice, JsonDict, Move, check_dice, uniform_outcomes
+from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice, uniform_outcomes
 from rules.errors import (
     IllegalMoveError,
     InvalidDiceError,
@@ -227,7 +227,7 @@ class MatchGame:
     rounds: int
 
 
-class MinimakiState:
+class MinimakiState(ValueState):
     """An immutable Mini-Maki position. Compare, hash and serialise by value."""
 
     __slots__ = (
@@ -282,15 +282,6 @@ class MinimakiState:
             self.seat,
             self.match,
         )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MinimakiState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return f"state_from_json({self.to_json()!r})"
 
     # -- queries ----------------------------------------------------------------------
 
