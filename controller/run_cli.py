@@ -176,6 +176,10 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from hardware.tee import TeeDisplay
 
     choice = args.display
+    if choice == "auto" and not has_screen() and not sys.stdin.isatty():
+        # No window and no keyboard to play with: watch the bots on the text board.
+        sys.stderr.write("spieltisch sim: no screen and no terminal: showing a bot game as text\n")
+        choice = "text"
     if choice == "text":
         if args.game is None:
             args.game = "maedn"

@@ -278,3 +278,24 @@ def test_real_process_bad_input_has_no_traceback() -> None:
     )
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_sim_without_screen_or_terminal_shows_a_text_bot_game() -> None:
+    """`spieltisch sim` with no window and no keyboard (a pipe, a service) does not fail:
+    it plays a bot game on the text board."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("SDL_VIDEODRIVER", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "controller", "sim", "--seed", "1"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "wins after" in result.stdout and "no screen and no terminal" in result.stderr
