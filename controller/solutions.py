@@ -100,8 +100,11 @@ def main(argv: list[str]) -> int:
         return 2
     from rules.bot_minimaki import solve
 
-    os.nice(15)  # the table's own loop must never wait for this
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        os.nice(15)  # the table's own loop must never wait for this
+    except OSError as exc:  # e.g. a seccomp filter without setpriority
+        log.warning("cannot lower the solver's priority: %s", exc)
     solution = solve(on_sweep=lambda n, change: log.debug("sweep %d: %.2e", n, change))
     write_atomically(Path(argv[0]), solution.to_bytes())
     log.info("Mini-Maki solved: P(win) = %.6f, written to %s", solution.start_value(), argv[0])
