@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -53,12 +54,17 @@ def install_cached(path: Path) -> bool:
     return True
 
 
+SOLVE_ENV = "SPIELTISCH_SOLVE_MINIMAKI"
+"""Set to 0 to never start the background solver (the test suite does: every appliance
+process it starts would otherwise solve for minutes)."""
+
+
 def prepare(state_dir: Path, solve_if_missing: bool = True) -> subprocess.Popen[bytes] | None:
     """Install the cached policy, or start solving it in the background."""
     path = state_dir / CACHE_NAME
     if install_cached(path):
         return None
-    if not solve_if_missing:
+    if not solve_if_missing or os.environ.get(SOLVE_ENV, "1") == "0":
         return None
     try:
         process = subprocess.Popen(
@@ -94,10 +100,28 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+def die_with_parent() -> None:
+    """Ask Linux to SIGTERM this solver when the appliance dies, even by SIGKILL, so no
+    orphan keeps solving (systemd's cgroup would catch it; a laptop would not)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+    except (OSError, AttributeError) as exc:
+        log.warning("cannot tie the solver to the appliance's life: %s", exc)
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        sys.exit(1)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
         sys.stderr.write("usage: python -m controller.solutions OUT.bin\n")
         return 2
+    die_with_parent()
     from rules.bot_minimaki import solve
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")

@@ -45,3 +45,12 @@ def test_missing_cache_without_solving_plays_on(tmp_path: Path) -> None:
 def test_solver_command_line_needs_an_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert solutions.main([]) == 2
     assert "usage" in capsys.readouterr().err
+
+
+def test_solver_is_not_started_when_switched_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The test suite (conftest) and any caller can switch the background solver off."""
+    monkeypatch.setenv(solutions.SOLVE_ENV, "0")
+    assert solutions.prepare(tmp_path) is None
+    assert not (tmp_path / solutions.CACHE_NAME).exists()
