@@ -20,8 +20,10 @@ Targets (issue 9):
   random positions, and the measured win rate of the bot over ``--minimaki-games``.
 
 * Backgammon: strong vs the separate pubeval yardstick (``benchmarks/pubeval.py``) over
-  ``--bg-games`` money games, colours alternating: target >= 60 % (NOT met: the strong
-  bot plays pubeval's own ranking; see ``rules/bot_backgammon.py``).
+  ``--bg-games`` money games, colours alternating: target >= 60 % wins, median time per
+  decision <= 0.5 s. Also reported: net points per game (cube and gammons counted) and
+  the median over checker plays alone. ``--yardstick gnubg-pubeval`` plays GNU
+  Backgammon's own pubeval (``gnubg-nn``) instead, an opponent sharing no code with us.
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -54,6 +57,7 @@ class TimedBot:
         self.inner = inner
         self.name = inner.name
         self.times: list[float] = []
+        self.moves: list[Move] = []
 
     def choose(self, state: State, rng: random.Random) -> Move:
         if len(state.legal_moves()) == 1:
@@ -61,6 +65,7 @@ class TimedBot:
         start = time.perf_counter()
         move = self.inner.choose(state, rng)
         self.times.append(time.perf_counter() - start)
+        self.moves.append(move)
         return move
 
 
@@ -121,6 +126,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minimaki-games", type=int, default=10_000)
     parser.add_argument("--bg-games", type=int, default=2000)
     parser.add_argument(
+        "--yardstick",
+        choices=["pubeval", "gnubg-pubeval"],
+        default="pubeval",
+        help="Backgammon opponent: benchmarks/pubeval.py, or GNU Backgammon's own pubeval",
+    )
+    parser.add_argument(
+        "--lookahead", action="store_true", help="Backgammon: the one-roll lookahead on"
+    )
+    parser.add_argument(
         "--only", choices=["track", "minimaki", "backgammon"], help="run one part only"
     )
     parser.add_argument(
@@ -155,39 +169,126 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all_met else 1
 
 
-def play_backgammon(seed: int, lo: int, hi: int) -> tuple[int, list[float]]:
+@dataclass
+class BackgammonTally:
+    """What one chunk of strong-vs-yardstick money games produced."""
+
+    wins: int = 0
+    points: int = 0
+    """The strong side's net points (cube and gammons included)."""
+    play_times: list[float] = field(default_factory=list)
+    """Seconds per checker play that had a choice (cube decisions are separate)."""
+    cube_times: list[float] = field(default_factory=list)
+
+
+class GnubgPubevalBot:
+    """GNU Backgammon's own pubeval player (``gnubg_nn.pub_best_move``), a yardstick
+    that shares no code with this project; it never doubles and always takes."""
+
+    name = "gnubg-pubeval"
+
+    def choose(self, state: State, rng: random.Random) -> Move:
+        import gnubg_nn
+
+        from rules.backgammon import DOUBLE, TAKE, BackgammonState, Play
+
+        assert isinstance(state, BackgammonState)
+        moves = state.legal_moves()
+        if state.phase in (DOUBLE, TAKE):
+            return state.parse_move("roll" if state.phase == DOUBLE else "take")
+        plays = [m for m in moves if isinstance(m, Play)]
+        if not plays:
+            return moves[0]
+        mover, other = state.boards[state.turn], state.boards[1 - state.turn]
+        board = [list(other), list(mover)]
+        chosen = gnubg_nn.pub_best_move(board, *state.dice)
+        if isinstance(chosen, tuple) and chosen and isinstance(chosen[0], tuple | list):
+            chosen = chosen[0]
+        after = _apply_gnubg_steps(mover, other, chosen)
+        for play in plays:
+            if (play.mover, play.other) == after:
+                return play
+        raise AssertionError(f"gnubg's pubeval play {chosen} is not among ours")
+
+
+def _apply_gnubg_steps(
+    mover: tuple[int, ...], other: tuple[int, ...], steps: Any
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Apply gnubg's (from, to) pairs (0-based points, 24 = bar, -1 = off) to our boards."""
+    own, opp = list(mover), list(other)
+    flat = list(steps)
+    for k in range(0, len(flat), 2):
+        src, dst = flat[k], flat[k + 1]
+        if src < 0:
+            break
+        own[src] -= 1
+        if dst >= 0:
+            own[dst] += 1
+            hit = 23 - dst  # our index dst is the opponent's index 23 - dst
+            if opp[hit] == 1:
+                opp[hit] = 0
+                opp[24] += 1
+    return tuple(own), tuple(opp)
+
+
+def play_backgammon(
+    seed: int, lo: int, hi: int, yardstick_name: str, lookahead: bool
+) -> BackgammonTally:
     """Money games ``lo``..``hi - 1``: strong takes white in even games, black in odd."""
     from pubeval import PubevalBot
 
+    from rules.backgammon import BackgammonState, CubeAction
+    from rules.bot_backgammon import BackgammonBot
+
     game = rules.get_game("backgammon", "money")
-    strong = TimedBot(make_bot("strong", Budget(clock=time.perf_counter)))
-    yardstick = PubevalBot()
-    wins = 0
+    inner = BackgammonBot(Budget(clock=time.perf_counter), lookahead=lookahead)
+    timed = TimedBot(inner)
+    yardstick: Bot = PubevalBot() if yardstick_name == "pubeval" else GnubgPubevalBot()
+    tally = BackgammonTally()
     for i in range(lo, hi):
+        seat = i % 2  # 0 white, 1 black
         seats: dict[str, Bot] = (
-            {"white": strong, "black": yardstick}
-            if i % 2 == 0
-            else {"white": yardstick, "black": strong}
+            {"white": timed, "black": yardstick}
+            if seat == 0
+            else {"white": yardstick, "black": timed}
         )
+        before = len(timed.times)
         record = play_game(game.new_state(), seats, random.Random(seed * 1_000_003 + i))
-        wins += record.winners[0] == ("white" if i % 2 == 0 else "black")
-    return wins, strong.times
+        final = record.final
+        assert isinstance(final, BackgammonState)
+        tally.wins += record.winners[0] == ("white", "black")[seat]
+        winner, points, _ = final.results[-1]
+        tally.points += points if winner == seat else -points
+        for took, move in zip(timed.times[before:], timed.moves[before:], strict=True):
+            (tally.cube_times if isinstance(move, CubeAction) else tally.play_times).append(took)
+    return tally
 
 
 def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -> bool:
     games, jobs = args.bg_games, args.jobs
     chunks = [(games * k // jobs, games * (k + 1) // jobs) for k in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(play_backgammon, args.seed, lo, hi) for lo, hi in chunks]
+        futures = [
+            pool.submit(play_backgammon, args.seed, lo, hi, args.yardstick, args.lookahead)
+            for lo, hi in chunks
+        ]
         parts = [f.result() for f in futures]
-    rate = sum(w for w, _ in parts) / games
-    times = [t for _, ts in parts for t in ts]
+    rate = sum(p.wins for p in parts) / games
+    ppg = sum(p.points for p in parts) / games
+    plays = [t for p in parts for t in p.play_times]
+    cubes = [t for p in parts for t in p.cube_times]
+    everything = plays + cubes
     se = (rate * (1 - rate) / games) ** 0.5
-    median = statistics.median(times) * 1000 if times else 0.0
+    median = statistics.median(everything) * 1000 if everything else 0.0
+    play_median = statistics.median(plays) * 1000 if plays else 0.0
+    worst = max(everything) * 1000 if everything else 0.0
     met = rate >= 0.60 and median <= 500
     report(
-        f"Backgammon, strong vs pubeval, money games: {rate:.1%} ± {se:.1%} of {games} "
-        f"(target >= 60 %) {'MET' if met else 'MISSED'}; move median {median:.1f} ms"
+        f"Backgammon, strong{' +lookahead' if args.lookahead else ''} vs {args.yardstick}, "
+        f"money games: {rate:.1%} ± {se:.1%} of {games} "
+        f"(target >= 60 %) {'MET' if met else 'MISSED'}; {ppg:+.3f} points per game; "
+        f"decision median {median:.1f} ms over {len(everything)} (checker plays only: "
+        f"median {play_median:.1f} ms over {len(plays)}), max {worst:.0f} ms"
     )
     return met
 

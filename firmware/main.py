@@ -8,26 +8,30 @@ Flashing and wiring: README.md in this folder; the wire format: PROTOCOL.md.
 """
 
 # ---- pin map: edit these lines to match your build ---------------------------------
-PANEL_PIN = 16            # GP16 -> level shifter (3.3 V -> 5 V) -> 330 Ω -> panel DIN
-PANEL_WIDTH = 16          # pixels; at most 32 x 32
+PANEL_PIN = 16  # GP16 -> level shifter (3.3 V -> 5 V) -> 330 Ω -> panel DIN
+PANEL_WIDTH = 16  # pixels; at most 32 x 32
 PANEL_HEIGHT = 16
-SERPENTINE = True         # every other row runs backwards (most flexible panels)
-VERTICAL = False          # the strip runs along columns instead of rows
-FLIP_X = False            # the first LED is at the right edge
-FLIP_Y = False            # the first LED is at the bottom edge
-MAX_MILLIAMPS = 2000      # LED current budget; frames above it are dimmed (0 = no limit)
+SERPENTINE = True  # every other row runs backwards (most flexible panels)
+VERTICAL = False  # the strip runs along columns instead of rows
+FLIP_X = False  # the first LED is at the right edge
+FLIP_Y = False  # the first LED is at the bottom edge
+MAX_MILLIAMPS = 2000  # LED current budget; frames above it are dimmed (0 = no limit)
 # (GPIO, seat, button): every button switches its GPIO to GND (internal pull-up).
 # seat None = the system button.
 BUTTON_PINS = (
-    (2, 0, "ok"), (3, 0, "next"),
-    (4, 1, "ok"), (5, 1, "next"),
-    (6, 2, "ok"), (7, 2, "next"),
-    (8, 3, "ok"), (9, 3, "next"),
+    (2, 0, "ok"),
+    (3, 0, "next"),
+    (4, 1, "ok"),
+    (5, 1, "next"),
+    (6, 2, "ok"),
+    (7, 2, "next"),
+    (8, 3, "ok"),
+    (9, 3, "next"),
     (10, None, "system"),
 )
 DEBOUNCE_MS = 20
-HOLD_MS = 1000            # a press this long also reports HELD
-STATUS_LED = "LED"        # on: host connected; blinking: no host for 3 s
+HOLD_MS = 1000  # a press this long also reports HELD
+STATUS_LED = "LED"  # on: host connected; blinking: no host for 3 s
 # ------------------------------------------------------------------------------------
 
 import select
@@ -56,12 +60,13 @@ def build(write):
     """Create the strip, panel, button pins and the ``Link``; ``write`` sends bytes."""
     if not (1 <= PANEL_WIDTH <= 32 and 1 <= PANEL_HEIGHT <= 32):
         raise ValueError("panel must be at most 32 x 32")
-    strip = neopixel.NeoPixel(machine.Pin(PANEL_PIN, machine.Pin.OUT),
-                              PANEL_WIDTH * PANEL_HEIGHT)
-    panel = Panel(strip, PANEL_WIDTH, PANEL_HEIGHT, SERPENTINE, VERTICAL, FLIP_X, FLIP_Y,
-                  MAX_MILLIAMPS)
-    pins = [machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
-            for gpio, _seat, _name in BUTTON_PINS]
+    strip = neopixel.NeoPixel(machine.Pin(PANEL_PIN, machine.Pin.OUT), PANEL_WIDTH * PANEL_HEIGHT)
+    panel = Panel(
+        strip, PANEL_WIDTH, PANEL_HEIGHT, SERPENTINE, VERTICAL, FLIP_X, FLIP_Y, MAX_MILLIAMPS
+    )
+    pins = [
+        machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP) for gpio, _seat, _name in BUTTON_PINS
+    ]
     link = Link(panel, write, button_list(), DEBOUNCE_MS, HOLD_MS)
     panel.show(link.frame)  # start dark, whatever the LEDs powered up with
     return link, pins

@@ -1,35 +1,26 @@
-"""Backgammon's computer player: Tesauro's public evaluation plus a one-roll lookahead.
+"""Backgammon's strong computer player: a small trained network, plus cube heuristics.
 
-Evaluation: *pubeval* (G. Tesauro, 1993), the linear evaluation Tesauro published as a
-public benchmark, with its two published weight sets (contact and race) over 122
-features: per point, from the side that just moved, "one opposing blot", "one own
-checker", "two or more", "exactly three", "(n - 3) / 2 beyond three"; then the
-opponent's checkers on the bar / 2 and the own checkers borne off / 15. A higher score
-is a better position for the side that moved.
+Checker play: every legal play is scored by the network of :mod:`rules.backgammon_net`
+(the position after the play, seen by the opponent now on roll, turned back to our
+side) and the play with the highest cubeless money equity is chosen. A play that bears
+off the last checker is scored exactly (1, 2 or 3 points). With ``lookahead=True`` the
+best few plays are re-scored one roll deeper: for each of the opponent's 21 rolls its
+best reply by the same network, averaged, within the node and time budget (the best
+play so far is returned when the budget runs out).
 
-Search: the plays are ranked by that score. An optional one-roll lookahead
-(``lookahead=True``) re-scores the best few within the node budget: for each of the
-opponent's 21 rolls it finds the opponent's best pubeval reply and scores the result
-from our side. It is off by default: in a first small sample (30 money games) it was
-no better than the plain ranking and costs ~70 ms per move. Issue 9's target (60 %
-against pubeval) is therefore NOT met: this bot plays at pubeval's level; a stronger
-evaluation (a trained network) is open work.
+Cube: :mod:`rules.backgammon_cube` (money thresholds; match-winning chances in a match).
 
-Cube (money games and matches): the bot never offers a double and takes every double
-unless it is far behind in a pure race (a pip-count rule of thumb, the "8-9-12" rule's
-take point: more than 12 % behind its opponent's pip count). This is a documented
-simplification: pubeval gives no winning probability to base cube decisions on.
-
-Measured against a separate pubeval player (``benchmarks/pubeval.py``): see the README.
+Its yardstick is Tesauro's linear *pubeval* (:mod:`rules.backgammon_pubeval`), played by
+the separate implementation in ``benchmarks/pubeval.py``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from rules.backgammon import (
     DOUBLE,
+    DOUBLE_ACTION,
     DROP_ACTION,
     MOVE,
     ROLL_ACTION,
@@ -38,164 +29,121 @@ from rules.backgammon import (
     BackgammonState,
     Play,
 )
+from rules.backgammon_cube import match_double, match_take, money_double, money_take
 from rules.backgammon_moves import BAR, CHECKERS, legal_plays
+from rules.backgammon_net import Network, equity, flip, has_contact, shipped
 from rules.bot_budget import Budget, Meter
 from rules.core import Move, State
 
-# fmt: off
-CONTACT_WEIGHTS: tuple[float, ...] = (
-    .25696, -.66937, -1.66135, -2.02487, -2.53398,
-    -.16092, -1.11725, -1.06654, -.92830, -1.99558,
-    -1.10388, -.80802, .09856, -.62086, -1.27999,
-    -.59220, -.73667, .89032, -.38933, -1.59847,
-    -1.50197, -.60966, 1.56166, -.47389, -1.80390,
-    -.83425, -.97741, -1.41371, .24500, .10970,
-    -1.36476, -1.05572, 1.15420, .11069, -.38319,
-    -.74816, -.59244, .81116, -.39511, .11424,
-    -.73169, -.56074, 1.09792, .15977, .13786,
-    -1.18435, -.43363, 1.06169, -.21329, .04798,
-    -.94373, -.22982, 1.22737, -.13099, -.06295,
-    -.75882, -.13658, 1.78389, .30416, .36797,
-    -.69851, .13003, 1.23070, .40868, -.21081,
-    -.64073, .31061, 1.59554, .65718, .25429,
-    -.80789, .08240, 1.78964, .54304, .41174,
-    -1.06161, .07851, 2.01451, .49786, .91936,
-    -.90750, .05941, 1.83120, .58722, 1.28777,
-    -.83711, -.33248, 2.64983, .52698, .82132,
-    -.58897, -1.18223, 3.35809, .62017, .57353,
-    -.07276, -.36214, 4.37655, .45481, .21746,
-    .10504, -.61977, 3.54001, .04612, -.18108,
-    .63211, -.87046, 2.47673, -.48016, -1.27157,
-    .86505, -1.11342, 1.24612, -.82385, -2.77082,
-    1.23606, -1.59529, .10438, -1.30206, -4.11520,
-    5.62596, -2.75800,
-)
-RACE_WEIGHTS: tuple[float, ...] = (
-    .00000, -.17160, .27010, .29906, -.08471,
-    .00000, -1.40375, -1.05121, .07217, -.01351,
-    .00000, -1.29506, -2.16183, .13246, -1.03508,
-    .00000, -2.29847, -2.34631, .17253, .08302,
-    .00000, -1.27266, -2.87401, -.07456, -.34240,
-    .00000, -1.34640, -2.46556, -.13022, -.01591,
-    .00000, .27448, .60015, .48302, .25236,
-    .00000, .39521, .68178, .05281, .09266,
-    .00000, .24855, -.06844, -.37646, .05685,
-    .00000, .17405, .00430, .74427, .00576,
-    .00000, .12392, .31202, -.91035, -.16270,
-    .00000, .01418, -.10839, -.02781, -.88035,
-    .00000, 1.07274, 2.00366, 1.16242, .22520,
-    .00000, .85631, 1.06349, 1.49549, .18966,
-    .00000, .37183, -.50352, -.14818, .12039,
-    .00000, .13681, .13978, 1.11245, -.12707,
-    .00000, -.22082, .20178, -.06285, -.52728,
-    .00000, -.13597, -.19412, -.09308, -1.26062,
-    .00000, 3.05454, 5.16874, 1.50680, 5.35000,
-    .00000, 2.19605, 3.85390, .88296, 2.30052,
-    .00000, .92321, 1.08744, -.11696, -.78560,
-    .00000, -.09795, -.83050, -1.09167, -4.94251,
-    .00000, -1.00316, -3.66465, -2.56906, -9.67677,
-    .00000, -2.77982, -7.26713, -3.40177, -12.32252,
-    .00000, 3.42040,
-)
-# fmt: on
+HOME = range(18, BAR + 1)
+"""Indices of the winner's home board (from the loser's view) plus the loser's bar:
+a loser with a checker there when the game ends loses a backgammon."""
 
-ALL_OFF = 99_999_999.0
-"""pubeval's score for a position with every own checker borne off (the game is won)."""
-
-
-def is_race(own: Sequence[int], opp: Sequence[int]) -> bool:
-    """No contact: every own checker has passed every opposing checker."""
-    back = max((i for i in range(BAR + 1) if own[i]), default=-1)
-    # The opponent's index k is our index 23 - k; its bar (k = 24) is our -1.
-    front = min((23 - k for k in range(BAR + 1) if opp[k]), default=24)
-    return back < front
-
-
-def pubeval(own: Sequence[int], opp: Sequence[int]) -> float:
-    """Tesauro's score of a position for the side ``own`` that has just moved."""
-    off = CHECKERS - sum(own)
-    if off == CHECKERS:
-        return ALL_OFF
-    w = RACE_WEIGHTS if is_race(own, opp) else CONTACT_WEIGHTS
-    score = w[120] * opp[BAR] / 2 + w[121] * off / 15
-    for block in range(24):
-        i = 23 - block  # block 0 is our 24 point, the back of the board
-        n = own[i]
-        base = 5 * block
-        if n == 0:
-            if opp[23 - i] == 1:
-                score += w[base]
-        elif n == 1:
-            score += w[base + 1]
-        else:
-            score += w[base + 2]
-            if n == 3:
-                score += w[base + 3]
-            elif n >= 4:
-                score += w[base + 4] * (n - 3) / 2
-    return score
-
-
-_REPLY_ROLLS = tuple(
+REPLY_ROLLS = tuple(
     ((hi, lo), (1 if hi == lo else 2) / 36) for hi in range(6, 0, -1) for lo in range(hi, 0, -1)
 )
 
 
-def reply_value(own: Sequence[int], opp: Sequence[int], meter: Meter) -> float:
-    """Our pubeval score after the opponent's best pubeval reply, averaged over its 21
-    rolls (a roll the opponent cannot play leaves our position as it is)."""
-    total = 0.0
-    for (d1, d2), p in _REPLY_ROLLS:
-        plays = legal_plays(list(opp), list(own), d1, d2)
-        meter.charge(1 + len(plays))
-        if not plays:
-            total += p * pubeval(own, opp)
-            continue
-        reply_opp, reply_own, _ = max(plays, key=lambda play: pubeval(play[0], play[1]))
-        total += p * pubeval(reply_own, reply_opp)
-    return total
+def won_points(loser: tuple[int, ...]) -> int:
+    """Points (per cube unit) for bearing off the last checker against ``loser``."""
+    if sum(loser) < CHECKERS:
+        return 1
+    return 3 if any(loser[i] for i in HOME) else 2
 
 
 class BackgammonBot:
-    """pubeval ranking, optionally with a one-roll lookahead (module docstring)."""
+    """Network ranking with an optional one-roll lookahead (module docstring)."""
 
     name = "strong"
 
     def __init__(
-        self, budget: Budget | None = None, lookahead: bool = False, candidates: int = 3
+        self,
+        budget: Budget | None = None,
+        network: Network | None = None,
+        lookahead: bool = False,
+        candidates: int = 3,
     ) -> None:
         self.budget = budget or Budget()
+        self.network = network or shipped()
         self.lookahead = lookahead
         self.candidates = candidates
+
+    def value(self, mover: tuple[int, ...], other: tuple[int, ...]) -> float:
+        """Cubeless equity for the side that has just moved to ``mover``."""
+        if sum(mover) == 0:
+            return float(won_points(other))
+        return -equity(self.network.probabilities(other, mover))
 
     def choose(self, state: State, rng: random.Random) -> Move:
         if not isinstance(state, BackgammonState):
             raise TypeError(f"BackgammonBot plays backgammon, not {state.game.name}")
         moves = state.legal_moves()
         if state.phase == DOUBLE:
-            return ROLL_ACTION
+            return DOUBLE_ACTION if DOUBLE_ACTION in moves and self._doubles(state) else ROLL_ACTION
         if state.phase == TAKE:
-            return self._answer_double(state)
+            return TAKE_ACTION if self._takes(state) else DROP_ACTION
         if len(moves) == 1 or state.phase != MOVE:
             return moves[0]
         plays = [m for m in moves if isinstance(m, Play)]
-        ranked = sorted(plays, key=lambda m: -pubeval(m.mover, m.other))
-        if not self.lookahead or pubeval(ranked[0].mover, ranked[0].other) == ALL_OFF:
-            return ranked[0]
         meter = self.budget.start()
-        best, best_value = ranked[0], float("-inf")
-        for play in ranked[: self.candidates]:
-            value = reply_value(play.mover, play.other, meter)
+        scored = []
+        for play in plays:
+            scored.append((self.value(play.mover, play.other), play))
+            meter.charge(1)
+        scored.sort(key=lambda pair: -pair[0])
+        if not self.lookahead:
+            return scored[0][1]
+        return self._deepen(scored, meter)
+
+    def _deepen(self, scored: list[tuple[float, Play]], meter: Meter) -> Play:
+        """Re-score the best candidates one roll deeper while the budget lasts."""
+        best_value, best = scored[0]
+        if best_value >= 1.0 and sum(best.mover) == 0:
+            return best
+        best_value = float("-inf")
+        for _, play in scored[: self.candidates]:
+            value = self._reply_value(play, meter)
+            if value is None:
+                break
             if value > best_value:
                 best, best_value = play, value
-            if meter.spent():
-                break
         return best
 
-    def _answer_double(self, state: BackgammonState) -> Move:
-        """Take unless far behind in a pure race (module docstring)."""
-        me = 1 - state.turn  # the doubler is on turn; we answer
-        own, opp = state.boards[me], state.boards[state.turn]
-        if is_race(own, opp) and state.pips(me) > 1.12 * state.pips(state.turn):
-            return DROP_ACTION
-        return TAKE_ACTION
+    def _reply_value(self, play: Play, meter: Meter) -> float | None:
+        """Our equity after the opponent's best reply, averaged over its 21 rolls, or
+        None when the budget ran out first."""
+        total = 0.0
+        mine, theirs = play.mover, play.other
+        for (d1, d2), p in REPLY_ROLLS:
+            replies = legal_plays(list(theirs), list(mine), d1, d2)
+            meter.charge(1)
+            if not replies:
+                total += p * equity(self.network.probabilities(mine, theirs))
+                continue
+            worst = float("inf")
+            for reply in replies:
+                # spent() is per evaluation so that its clock is consulted often enough.
+                if meter.spent():
+                    return None
+                meter.charge(1)
+                worst = min(worst, -self.value(reply[0], reply[1]))
+            total += p * worst
+        return total
+
+    def _doubles(self, state: BackgammonState) -> bool:
+        me, them = state.turn, 1 - state.turn
+        p = self.network.probabilities(state.boards[me], state.boards[them])
+        if state.match_length:
+            away = state.match_length - state.score[me]
+            other_away = state.match_length - state.score[them]
+            return match_double(p, away, other_away, state.cube)
+        return money_double(p, has_contact(state.boards[me], state.boards[them]))
+
+    def _takes(self, state: BackgammonState) -> bool:
+        doubler, me = state.turn, 1 - state.turn
+        p = flip(self.network.probabilities(state.boards[doubler], state.boards[me]))
+        if state.match_length:
+            away = state.match_length - state.score[me]
+            other_away = state.match_length - state.score[doubler]
+            return match_take(p, away, other_away, state.cube)
+        return money_take(p)

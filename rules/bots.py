@@ -88,7 +88,7 @@ STRONG_PLAYERS: dict[str, Callable[[Budget], Bot]] = {
     "kleiner_aerger": _track_player(depth=4, maedn=False),
     # Exact optimal policy once a solution is installed (rules.bot_minimaki).
     "minimaki": _minimaki_player,
-    # Tesauro's pubeval ranking (at pubeval's level; see rules.bot_backgammon).
+    # A small network trained offline, plus cube heuristics (rules.bot_backgammon).
     "backgammon": _backgammon_player,
 }
 """Game name -> factory of that game's strong player (imported lazily, so that this

@@ -1,0 +1,181 @@
+"""A small neural evaluation of Backgammon positions, in pure Python.
+
+Why a network: Tesauro's *pubeval* is linear, and a linear score cannot weigh a blot
+against a prime, or a race lead against a back game. One hidden layer can, and small
+networks of this shape are what lifted TD-Gammon above pubeval. The bot must stay on the
+rules side (standard library only, no I/O), so the forward pass is written out here
+and the weights are data in :mod:`rules.backgammon_weights`, produced offline by
+``benchmarks/train_backgammon_net.py``.
+
+Input (the "Tesauro" encoding, per side, from the view of the side *on roll* first):
+for each of the 24 points four units, "at least one checker", "at least two", "at least
+three" and "(n - 3) / 2 beyond three"; then the checkers on the bar / 2 and the checkers
+borne off / 15. That is 98 units per side; three extras follow: both pip counts / 100
+and a "contact" flag (1 while the two armies can still hit each other). Most units are
+zero, so the input is kept sparse and the first layer adds only the rows it needs.
+
+Output: five probabilities for the side on roll, in GNU Backgammon's order: it wins, it
+wins a gammon (or better), it wins a backgammon, it loses a gammon (or worse), it loses
+a backgammon. :func:`equity` turns them into cubeless money equity.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from rules.backgammon_moves import BAR, CHECKERS
+
+POINTS = 24
+UNITS_PER_SIDE = 4 * POINTS + 2
+EXTRAS = 3
+INPUTS = 2 * UNITS_PER_SIDE + EXTRAS
+OUTPUTS = 5
+MAGIC = b"STBGNET1"
+"""The first bytes of a weights blob; the format is versioned by this string."""
+
+Probabilities = tuple[float, float, float, float, float]
+
+
+def pip_count(board: Sequence[int]) -> int:
+    """Pips a side still has to move: point i (0-based) is i + 1 pips away, the bar 25."""
+    return sum((i + 1) * n for i, n in enumerate(board[:POINTS])) + 25 * board[BAR]
+
+
+def has_contact(on_roll: Sequence[int], other: Sequence[int]) -> bool:
+    """True while some checker of one side still has to pass a checker of the other."""
+    back = max((i for i in range(BAR + 1) if on_roll[i]), default=-1)
+    # The other side's index k is our 23 - k; its bar (k = 24) is our -1.
+    front = min((23 - k for k in range(BAR + 1) if other[k]), default=24)
+    return back > front
+
+
+def encode(on_roll: Sequence[int], other: Sequence[int]) -> list[tuple[int, float]]:
+    """The non-zero inputs as (index, value) pairs (module docstring)."""
+    units: list[tuple[int, float]] = []
+    for base, board in ((0, on_roll), (UNITS_PER_SIDE, other)):
+        for point in range(POINTS):
+            n = board[point]
+            if n:
+                unit = base + 4 * point
+                units.append((unit, 1.0))
+                if n >= 2:
+                    units.append((unit + 1, 1.0))
+                    if n >= 3:
+                        units.append((unit + 2, 1.0))
+                        if n > 3:
+                            units.append((unit + 3, (n - 3) / 2))
+        if board[BAR]:
+            units.append((base + 4 * POINTS, board[BAR] / 2))
+        off = CHECKERS - sum(board)
+        if off:
+            units.append((base + 4 * POINTS + 1, off / CHECKERS))
+    extra = 2 * UNITS_PER_SIDE
+    units.append((extra, pip_count(on_roll) / 100))
+    units.append((extra + 1, pip_count(other) / 100))
+    if has_contact(on_roll, other):
+        units.append((extra + 2, 1.0))
+    return units
+
+
+def _sigmoid(x: float) -> float:
+    if x < -40.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@dataclass(frozen=True)
+class Network:
+    """One hidden sigmoid layer; ``rows[i]`` holds input i's weights to every hidden
+    unit, so a sparse input costs one list addition per non-zero unit."""
+
+    rows: tuple[tuple[float, ...], ...]
+    hidden_bias: tuple[float, ...]
+    out_rows: tuple[tuple[float, ...], ...]
+    """``out_rows[k]``: output k's weights from every hidden unit."""
+    out_bias: tuple[float, ...]
+
+    @property
+    def hidden(self) -> int:
+        return len(self.hidden_bias)
+
+    def probabilities(self, on_roll: Sequence[int], other: Sequence[int]) -> Probabilities:
+        """The five outcome probabilities for the side on roll (module docstring)."""
+        acc = list(self.hidden_bias)
+        rows = self.rows
+        for unit, value in encode(on_roll, other):
+            row = rows[unit]
+            if value == 1.0:
+                acc = [a + w for a, w in zip(acc, row, strict=True)]
+            else:
+                acc = [a + value * w for a, w in zip(acc, row, strict=True)]
+        hidden = [_sigmoid(a) for a in acc]
+        out = [
+            _sigmoid(bias + sum(h * w for h, w in zip(hidden, weights, strict=True)))
+            for weights, bias in zip(self.out_rows, self.out_bias, strict=True)
+        ]
+        return consistent(out)
+
+    def to_bytes(self) -> bytes:
+        """The versioned half-precision blob that :func:`from_bytes` reads."""
+        flat = [w for row in self.rows for w in row]
+        flat += list(self.hidden_bias)
+        flat += [w for row in self.out_rows for w in row]
+        flat += list(self.out_bias)
+        header = MAGIC + struct.pack("<HHH", INPUTS, self.hidden, OUTPUTS)
+        return header + struct.pack(f"<{len(flat)}e", *flat)
+
+
+def consistent(p: Sequence[float]) -> Probabilities:
+    """Clamp raw outputs so that backgammons <= gammons <= the game they belong to."""
+    win = min(max(p[0], 0.0), 1.0)
+    win_g = min(max(p[1], 0.0), win)
+    win_bg = min(max(p[2], 0.0), win_g)
+    lose_g = min(max(p[3], 0.0), 1.0 - win)
+    lose_bg = min(max(p[4], 0.0), lose_g)
+    return (win, win_g, win_bg, lose_g, lose_bg)
+
+
+def equity(p: Probabilities) -> float:
+    """Cubeless money equity of the five probabilities, from -3 to +3."""
+    win, win_g, win_bg, lose_g, lose_bg = p
+    return 2 * win - 1 + win_g - lose_g + win_bg - lose_bg
+
+
+def flip(p: Probabilities) -> Probabilities:
+    """The same outcome seen from the other side."""
+    win, win_g, win_bg, lose_g, lose_bg = p
+    return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
+
+
+def from_bytes(blob: bytes) -> Network:
+    """Read a blob written by :meth:`Network.to_bytes`; raises ValueError when the blob
+    is not one (wrong magic, shape or length)."""
+    head = len(MAGIC) + 6
+    if blob[: len(MAGIC)] != MAGIC or len(blob) < head:
+        raise ValueError("not a spieltisch backgammon network (bad magic)")
+    inputs, hidden, outputs = struct.unpack("<HHH", blob[len(MAGIC) : head])
+    if (inputs, outputs) != (INPUTS, OUTPUTS) or hidden < 1:
+        raise ValueError(f"network shape {inputs}x{hidden}x{outputs} does not fit this code")
+    count = inputs * hidden + hidden + hidden * outputs + outputs
+    if len(blob) != head + 2 * count:
+        raise ValueError(f"network blob has {len(blob) - head} weight bytes, expected {2 * count}")
+    flat = struct.unpack(f"<{count}e", blob[head:])
+    at = inputs * hidden
+    rows = tuple(tuple(flat[i * hidden : (i + 1) * hidden]) for i in range(inputs))
+    hidden_bias = tuple(flat[at : at + hidden])
+    at += hidden
+    out_rows = tuple(tuple(flat[at + k * hidden : at + (k + 1) * hidden]) for k in range(outputs))
+    out_bias = tuple(flat[at + outputs * hidden :])
+    return Network(rows, hidden_bias, out_rows, out_bias)
+
+
+@cache
+def shipped() -> Network:
+    """The network trained offline and shipped with the rules (decoded once)."""
+    from rules.backgammon_weights import weights
+
+    return from_bytes(weights())
