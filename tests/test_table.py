@@ -30,7 +30,8 @@ def run_until(table: Table, done: object, limit: float = 100_000.0) -> None:
 
 def options(**kw: object) -> TableOptions:
     menu = (MenuItem("maedn", "classic", "MÄDN"), MenuItem("maedn", "lingo", "Lingo"))
-    return TableOptions(menu=menu, bot="random", **kw)  # type: ignore[arg-type]
+    kw.setdefault("bot", "random")
+    return TableOptions(menu=menu, **kw)  # type: ignore[arg-type]
 
 
 def test_menu_setup_and_a_whole_bot_game() -> None:
@@ -264,3 +265,30 @@ def test_backgammon_roll_action_throws_at_once() -> None:
     press(table, session.seats["black"], "ok")
     assert table.state is Mode.ROLLING
     assert "dice" in session.history[-1]
+
+
+def test_a_bot_doubles_and_the_human_answers_with_take_or_drop() -> None:
+    """The strong bot turns the cube in a bear-off race it leads (48 pips against 62,
+    on roll: about 85 %), and the human seat then chooses between take and drop."""
+    table = Table(options(bot="strong"))
+    session = Session.start("backgammon", "money", ["bot", "empty", "human"], seed=3)
+    race = {
+        "game": "backgammon",
+        "preset": "money",
+        "turn": "white",
+        "phase": "double",
+        "points": {
+            "white": [3, 3, 3, 2, 2, 2] + [0] * 18,
+            "black": [1, 2, 2, 3, 3, 4] + [0] * 18,
+        },
+    }
+    session.state = rules.get_game("backgammon", "money").state_from_json(race)
+    table.start_session(session)
+    run_until(table, lambda: session.state.to_json()["phase"] != "double")
+    assert session.history[-1]["move"] == "double"
+    run_until(table, lambda: table.state is Mode.CHOOSE)
+    assert session.state.to_json()["phase"] == "take"
+    assert sorted(m.notation for m in table.moves) == ["drop", "take"]
+    table.cursor = [m.notation for m in table.moves].index("take")
+    press(table, session.seats["black"], "ok")
+    assert session.state.to_json()["cube"] == 2
