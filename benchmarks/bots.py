@@ -135,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         "--lookahead", action="store_true", help="Backgammon: the one-roll lookahead on"
     )
     parser.add_argument(
+        "--bg-weights",
+        type=Path,
+        help="Backgammon: measure the network in this module (train_backgammon_net.py --out)",
+    )
+    parser.add_argument(
         "--only", choices=["track", "minimaki", "backgammon"], help="run one part only"
     )
     parser.add_argument(
@@ -231,8 +236,19 @@ def _apply_gnubg_steps(
     return tuple(own), tuple(opp)
 
 
+def load_network(path: Path | None) -> Any:
+    """The shipped network, or the one in a module written by the trainer's ``--out``."""
+    from rules.backgammon_net import from_bytes, shipped
+
+    if path is None:
+        return shipped()
+    namespace: dict[str, Any] = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    return from_bytes(namespace["weights"]())
+
+
 def play_backgammon(
-    seed: int, lo: int, hi: int, yardstick_name: str, lookahead: bool
+    seed: int, lo: int, hi: int, yardstick_name: str, lookahead: bool, weights: Path | None
 ) -> BackgammonTally:
     """Money games ``lo``..``hi - 1``: strong takes white in even games, black in odd."""
     from pubeval import PubevalBot
@@ -241,7 +257,9 @@ def play_backgammon(
     from rules.bot_backgammon import BackgammonBot
 
     game = rules.get_game("backgammon", "money")
-    inner = BackgammonBot(Budget(clock=time.perf_counter), lookahead=lookahead)
+    inner = BackgammonBot(
+        Budget(clock=time.perf_counter), network=load_network(weights), lookahead=lookahead
+    )
     timed = TimedBot(inner)
     yardstick: Bot = PubevalBot() if yardstick_name == "pubeval" else GnubgPubevalBot()
     tally = BackgammonTally()
@@ -269,7 +287,9 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
     chunks = [(games * k // jobs, games * (k + 1) // jobs) for k in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(play_backgammon, args.seed, lo, hi, args.yardstick, args.lookahead)
+            pool.submit(
+                play_backgammon, args.seed, lo, hi, args.yardstick, args.lookahead, args.bg_weights
+            )
             for lo, hi in chunks
         ]
         parts = [f.result() for f in futures]
