@@ -6,10 +6,11 @@ three"; then the opponent's checkers on the bar / 2 and the own checkers borne o
 Two published weight sets apply, one while there is contact and one for the race. A
 higher score is a better position for the side that moved.
 
-The strong bot (:mod:`rules.bot_backgammon`) no longer plays it; it is kept here as the one
-home of the published weights and as a second implementation: the yardstick player in
-``benchmarks/pubeval.py`` re-implements it in Tesauro's own formulation, and the tests
-check the two agree with each other and with GNU Backgammon's ``pub_eval_score``.
+The strong bot (:mod:`rules.bot_backgammon`) uses it only to order its candidate plays
+before the network scores them. It is also the one home of the published weights and a
+second implementation: the yardstick player in ``benchmarks/pubeval.py`` re-implements
+it in Tesauro's own formulation, and the tests check the two agree with each other and
+with GNU Backgammon's ``pub_eval_score``.
 """
 
 from __future__ import annotations

@@ -312,3 +312,18 @@ def test_training_script_runs_end_to_end(tmp_path: Path) -> None:
     net = from_bytes(blob)
     assert net.hidden == 4
     assert 0 <= net.probabilities(START, START)[0] <= 1
+
+
+def test_a_budget_cut_returns_the_best_of_the_plays_scored_so_far() -> None:
+    """With room for a single evaluation the bot returns pubeval's favourite, a legal
+    play; with room for all it may differ. Either way the answer is legal."""
+    opening = rules.get_game("backgammon").new_state().roll([3, 1])
+    state = opening.apply(opening.parse_move("8/5 6/5")).roll([1, 1])  # black's 1-1
+    assert isinstance(state, BackgammonState)
+    plays = [m for m in state.legal_moves() if isinstance(m, Play)]
+    assert len(plays) > 10
+    favourite = max(plays, key=lambda m: pubeval(m.mover, m.other))
+    cut = BackgammonBot(Budget(nodes=1)).choose(state, random.Random(0))
+    assert cut == favourite
+    full = BackgammonBot().choose(state, random.Random(0))
+    assert full in plays
