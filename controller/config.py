@@ -62,7 +62,7 @@ class GameConfig:
     name: str = "maedn"
     preset: str | None = None
     move_timer_s: float = 5.0
-    bot: str = "random"
+    bot: str = "strong"
     physical_dice: bool = False
     """Players roll real dice and enter them with NEXT (count up) and OK (confirm)."""
 
@@ -322,7 +322,7 @@ def _game(t: _Table) -> GameConfig:
         name=name,
         preset=preset,
         move_timer_s=t.get("move_timer_s", float, 5.0, lo=0.0, hi=600.0),
-        bot=t.get("bot", str, "random", choices=sorted(BOT_KINDS)),
+        bot=t.get("bot", str, "strong", choices=sorted(BOT_KINDS)),
         physical_dice=t.get("physical_dice", bool, False),
     )
     t.finish()
