@@ -93,7 +93,7 @@ class BackgammonBot:
             (m for m in moves if isinstance(m, Play)), key=lambda m: -pubeval(m.mover, m.other)
         )
         meter = self.budget.start()
-        scored = []
+        scored: list[tuple[float, Play]] = []
         for play in plays:
             if scored and meter.spent():
                 break
