@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import rules
 from controller.machine import Mode, build_machine
+from controller.match_banner import banner_seconds, game_end_banner
 from controller.scene import (
     AnyScene,
     MenuItem,
@@ -66,6 +67,8 @@ class TableOptions:
     default_seats: tuple[str, ...] = ()
     """What setup offers per seat first ("human", "bot", "empty"); from the config."""
     bot_delay_s: float = 0.6
+    match_banner_s: float = 6.0
+    """The least time the score of a match shows after each of its games (it scrolls)."""
     forced_delay_s: float = 0.8
     roll_time_s: float = 0.6
     step_time_s: float = 0.12
@@ -295,6 +298,9 @@ class Table:
             self.advance_after_decision()
             return
         before = session.play(move)
+        news = game_end_banner(before, session.state)
+        if news is not None:
+            self.flash(news, banner_seconds(news, self.options.match_banner_s))
         self.moving = (move, before, session.state)
         self.timer_end = None
         self.persist()

@@ -292,3 +292,26 @@ def test_a_bot_doubles_and_the_human_answers_with_take_or_drop() -> None:
     table.cursor = [m.notation for m in table.moves].index("take")
     press(table, session.seats["black"], "ok")
     assert session.state.to_json()["cube"] == 2
+
+
+def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
+    """In a match the next game starts at once; the table flashes who scored what."""
+    table = Table(options())
+    session = Session.start("backgammon", "match5", ["human", "empty", "human"], seed=4)
+    last_checker = {
+        "game": "backgammon",
+        "preset": "match5",
+        "turn": "white",
+        "phase": "move",
+        "dice": [6, 1],
+        "points": {"white": [1] + [0] * 23, "black": [0] * 18 + [15] + [0] * 5},
+        "score": {"white": 1, "black": 0},
+    }
+    session.state = rules.get_game("backgammon", "match5").state_from_json(last_checker)
+    table.start_session(session)
+    assert table.state is Mode.CHOOSE
+    press(table, session.seats["white"], "ok")
+    # Black has all 15 checkers in white's home board: a backgammon, 3 points.
+    assert table.banner == "white +3  4:0  Crawford"
+    assert table.banner_until - table.now >= 0.45 * len(table.banner)  # time to scroll
+    assert not session.state.is_terminal()

@@ -1,0 +1,37 @@
+"""What the table says when one game of a Backgammon match ends and the match goes on.
+
+Why: inside a match the rules start the next game at once (a new opening roll), so
+without a word the board would simply jump back to the start and nobody at the table
+would know who scored what. The LED views have no room for a permanent score, so the
+table flashes this line as a banner instead (DESIGN §3's banner, used for "pass" and
+"time!" too). The text board prints the score on its status line.
+"""
+
+from __future__ import annotations
+
+from rules.backgammon import PLAYERS, BackgammonState
+from rules.core import State
+
+SECONDS_PER_CHARACTER = 0.45
+"""The banner scrolls about 3 characters a second (controller.views.text), so a line
+stays up this long per character plus the time to enter the panel."""
+
+
+def game_end_banner(before: State, after: State) -> str | None:
+    """``"white +2  2:0"`` (points won, then the score, white first) when ``after``
+    starts a new game of the same match, with ``Crawford`` when that game is the
+    Crawford game; None for any other step (and for the match's last game, which the
+    winner screen shows). Short, because it scrolls across a 16-pixel panel."""
+    if not isinstance(after, BackgammonState) or not isinstance(before, BackgammonState):
+        return None
+    if not after.match_length or after.is_terminal() or len(after.results) <= len(before.results):
+        return None
+    winner, points, _ = after.results[-1]
+    white, black = after.score
+    crawford = "  Crawford" if after.crawford else ""
+    return f"{PLAYERS[winner]} +{points}  {white}:{black}{crawford}"
+
+
+def banner_seconds(text: str, at_least: float) -> float:
+    """How long to show ``text`` so that it scrolls through once."""
+    return max(at_least, SECONDS_PER_CHARACTER * len(text) + 2.0)
