@@ -1,47 +1,60 @@
-"""The best possible win rate in Kleiner Ärger, first player against the random bot.
+"""Kleiner Ärger, first player against the random bot: the exact optimum and its policy.
 
 Issue 9 sets the strong bot's target at 58 % and says the optimum is "about 61 %"; this
-script computes it exactly, so the strong bot's measured rate can be read against it.
+script computes it exactly and writes the optimal policy that the strong bot plays
+(``rules/kleiner_aerger_policy.py``).
 
 Against a fixed random opponent the 2-player game is a finite Markov decision process.
 The script enumerates every reachable state by breadth-first search over the rules
 engine's public API (chance nodes roll each face, decision nodes apply each legal move)
-and runs value iteration: red's decisions take the best child, green's average over
-the random bot's choices (uniform over the distinct non-pass moves, as
-:class:`rules.bots.RandomBot`), chance nodes weigh the faces. Captures make the graph
-cyclic, hence iteration to a tolerance rather than one backward pass.
+and runs value iteration (numpy, Jacobi sweeps): red's decisions take the best child,
+green's average over the random bot's choices (uniform over the distinct non-pass
+moves, as :class:`rules.bots.RandomBot`), chance nodes weigh the faces. Captures make
+the graph cyclic, hence iteration to a tolerance rather than one backward pass.
 
-Run by hand (about 1.2 GB of RAM and 20–30 minutes here; never in tests):
+The policy: for every red decision with two moves, which one is best, keyed as
+:mod:`rules.bot_kleiner_aerger` reads it (own pieces, opponent's pieces, die, tries). The
+two seats sit opposite on a symmetric ring, so the same table serves green.
 
-    .venv/bin/python benchmarks/kleiner_aerger_optimum.py [--tolerance 1e-9]
+Run by hand (about 1.3 GB of RAM and a few minutes; never in tests):
 
-Measured: 1,656,480 states, P(red wins) = 0.61096 (140 sweeps, last change 7e-10).
+    .venv/bin/python benchmarks/kleiner_aerger_optimum.py [--tolerance 1e-10] [--write]
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import sys
+import textwrap
 import time
+import zlib
 from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np
+
 import rules
+from rules.bot_kleiner_aerger import UNKNOWN, policy_index, slots
 from rules.core import Pass, State
+from rules.maedn import MaednState, TrackMove
 
 TERMINAL, CHANCE, RED, GREEN = range(4)
+POLICY_MODULE = Path(__file__).resolve().parent.parent / "rules" / "kleiner_aerger_policy.py"
 
 
-def build() -> tuple[list[int], list[list[tuple[int, float]]], list[float]]:
-    """(kind, children with weights, terminal value) per state index; index 0 is the
+def build() -> tuple[list[MaednState], np.ndarray, list[list[int]], list[list[float]], np.ndarray]:
+    """States, kinds, children, child weights and terminal values; index 0 is the
     start with red to roll first."""
     start = rules.get_game("kleiner_aerger").new_state(2, first="red")
+    assert isinstance(start, MaednState)
     index: dict[State, int] = {start: 0}
-    states: list[State] = [start]
+    states: list[MaednState] = [start]
     kinds: list[int] = []
-    children: list[list[tuple[int, float]]] = []
+    children: list[list[int]] = []
+    weights: list[list[float]] = []
     values: list[float] = []
     queue = deque([0])
     while queue:
@@ -49,6 +62,7 @@ def build() -> tuple[list[int], list[list[tuple[int, float]]], list[float]]:
         if state.is_terminal():
             kinds.append(TERMINAL)
             children.append([])
+            weights.append([])
             values.append(1.0 if state.to_json()["winner"] == "red" else 0.0)
             continue
         if state.is_chance():
@@ -56,60 +70,117 @@ def build() -> tuple[list[int], list[list[tuple[int, float]]], list[float]]:
             pairs = [(state.roll(dice), p) for dice, p in state.chance_outcomes()]
         else:
             moves = list(state.legal_moves())
-            kind = RED if state.to_json()["turn"] == "red" else GREEN
+            kind = RED if state.turn == 0 else GREEN
             if kind == GREEN and len(moves) > 1:
                 moves = [m for m in moves if not isinstance(m, Pass)] or moves
             pairs = [(state.apply(m), 1 / len(moves)) for m in moves]
         ids = []
-        for child, p in pairs:
+        for child, _ in pairs:
             j = index.get(child)
             if j is None:
                 j = index[child] = len(states)
+                assert isinstance(child, MaednState)
                 states.append(child)
                 queue.append(j)
-            ids.append((j, p))
+            ids.append(j)
         kinds.append(kind)
         children.append(ids)
+        weights.append([p for _, p in pairs])
         values.append(0.5)
-    return kinds, children, values
+    return states, np.array(kinds), children, weights, np.array(values)
 
 
-def iterate(
-    kinds: list[int], children: list[list[tuple[int, float]]], values: list[float], tol: float
-) -> int:
-    """Gauss-Seidel value iteration in reverse discovery order; returns the sweeps."""
+def solve(
+    kinds: np.ndarray,
+    children: list[list[int]],
+    weights: list[list[float]],
+    values: np.ndarray,
+    tol: float,
+) -> tuple[np.ndarray, int]:
+    """Jacobi value iteration; returns the values and the number of sweeps."""
+    live = np.flatnonzero(kinds != TERMINAL)
+    red = kinds[live] == RED
+    counts = np.array([len(children[i]) for i in live])
+    offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    flat = np.array([j for i in live for j in children[i]])
+    w = np.array([p for i in live for p in weights[i]])
     sweep = 0
     while True:
         sweep += 1
-        delta = 0.0
-        for i in range(len(kinds) - 1, -1, -1):
-            kind = kinds[i]
-            if kind == TERMINAL:
-                continue
-            if kind == RED:
-                v = max(values[j] for j, _ in children[i])
-            else:
-                v = sum(values[j] * p for j, p in children[i])
-            delta = max(delta, abs(v - values[i]))
-            values[i] = v
-        if sweep % 10 == 0:
+        child_values = values[flat]
+        mean = np.add.reduceat(child_values * w, offsets)
+        best = np.maximum.reduceat(child_values, offsets)
+        new = np.where(red, best, mean)
+        delta = float(np.abs(new - values[live]).max())
+        values[live] = new
+        if sweep % 100 == 0:
             print(f"sweep {sweep}: change {delta:.2e}, P(red) {values[0]:.6f}", flush=True)
         if delta < tol:
-            return sweep
+            return values, sweep
+
+
+def policy(states: list[MaednState], children: list[list[int]], values: np.ndarray) -> bytes:
+    """Two bits per slot: 0 unknown, 1 + which of the two legal moves is best, counted
+    in the order of the pieces' progress (the moves' own order differs by colour)."""
+    table = bytearray(slots() // 4 + 1)
+    conflicts = 0
+    for i, state in enumerate(states):
+        if state.is_terminal() or state.is_chance() or state.turn != 0:
+            continue
+        if len(children[i]) != 2:
+            continue
+        a, b = (values[j] for j in children[i])
+        first, second = (m.from_progress for m in state.legal_moves() if isinstance(m, TrackMove))
+        best_from = first if a >= b else second
+        choice = 0 if best_from == min(first, second) else 1
+        slot = policy_index(state.pieces[0], state.pieces[1], state.die, state.tries)
+        byte, shift = divmod(2 * slot, 8)
+        old = (table[byte] >> shift) & 3
+        if old != UNKNOWN and old != choice + 1 and abs(a - b) > 1e-9:
+            conflicts += 1
+        table[byte] |= (choice + 1) << shift
+    if conflicts:
+        raise SystemExit(f"{conflicts} slots hold different best moves: the key is too small")
+    return bytes(table)
+
+
+def write_module(table: bytes, summary: str) -> None:
+    packed = base64.b64encode(zlib.compress(table, 9)).decode("ascii")
+    body = "\n".join(f'    "{line}"' for line in textwrap.wrap(packed, 88))
+    POLICY_MODULE.write_text(
+        '"""The optimal Kleiner Ärger policy against the random bot, as data.\n\n'
+        "Generated by ``benchmarks/kleiner_aerger_optimum.py --write``; do not edit by hand.\n"
+        f"{summary}\n"
+        '"""\n\n'
+        "from __future__ import annotations\n\n"
+        "import base64\n"
+        "import zlib\n\n"
+        f"_BLOB = (\n{body}\n)\n\n\n"
+        "def table() -> bytes:\n"
+        '    """Two bits per slot (see ``rules.bot_kleiner_aerger``)."""\n'
+        "    return zlib.decompress(base64.b64decode(_BLOB))\n"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tolerance", type=float, default=1e-9)
+    parser.add_argument("--tolerance", type=float, default=1e-10)
+    parser.add_argument("--write", action="store_true", help="write the policy module")
     args = parser.parse_args(argv)
     began = time.perf_counter()
-    kinds, children, values = build()
-    print(f"{len(kinds)} states in {time.perf_counter() - began:.0f} s", flush=True)
-    sweeps = iterate(kinds, children, values, args.tolerance)
-    print(
-        f"Kleiner Ärger, red first vs the random bot: optimum P(win) = {values[0]:.5f} "
-        f"({sweeps} sweeps, {time.perf_counter() - began:.0f} s)"
+    states, kinds, children, weights, values = build()
+    print(f"{len(states)} states in {time.perf_counter() - began:.0f} s", flush=True)
+    values, sweeps = solve(kinds, children, weights, values, args.tolerance)
+    summary = (
+        f"Kleiner Ärger, red first vs the random bot: optimum P(win) = {values[0]:.5f}\n"
+        f"({len(states)} states, {sweeps} sweeps to {args.tolerance:g})"
     )
+    print(f"{summary}; {time.perf_counter() - began:.0f} s".replace("\n", " "), flush=True)
+    if args.write:
+        table = policy(states, children, values)
+        decided = sum(bin(b).count("1") for b in table)  # a rough count of set slots
+        write_module(table, summary)
+        print(f"wrote {POLICY_MODULE} ({len(table)} bytes raw, ~{decided} bits set)")
     return 0
 
 

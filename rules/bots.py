@@ -50,15 +50,16 @@ class RandomBot:
         return real[rng.randrange(len(real))] if real else moves[0]
 
 
-def _track_player(depth: int, maedn: bool) -> Callable[[Budget], Bot]:
-    def make(budget: Budget) -> Bot:
-        from rules.bot_track import DEFAULT_WEIGHTS, MAEDN_WEIGHTS, TrackBot
+def _maedn_player(budget: Budget) -> Bot:
+    from rules.bot_track import MAEDN_WEIGHTS, TrackBot
 
-        if maedn:
-            return TrackBot(budget, depth, MAEDN_WEIGHTS, follow_opponents=False)
-        return TrackBot(budget, depth, DEFAULT_WEIGHTS)
+    return TrackBot(budget, 2, MAEDN_WEIGHTS, follow_opponents=False)
 
-    return make
+
+def _kleiner_aerger_player(budget: Budget) -> Bot:
+    from rules.bot_kleiner_aerger import KleinerAergerBot
+
+    return KleinerAergerBot(budget)
 
 
 def _minimaki_player(budget: Budget) -> Bot:
@@ -82,10 +83,10 @@ def _generic_player(budget: Budget) -> Bot:
 STRONG_PLAYERS: dict[str, Callable[[Budget], Bot]] = {
     # Four players: expectimax over the bot's own re-rolls (after a 6) only; searching
     # through three opponents costs 6^3 nodes per level and measured no better.
-    "maedn": _track_player(depth=2, maedn=True),
-    # Two players: own move, the opponent's reply and the next own move, averaged over
-    # the dice; measured near the exact optimum against the random bot (README).
-    "kleiner_aerger": _track_player(depth=4, maedn=False),
+    "maedn": _maedn_player,
+    # The exact optimal policy against the random bot for two players (rules.
+    # bot_kleiner_aerger); expectimax 4 decisions deep wherever the table has no answer.
+    "kleiner_aerger": _kleiner_aerger_player,
     # Exact optimal policy once a solution is installed (rules.bot_minimaki).
     "minimaki": _minimaki_player,
     # A small network trained offline, plus cube heuristics (rules.bot_backgammon).

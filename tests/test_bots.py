@@ -17,6 +17,7 @@ import pytest
 
 import rules
 from rules.bot_budget import Budget
+from rules.bot_kleiner_aerger import KleinerAergerBot
 from rules.bot_track import TrackBot, hit_chances
 from rules.bots import BOT_KINDS, RandomBot, StrongBot, make_bot
 from rules.core import Pass, State
@@ -196,7 +197,7 @@ def test_strong_bot_captures_when_it_pays() -> None:
 def test_strong_dispatches_per_game() -> None:
     bot = StrongBot()
     assert isinstance(bot.player_for("maedn"), TrackBot)
-    assert isinstance(bot.player_for("kleiner_aerger"), TrackBot)
+    assert isinstance(bot.player_for("kleiner_aerger"), KleinerAergerBot)
     assert bot.player_for("maedn") is bot.player_for("maedn")
 
 

@@ -1,0 +1,100 @@
+"""Kleiner Ärger's strong player: the exact optimal policy against the random bot.
+
+Why: issue 9 measures this bot in 2-player games, first against the random bot, and
+that game is a finite Markov decision process. ``benchmarks/kleiner_aerger_optimum.py``
+solves it exactly (1.66 million states, optimum P(win) 0.61096) and writes, for every
+reachable decision with two legal moves, which one is best
+(:mod:`rules.kleiner_aerger_policy`). Playing that table is optimal against the random
+bot and, against people, still a sound player (it assumes an opponent who plays
+uniformly at random, like the expectimax it replaces).
+
+The table is keyed by the mover's pieces, the opponent's pieces (progress values, each
+pair sorted), the die and the tries counter; two bits per slot: 0 "not in the table",
+1 or 2 "move the piece further back or further ahead" (the two moves ordered by the
+progress they start from; ``legal_moves()`` orders them by board position, which
+differs between the colours). The two seats sit opposite on a symmetric ring, so the
+table serves either seat. Anything the table does not cover (more players, a
+position loaded from a file that the standard start never reaches, three or more legal
+moves) goes to the heuristic expectimax player (:class:`rules.bot_track.TrackBot`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+
+from rules.bot_budget import Budget
+from rules.core import Move, State
+from rules.maedn import MaednState, TrackMove
+
+VALUES = 28
+"""Progress values of a Kleiner Ärger piece: -1 (out), 0–24 on the ring, 25–26 in goal."""
+PAIRS = VALUES * (VALUES + 1) // 2
+DICE = 6
+TRIES = 4
+UNKNOWN = 0
+
+
+def pair_index(pieces: Sequence[int]) -> int:
+    """Index of a sorted pair of progress values among all PAIRS."""
+    a, b = sorted(pieces)
+    a, b = a + 1, b + 1
+    return a * VALUES - a * (a - 1) // 2 + (b - a)
+
+
+def policy_index(own: Sequence[int], opp: Sequence[int], die: int, tries: int) -> int:
+    """The table slot of a decision (module docstring)."""
+    return ((pair_index(own) * PAIRS + pair_index(opp)) * DICE + die - 1) * TRIES + tries
+
+
+def slots() -> int:
+    return PAIRS * PAIRS * DICE * TRIES
+
+
+@cache
+def _table() -> bytes | None:
+    try:
+        from rules.kleiner_aerger_policy import table
+    except ImportError:  # not generated: the heuristic player plays alone
+        return None
+    data = table()
+    return data if len(data) >= (2 * slots() + 7) // 8 else None
+
+
+def lookup(state: MaednState) -> int:
+    """0 when the table has no answer, else 1 + the position of the best of the two
+    legal moves when they are ordered by the progress they start from."""
+    data = _table()
+    if data is None or len(state.pieces) != 2 or not 0 <= state.tries < TRIES:
+        return UNKNOWN
+    own, opp = state.pieces[state.turn], state.pieces[1 - state.turn]
+    if len(own) != 2 or len(opp) != 2 or not 1 <= state.die <= DICE:
+        return UNKNOWN
+    slot = policy_index(own, opp, state.die, state.tries)
+    byte, shift = divmod(2 * slot, 8)
+    return (data[byte] >> shift) & 3
+
+
+class KleinerAergerBot:
+    """The exact policy where it applies, the expectimax player elsewhere."""
+
+    name = "strong"
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        from rules.bot_track import DEFAULT_WEIGHTS, TrackBot
+
+        self.fallback = TrackBot(budget, 4, DEFAULT_WEIGHTS)
+
+    def choose(self, state: State, rng: random.Random) -> Move:
+        if not isinstance(state, MaednState):
+            raise TypeError(f"KleinerAergerBot plays Kleiner Ärger, not {state.game.name}")
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        if len(moves) == 2 and state.game.name == "kleiner_aerger":
+            code = lookup(state)
+            pieces = [m for m in moves if isinstance(m, TrackMove)]
+            if code != UNKNOWN and len(pieces) == 2:
+                return sorted(pieces, key=lambda m: m.from_progress)[code - 1]
+        return self.fallback.choose(state, rng)
