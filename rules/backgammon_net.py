@@ -25,7 +25,8 @@ import math
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
+from operator import add, mul
 
 from rules.backgammon_moves import BAR, CHECKERS
 
@@ -103,21 +104,80 @@ class Network:
         return len(self.hidden_bias)
 
     def probabilities(self, on_roll: Sequence[int], other: Sequence[int]) -> Probabilities:
-        """The five outcome probabilities for the side on roll (module docstring)."""
+        """The five outcome probabilities for the side on roll (module docstring).
+
+        Same arithmetic as :meth:`reference_probabilities`, reordered for speed: the
+        first layer adds one precombined row per occupied point (:meth:`_stacks`)."""
+        stacks = self._stacks
         acc = list(self.hidden_bias)
-        rows = self.rows
+        for side, board in ((0, on_roll), (1, other)):
+            points = stacks[side]
+            for point in range(BAR + 1):
+                n = board[point]
+                if n:
+                    acc = list(map(add, acc, points[point][n]))
+            off = CHECKERS - sum(board)
+            if off:
+                acc = list(map(add, acc, points[BAR + 1][off]))
+        if has_contact(on_roll, other):
+            acc = list(map(add, acc, self.rows[INPUTS - 1]))
+        return self._output(acc)
+
+    def reference_probabilities(
+        self, on_roll: Sequence[int], other: Sequence[int]
+    ) -> Probabilities:
+        """:meth:`probabilities` written straight from :func:`encode` (for the tests)."""
+        acc = list(self.hidden_bias)
         for unit, value in encode(on_roll, other):
-            row = rows[unit]
-            if value == 1.0:
-                acc = [a + w for a, w in zip(acc, row, strict=True)]
-            else:
-                acc = [a + value * w for a, w in zip(acc, row, strict=True)]
+            acc = [a + value * w for a, w in zip(acc, self.rows[unit], strict=True)]
+        return self._output(acc)
+
+    def _output(self, acc: list[float]) -> Probabilities:
         hidden = [_sigmoid(a) for a in acc]
         out = [
-            _sigmoid(bias + sum(h * w for h, w in zip(hidden, weights, strict=True)))
+            _sigmoid(bias + sum(map(mul, hidden, weights)))
             for weights, bias in zip(self.out_rows, self.out_bias, strict=True)
         ]
         return consistent(out)
+
+    @cached_property
+    def _stacks(self) -> tuple[tuple[tuple[tuple[float, ...], ...], ...], ...]:
+        """``[side][place][n]``: the first layer's input from ``n`` checkers of one side
+        on one place (0–23 the points, 24 the bar, 25 borne off), pip count included,
+        so that the forward pass adds one row per occupied place instead of up to
+        five (about twice as fast; computed once per network)."""
+        hidden = self.hidden
+        sides = []
+        for side in (0, 1):
+            base = side * UNITS_PER_SIDE
+            pip_row = self.rows[2 * UNITS_PER_SIDE + side]
+            places = []
+            for place in range(BAR + 2):
+                by_count: list[tuple[float, ...]] = [(0.0,) * hidden]
+                for n in range(1, CHECKERS + 1):
+                    units: list[tuple[tuple[float, ...], float]] = []
+                    if place < POINTS:
+                        unit = base + 4 * place
+                        units.append((self.rows[unit], 1.0))
+                        if n >= 2:
+                            units.append((self.rows[unit + 1], 1.0))
+                        if n >= 3:
+                            units.append((self.rows[unit + 2], 1.0))
+                        if n > 3:
+                            units.append((self.rows[unit + 3], (n - 3) / 2))
+                        units.append((pip_row, (place + 1) * n / 100))
+                    elif place == BAR:
+                        units.append((self.rows[base + 4 * POINTS], n / 2))
+                        units.append((pip_row, 25 * n / 100))
+                    else:
+                        units.append((self.rows[base + 4 * POINTS + 1], n / CHECKERS))
+                    row = [0.0] * hidden
+                    for weights, value in units:
+                        row = [r + value * w for r, w in zip(row, weights, strict=True)]
+                    by_count.append(tuple(row))
+                places.append(tuple(by_count))
+            sides.append(tuple(places))
+        return tuple(sides)
 
     def to_bytes(self) -> bytes:
         """The versioned half-precision blob that :func:`from_bytes` reads."""

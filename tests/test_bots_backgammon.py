@@ -156,6 +156,19 @@ def test_weights_blob_round_trips_and_rejects_garbage() -> None:
     assert len(blob) < 32_000  # "a few KB" (issue 9): half floats, one hidden layer
 
 
+def test_fast_forward_pass_equals_the_reference_encoding() -> None:
+    """The precombined rows (one per occupied place) compute what encode() describes."""
+    net = shipped()
+    checked = 0
+    for play in random_positions(800, seed=8):
+        if sum(play.mover) == 0:
+            continue
+        fast = net.probabilities(play.other, play.mover)
+        assert fast == pytest.approx(net.reference_probabilities(play.other, play.mover), abs=1e-9)
+        checked += 1
+    assert checked > 700
+
+
 def test_probabilities_are_ordered_and_flip_is_an_involution() -> None:
     net = shipped()
     for play in random_positions(200, seed=6):
