@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -59,6 +60,7 @@ def load_benchmark(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / name)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -340,3 +342,14 @@ def test_a_budget_cut_returns_the_best_of_the_plays_scored_so_far() -> None:
     assert cut == favourite
     full = BackgammonBot().choose(state, random.Random(0))
     assert full in plays
+
+
+def test_gnu_backgammons_pubeval_player_plays_through_our_engine() -> None:
+    """``bots.py --yardstick gnubg-pubeval``: GNU Backgammon's pubeval player picks its
+    play in gnubg's own notation; the glue must find it among our legal plays every
+    time (it raises otherwise) for whole games."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    bench = load_benchmark("bots.py")
+    tally = bench.play_backgammon(3, 0, 4, "gnubg-pubeval", False, None)
+    assert len(tally.play_times) > 40
+    assert 0 <= tally.wins <= 4
