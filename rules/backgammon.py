@@ -150,9 +150,32 @@ _CUBE_ACTIONS = {a.notation: a for a in (ROLL_ACTION, DOUBLE_ACTION, TAKE_ACTION
 _OPENING_OUTCOMES: tuple[tuple[Dice, float], ...] = tuple(
     ((w, b), 1 / 36) for w in range(1, 7) for b in range(1, 7)
 )
-_ROLL_OUTCOMES: tuple[tuple[Dice, float], ...] = tuple(
+ROLL_OUTCOMES: tuple[tuple[Dice, float], ...] = tuple(
     ((hi, lo), (1 if hi == lo else 2) / 36) for hi in range(6, 0, -1) for lo in range(hi, 0, -1)
 )
+
+
+def pip_count(board: Sequence[int]) -> int:
+    """Pips a side still has to move: its point i + 1 counts i + 1, the bar 25."""
+    return sum((i + 1) * n for i, n in enumerate(board))
+
+
+def has_contact(side: Sequence[int], other: Sequence[int]) -> bool:
+    """True while some checker of one side still has to pass a checker of the other
+    (otherwise the game is a pure race)."""
+    back = max((i for i in range(BAR + 1) if side[i]), default=-1)
+    # The other side's index k is our 23 - k; its bar (k = 24) is our -1.
+    front = min((23 - k for k in range(BAR + 1) if other[k]), default=24)
+    return back > front
+
+
+def result_kind(loser: Sequence[int]) -> int:
+    """SINGLE, GAMMON or BACKGAMMON against ``loser`` when the winner bears off its
+    last checker: a gammon if the loser has borne off none, a backgammon if it also has
+    a checker on the bar or in the winner's home board (its own points 19–24)."""
+    if sum(loser) < CHECKERS:
+        return SINGLE
+    return BACKGAMMON if loser[BAR] or any(loser[18:24]) else GAMMON
 
 
 def point_name(index: int) -> str:
@@ -531,7 +554,7 @@ class BackgammonState(ValueState):
 
     def pips(self, seat: int) -> int:
         """Pip count: the steps ``seat`` still needs to bear everything off."""
-        return sum((i + 1) * n for i, n in enumerate(self.boards[seat]))
+        return pip_count(self.boards[seat])
 
     def winners(self) -> tuple[str, ...]:
         if self.phase != OVER or not self.results:
@@ -560,7 +583,7 @@ class BackgammonState(ValueState):
         if self.phase == OPENING:
             return _OPENING_OUTCOMES
         if self.phase == ROLL:
-            return _ROLL_OUTCOMES
+            return ROLL_OUTCOMES
         raise InvalidDiceError(f"no roll is due: {self.describe()}")
 
     def roll(self, dice: Sequence[int]) -> BackgammonState:
@@ -685,12 +708,7 @@ class BackgammonState(ValueState):
         mover, loser = play.boards
         boards = (mover, loser) if seat == 0 else (loser, mover)
         if sum(mover) == 0:
-            if sum(loser) < CHECKERS:
-                kind = SINGLE
-            elif loser[BAR] or any(loser[18:24]):
-                kind = BACKGAMMON  # a checker on the bar or in the winner's home board
-            else:
-                kind = GAMMON
+            kind = result_kind(loser)
             return self._end_game(boards, seat, self.cube * kind, kind)
         return self._next_turn(boards)
 

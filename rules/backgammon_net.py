@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from operator import add, mul
 
+from rules.backgammon import has_contact, pip_count
 from rules.backgammon_moves import BAR, CHECKERS
 
 POINTS = 24
@@ -39,19 +40,6 @@ MAGIC = b"STBGNET1"
 """The first bytes of a weights blob; the format is versioned by this string."""
 
 Probabilities = tuple[float, float, float, float, float]
-
-
-def pip_count(board: Sequence[int]) -> int:
-    """Pips a side still has to move: point i (0-based) is i + 1 pips away, the bar 25."""
-    return sum((i + 1) * n for i, n in enumerate(board[:POINTS])) + 25 * board[BAR]
-
-
-def has_contact(on_roll: Sequence[int], other: Sequence[int]) -> bool:
-    """True while some checker of one side still has to pass a checker of the other."""
-    back = max((i for i in range(BAR + 1) if on_roll[i]), default=-1)
-    # The other side's index k is our 23 - k; its bar (k = 24) is our -1.
-    front = min((23 - k for k in range(BAR + 1) if other[k]), default=24)
-    return back > front
 
 
 def encode(on_roll: Sequence[int], other: Sequence[int]) -> list[tuple[int, float]]:

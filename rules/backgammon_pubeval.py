@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.backgammon import has_contact
 from rules.backgammon_moves import BAR, CHECKERS
 
 # fmt: off
@@ -80,20 +81,12 @@ ALL_OFF = 99_999_999.0
 """pubeval's score for a position with every own checker borne off (the game is won)."""
 
 
-def is_race(own: Sequence[int], opp: Sequence[int]) -> bool:
-    """No contact: every own checker has passed every opposing checker."""
-    back = max((i for i in range(BAR + 1) if own[i]), default=-1)
-    # The opponent's index k is our index 23 - k; its bar (k = 24) is our -1.
-    front = min((23 - k for k in range(BAR + 1) if opp[k]), default=24)
-    return back < front
-
-
 def pubeval(own: Sequence[int], opp: Sequence[int]) -> float:
     """Tesauro's score of a position for the side ``own`` that has just moved."""
     off = CHECKERS - sum(own)
     if off == CHECKERS:
         return ALL_OFF
-    w = RACE_WEIGHTS if is_race(own, opp) else CONTACT_WEIGHTS
+    w = CONTACT_WEIGHTS if has_contact(own, opp) else RACE_WEIGHTS
     score = w[120] * opp[BAR] / 2 + w[121] * off / 15
     for block in range(24):
         i = 23 - block  # block 0 is our 24 point, the back of the board

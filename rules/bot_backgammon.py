@@ -26,32 +26,20 @@ from rules.backgammon import (
     DROP_ACTION,
     MOVE,
     ROLL_ACTION,
+    ROLL_OUTCOMES,
     TAKE,
     TAKE_ACTION,
     BackgammonState,
     Play,
+    has_contact,
+    result_kind,
 )
 from rules.backgammon_cube import match_double, match_take, money_double, money_take
-from rules.backgammon_moves import BAR, CHECKERS, legal_plays
-from rules.backgammon_net import Network, equity, flip, has_contact, shipped
+from rules.backgammon_moves import legal_plays
+from rules.backgammon_net import Network, equity, flip, shipped
 from rules.backgammon_pubeval import pubeval
 from rules.bot_budget import Budget, Meter
 from rules.core import Move, State
-
-HOME = range(18, BAR + 1)
-"""Indices of the winner's home board (from the loser's view) plus the loser's bar:
-a loser with a checker there when the game ends loses a backgammon."""
-
-REPLY_ROLLS = tuple(
-    ((hi, lo), (1 if hi == lo else 2) / 36) for hi in range(6, 0, -1) for lo in range(hi, 0, -1)
-)
-
-
-def won_points(loser: tuple[int, ...]) -> int:
-    """Points (per cube unit) for bearing off the last checker against ``loser``."""
-    if sum(loser) < CHECKERS:
-        return 1
-    return 3 if any(loser[i] for i in HOME) else 2
 
 
 class BackgammonBot:
@@ -74,7 +62,7 @@ class BackgammonBot:
     def value(self, mover: tuple[int, ...], other: tuple[int, ...]) -> float:
         """Cubeless equity for the side that has just moved to ``mover``."""
         if sum(mover) == 0:
-            return float(won_points(other))
+            return float(result_kind(other))
         return -equity(self.network.probabilities(other, mover))
 
     def choose(self, state: State, rng: random.Random) -> Move:
@@ -123,7 +111,7 @@ class BackgammonBot:
         None when the budget ran out first."""
         total = 0.0
         mine, theirs = play.mover, play.other
-        for (d1, d2), p in REPLY_ROLLS:
+        for (d1, d2), p in ROLL_OUTCOMES:
             replies = legal_plays(list(theirs), list(mine), d1, d2)
             meter.charge(1)
             if not replies:

@@ -23,7 +23,15 @@ import pytest
 
 import rules
 from rules import backgammon_net
-from rules.backgammon import DOUBLE, TAKE, BackgammonState, Play
+from rules.backgammon import (
+    DOUBLE,
+    TAKE,
+    BackgammonState,
+    Play,
+    has_contact,
+    pip_count,
+    result_kind,
+)
 from rules.backgammon_cube import (
     match_double,
     match_equity,
@@ -39,12 +47,10 @@ from rules.backgammon_net import (
     equity,
     flip,
     from_bytes,
-    has_contact,
-    pip_count,
     shipped,
 )
-from rules.backgammon_pubeval import ALL_OFF, is_race, pubeval
-from rules.bot_backgammon import BackgammonBot, won_points
+from rules.backgammon_pubeval import ALL_OFF, pubeval
+from rules.bot_backgammon import BackgammonBot
 from rules.bot_budget import Budget
 from rules.bots import make_bot
 from rules.core import State
@@ -121,12 +127,11 @@ def test_yardstick_agrees_with_gnu_backgammons_pubeval() -> None:
 def test_race_and_contact_are_told_apart() -> None:
     start = rules.get_game("backgammon").new_state()
     assert isinstance(start, BackgammonState)
-    assert not is_race(*start.boards)
     assert has_contact(*start.boards)
     own = (3, 3, 3, 3, 3) + (0,) * 20
     opp = (2, 2, 2, 3, 3, 3) + (0,) * 19
-    assert is_race(own, opp)
     assert not has_contact(own, opp)
+    assert not has_contact(opp, own)  # the same fact from either side
 
 
 def test_pubeval_scores_bearing_off_the_last_checker_highest() -> None:
@@ -209,9 +214,9 @@ def test_plays_the_textbook_opening_moves(roll: tuple[int, int], best: str) -> N
 
 
 def test_a_game_winning_play_is_scored_exactly() -> None:
-    assert won_points((1,) + (0,) * 24) == 1  # the loser has borne off 14
-    assert won_points((15,) + (0,) * 24) == 2  # none off: a gammon
-    assert won_points((14,) + (0,) * 23 + (1,)) == 3  # one on the bar: a backgammon
+    assert result_kind((1,) + (0,) * 24) == 1  # the loser has borne off 14
+    assert result_kind((15,) + (0,) * 24) == 2  # none off: a gammon
+    assert result_kind((14,) + (0,) * 23 + (1,)) == 3  # one on the bar: a backgammon
     bot = BackgammonBot()
     assert bot.value((0,) * 25, (15,) + (0,) * 24) == 2.0
 
