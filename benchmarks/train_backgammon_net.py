@@ -34,6 +34,7 @@ import random
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,36 +73,13 @@ def after_plays(position: Board, d1: int, d2: int) -> list[Board]:
     return results
 
 
-def play_games(games: int, seed: int, explore: float, extra: int) -> list[tuple[Board, Any]]:
-    """Labelled positions from seeded teacher games (module docstring)."""
-    rng = random.Random(seed)
-    samples: list[tuple[Board, Any]] = []
-    for _ in range(games):
-        position: Board = (START, START)
-        while True:
-            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-            options = after_plays(position, d1, d2)
-            if not options:
-                position = (position[1], position[0])
-                continue
-            finished = [o for o in options if sum(o[1]) == 0]
-            if finished:
-                break
-            labels = {o: teacher(o) for o in options}
-            if rng.random() < explore:
-                chosen = rng.choice(options)
-            else:
-                chosen = min(options, key=lambda o: equity(labels[o]))  # type: ignore[arg-type]
-            picked = {chosen, *rng.sample(options, min(extra, len(options)))}
-            samples.extend((o, labels[o]) for o in picked)
-            position = chosen
-    return samples
-
-
-def decisions(games: int, seed: int) -> list[tuple[list[Board], int]]:
-    """Held-out decisions from teacher games: the options and the teacher's choice."""
-    rng = random.Random(seed)
-    found: list[tuple[list[Board], int]] = []
+def teacher_decisions(
+    games: int, rng: random.Random, explore: float
+) -> Iterator[tuple[list[Board], list[Any], int]]:
+    """Each decision of seeded teacher games, until a play would end the game: the
+    options, their teacher labels and the index of the play made, the teacher's best or,
+    with probability ``explore``, a random one. The caller may draw from ``rng`` between
+    decisions; the games then go on from the same stream."""
     for _ in range(games):
         position: Board = (START, START)
         while True:
@@ -112,12 +90,31 @@ def decisions(games: int, seed: int) -> list[tuple[list[Board], int]]:
                 continue
             if any(sum(o[1]) == 0 for o in options):
                 break
-            values = [equity(teacher(o)) for o in options]  # type: ignore[arg-type]
-            best = min(range(len(options)), key=values.__getitem__)
-            if len(options) > 1:
-                found.append((options, best))
-            position = options[best]
-    return found
+            labels = [teacher(o) for o in options]
+            if explore and rng.random() < explore:
+                chosen = options.index(rng.choice(options))
+            else:
+                chosen = min(range(len(options)), key=lambda k: equity(labels[k]))
+            yield options, labels, chosen
+            position = options[chosen]
+
+
+def play_games(games: int, seed: int, explore: float, extra: int) -> list[tuple[Board, Any]]:
+    """Labelled positions from seeded teacher games (module docstring): the play made
+    and ``extra`` random other options of each decision."""
+    rng = random.Random(seed)
+    samples: list[tuple[Board, Any]] = []
+    for options, labels, chosen in teacher_decisions(games, rng, explore):
+        label_of = dict(zip(options, labels, strict=True))
+        picked = {options[chosen], *rng.sample(options, min(extra, len(options)))}
+        samples.extend((o, label_of[o]) for o in picked)
+    return samples
+
+
+def decisions(games: int, seed: int) -> list[tuple[list[Board], int]]:
+    """Held-out decisions from teacher games: the options and the teacher's choice."""
+    found = teacher_decisions(games, random.Random(seed), explore=0.0)
+    return [(options, best) for options, _, best in found if len(options) > 1]
 
 
 def dense(positions: list[Board]) -> np.ndarray:
