@@ -267,23 +267,34 @@ def test_backgammon_roll_action_throws_at_once() -> None:
     assert "dice" in session.history[-1]
 
 
+def backgammon_position(
+    preset: str, seats: list[str], position: dict[str, object], **kw: object
+) -> tuple[Table, Session]:
+    """A table that starts at a Backgammon position given as state JSON fields."""
+    table = Table(options(**kw))
+    session = Session.start("backgammon", preset, seats, seed=3)
+    data = {"game": "backgammon", "preset": preset, **position}
+    session.state = rules.get_game("backgammon", preset).state_from_json(data)
+    table.start_session(session)
+    return table, session
+
+
 def test_a_bot_doubles_and_the_human_answers_with_take_or_drop() -> None:
     """The strong bot turns the cube in a bear-off race it leads (48 pips against 62,
     on roll: about 85 %), and the human seat then chooses between take and drop."""
-    table = Table(options(bot="strong"))
-    session = Session.start("backgammon", "money", ["bot", "empty", "human"], seed=3)
-    race = {
-        "game": "backgammon",
-        "preset": "money",
-        "turn": "white",
-        "phase": "double",
-        "points": {
-            "white": [3, 3, 3, 2, 2, 2] + [0] * 18,
-            "black": [1, 2, 2, 3, 3, 4] + [0] * 18,
+    table, session = backgammon_position(
+        "money",
+        ["bot", "empty", "human"],
+        {
+            "turn": "white",
+            "phase": "double",
+            "points": {
+                "white": [3, 3, 3, 2, 2, 2] + [0] * 18,
+                "black": [1, 2, 2, 3, 3, 4] + [0] * 18,
+            },
         },
-    }
-    session.state = rules.get_game("backgammon", "money").state_from_json(race)
-    table.start_session(session)
+        bot="strong",
+    )
     run_until(table, lambda: session.state.to_json()["phase"] != "double")
     assert session.history[-1]["move"] == "double"
     run_until(table, lambda: table.state is Mode.CHOOSE)
@@ -296,19 +307,17 @@ def test_a_bot_doubles_and_the_human_answers_with_take_or_drop() -> None:
 
 def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
     """In a match the next game starts at once; the table flashes who scored what."""
-    table = Table(options())
-    session = Session.start("backgammon", "match5", ["human", "empty", "human"], seed=4)
-    last_checker = {
-        "game": "backgammon",
-        "preset": "match5",
-        "turn": "white",
-        "phase": "move",
-        "dice": [6, 1],
-        "points": {"white": [1] + [0] * 23, "black": [0] * 18 + [15] + [0] * 5},
-        "score": {"white": 1, "black": 0},
-    }
-    session.state = rules.get_game("backgammon", "match5").state_from_json(last_checker)
-    table.start_session(session)
+    table, session = backgammon_position(
+        "match5",
+        ["human", "empty", "human"],
+        {
+            "turn": "white",
+            "phase": "move",
+            "dice": [6, 1],
+            "points": {"white": [1] + [0] * 23, "black": [0] * 18 + [15] + [0] * 5},
+            "score": {"white": 1, "black": 0},
+        },
+    )
     assert table.state is Mode.CHOOSE
     press(table, session.seats["white"], "ok")
     # Black has all 15 checkers in white's home board: a backgammon, 3 points.
