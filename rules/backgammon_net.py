@@ -42,26 +42,37 @@ MAGIC = b"STBGNET1"
 Probabilities = tuple[float, float, float, float, float]
 
 
+def place_units(base: int, place: int, n: int) -> list[tuple[int, float]]:
+    """The non-zero inputs for ``n`` > 0 checkers of one side on one place (0–23 a
+    point, 24 the bar); ``base`` is that side's first unit (module docstring)."""
+    if place == BAR:
+        return [(base + 4 * POINTS, n / 2)]
+    unit = base + 4 * place
+    units = [(unit, 1.0)]
+    if n >= 2:
+        units.append((unit + 1, 1.0))
+        if n >= 3:
+            units.append((unit + 2, 1.0))
+            if n > 3:
+                units.append((unit + 3, (n - 3) / 2))
+    return units
+
+
+def off_unit(base: int, off: int) -> tuple[int, float]:
+    """The input for ``off`` > 0 checkers of one side borne off."""
+    return (base + 4 * POINTS + 1, off / CHECKERS)
+
+
 def encode(on_roll: Sequence[int], other: Sequence[int]) -> list[tuple[int, float]]:
     """The non-zero inputs as (index, value) pairs (module docstring)."""
     units: list[tuple[int, float]] = []
     for base, board in ((0, on_roll), (UNITS_PER_SIDE, other)):
-        for point in range(POINTS):
-            n = board[point]
-            if n:
-                unit = base + 4 * point
-                units.append((unit, 1.0))
-                if n >= 2:
-                    units.append((unit + 1, 1.0))
-                    if n >= 3:
-                        units.append((unit + 2, 1.0))
-                        if n > 3:
-                            units.append((unit + 3, (n - 3) / 2))
-        if board[BAR]:
-            units.append((base + 4 * POINTS, board[BAR] / 2))
+        for place in range(BAR + 1):
+            if board[place]:
+                units += place_units(base, place, board[place])
         off = CHECKERS - sum(board)
         if off:
-            units.append((base + 4 * POINTS + 1, off / CHECKERS))
+            units.append(off_unit(base, off))
     extra = 2 * UNITS_PER_SIDE
     units.append((extra, pip_count(on_roll) / 100))
     units.append((extra + 1, pip_count(other) / 100))
@@ -143,25 +154,17 @@ class Network:
             for place in range(BAR + 2):
                 by_count: list[tuple[float, ...]] = [(0.0,) * hidden]
                 for n in range(1, CHECKERS + 1):
-                    units: list[tuple[tuple[float, ...], float]] = []
-                    if place < POINTS:
-                        unit = base + 4 * place
-                        units.append((self.rows[unit], 1.0))
-                        if n >= 2:
-                            units.append((self.rows[unit + 1], 1.0))
-                        if n >= 3:
-                            units.append((self.rows[unit + 2], 1.0))
-                        if n > 3:
-                            units.append((self.rows[unit + 3], (n - 3) / 2))
-                        units.append((pip_row, (place + 1) * n / 100))
-                    elif place == BAR:
-                        units.append((self.rows[base + 4 * POINTS], n / 2))
-                        units.append((pip_row, 25 * n / 100))
+                    if place <= BAR:
+                        units = place_units(base, place, n)
+                        # The pip count is linear in n: its share folds in here too.
+                        weighted = [(self.rows[u], v) for u, v in units]
+                        weighted.append((pip_row, (place + 1) * n / 100))
                     else:
-                        units.append((self.rows[base + 4 * POINTS + 1], n / CHECKERS))
+                        unit, value = off_unit(base, n)
+                        weighted = [(self.rows[unit], value)]
                     row = [0.0] * hidden
-                    for weights, value in units:
-                        row = [r + value * w for r, w in zip(row, weights, strict=True)]
+                    for weights, share in weighted:
+                        row = [r + share * w for r, w in zip(row, weights, strict=True)]
                     by_count.append(tuple(row))
                 places.append(tuple(by_count))
             sides.append(tuple(places))
