@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 
 import rules
-from rules.bot_kleiner_aerger import UNKNOWN, policy_index, slots
+from rules.bot_kleiner_aerger import UNKNOWN, bit_position, decision_slot, table_bytes
 from rules.core import Pass, State
 from rules.maedn import MaednState, TrackMove
 
@@ -122,7 +122,7 @@ def solve(
 def policy(states: list[MaednState], children: list[list[int]], values: np.ndarray) -> bytes:
     """Two bits per slot: 0 unknown, 1 + which of the two legal moves is best, counted
     in the order of the pieces' progress (the moves' own order differs by colour)."""
-    table = bytearray(slots() // 4 + 1)
+    table = bytearray(table_bytes())
     conflicts = 0
     for i, state in enumerate(states):
         if state.is_terminal() or state.is_chance() or state.turn != 0:
@@ -133,8 +133,9 @@ def policy(states: list[MaednState], children: list[list[int]], values: np.ndarr
         first, second = (m.from_progress for m in state.legal_moves() if isinstance(m, TrackMove))
         best_from = first if a >= b else second
         choice = 0 if best_from == min(first, second) else 1
-        slot = policy_index(state.pieces[0], state.pieces[1], state.die, state.tries)
-        byte, shift = divmod(2 * slot, 8)
+        slot = decision_slot(state)
+        assert slot is not None, state
+        byte, shift = bit_position(slot)
         old = (table[byte] >> shift) & 3
         if old != UNKNOWN and old != choice + 1 and abs(a - b) > 1e-9:
             conflicts += 1

@@ -52,6 +52,27 @@ def slots() -> int:
     return PAIRS * PAIRS * DICE * TRIES
 
 
+def table_bytes() -> int:
+    """Length of the table: two bits per slot."""
+    return (2 * slots() + 7) // 8
+
+
+def bit_position(slot: int) -> tuple[int, int]:
+    """(byte, shift) of a slot's two bits in the table."""
+    return divmod(2 * slot, 8)
+
+
+def decision_slot(state: MaednState) -> int | None:
+    """The table slot of the decision in ``state``, from the mover's view, or None when
+    the position cannot be in the table (not two players with two pieces each)."""
+    if len(state.pieces) != 2 or not 0 <= state.tries < TRIES or not 1 <= state.die <= DICE:
+        return None
+    own, opp = state.pieces[state.turn], state.pieces[1 - state.turn]
+    if len(own) != 2 or len(opp) != 2:
+        return None
+    return policy_index(own, opp, state.die, state.tries)
+
+
 @cache
 def _table() -> bytes | None:
     try:
@@ -59,20 +80,17 @@ def _table() -> bytes | None:
     except ImportError:  # not generated: the heuristic player plays alone
         return None
     data = table()
-    return data if len(data) >= (2 * slots() + 7) // 8 else None
+    return data if len(data) >= table_bytes() else None
 
 
 def lookup(state: MaednState) -> int:
     """0 when the table has no answer, else 1 + the position of the best of the two
     legal moves when they are ordered by the progress they start from."""
     data = _table()
-    if data is None or len(state.pieces) != 2 or not 0 <= state.tries < TRIES:
+    slot = decision_slot(state)
+    if data is None or slot is None:
         return UNKNOWN
-    own, opp = state.pieces[state.turn], state.pieces[1 - state.turn]
-    if len(own) != 2 or len(opp) != 2 or not 1 <= state.die <= DICE:
-        return UNKNOWN
-    slot = policy_index(own, opp, state.die, state.tries)
-    byte, shift = divmod(2 * slot, 8)
+    byte, shift = bit_position(slot)
     return (data[byte] >> shift) & 3
 
 

@@ -835,7 +835,7 @@ _BLOB = (
     "f/SqLi8oKCgoKCgoKHgB/K78Fx+n3fj3m/X5pPZ+r1TvkecNknxXhm+1/ny73/Js/8b+/9qTX3vya0/+56tjsKCg"
     "oKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCg4C/DG94O/80zWt9/quHbpHqPPG+Q5LsyfKv159t9ssXnvejv3XVW+8Fq"
     "P1jtBysoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo"
-    "KCgo+MfhPxMLjdM="
+    "KCgo+LfhP4UpjdM="
 )
 
 
