@@ -326,10 +326,7 @@ def test_training_script_runs_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "weights.py"
     args = ["--games", "3", "--epochs", "1", "--hidden", "4", "--check-games", "1"]
     assert trainer.main([*args, "--out", str(out)]) == 0
-    namespace: dict[str, object] = {}
-    exec(compile(out.read_text(), str(out), "exec"), namespace)
-    blob = namespace["weights"]()  # type: ignore[operator]
-    net = from_bytes(blob)
+    net = load_benchmark("bots.py").load_network(out)  # as bots.py --bg-weights reads it
     assert net.hidden == 4
     assert 0 <= net.probabilities(START, START)[0] <= 1
 
