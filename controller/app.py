@@ -130,11 +130,16 @@ class Appliance:
             self.save_failures += 1
             log.error("saving the game failed: %s", exc)
 
-    def start(self) -> None:
-        """Resume a saved game (or report a bad save), then start the inputs."""
+    def start(self, new_game: Session | None = None) -> None:
+        """Start ``new_game`` if given (it replaces any saved game, as a game chosen in
+        the menu does), else resume a saved game (or report a bad save); then start the
+        inputs."""
         self.table.now = self.loop.clock()
         if self.store is not None:
             self.store.prepare()
+        if new_game is not None:
+            self.table.start_session(new_game)
+        elif self.store is not None:
             try:
                 session = self.store.load()
             except CorruptSaveError as exc:
@@ -160,8 +165,8 @@ class Appliance:
         """
         self.poweroff_requested = True
 
-    def run(self) -> ShutdownEvent | None:
-        self.start()
+    def run(self, new_game: Session | None = None) -> ShutdownEvent | None:
+        self.start(new_game)
         try:
             shutdown = self.loop.run()
             if self.poweroff_requested:

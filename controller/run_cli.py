@@ -223,15 +223,15 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         options=options,
         solve_minimaki=args.state_dir is not None,
     )
+    session = None
     if args.game is not None:
         game_kinds = kinds + ["empty"] * (4 - len(kinds))
         preset = args.preset or rules.default_preset(args.game)
         session = Session.start(args.game, preset, game_kinds, seed=args.seed, bot=config.game.bot)
-        app.table.start_session(session)
     sys.stderr.write(f"spieltisch sim: {choice} {args.size}x{args.size}; keys: {key_help()}\n")
     install_signal_handlers(app.events)
     try:
-        app.run()
+        app.run(new_game=session)
     except HardwareError as exc:
         raise HardwareError(f"simulator: {exc}") from None
     return 0

@@ -299,3 +299,42 @@ def test_sim_without_screen_or_terminal_shows_a_text_bot_game() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "wins after" in result.stdout and "no screen and no terminal" in result.stderr
+
+
+def test_sim_starts_a_chosen_game_with_a_state_dir_and_again_over_its_save(
+    tmp_path: Path,
+) -> None:
+    """`spieltisch sim --game G --state-dir DIR` (README): the chosen game starts and is
+    saved; run again over that save, the chosen game starts anew instead of the save
+    being resumed on top of it (that crashed). SIGTERM saves and exits 0."""
+    import os
+    import signal
+    import time
+
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SPIELTISCH_SOLVE_MINIMAKI="0")
+    save = tmp_path / "session.json"
+    for round_ in range(2):
+        before = save.stat().st_mtime_ns if save.exists() else 0
+        command = [sys.executable, "-m", "controller", "sim", "--display", "pygame"]
+        command += ["--game", "backgammon", "--seats", "bot,empty,bot", "--seed", str(round_)]
+        command += ["--state-dir", str(tmp_path)]
+        sim = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and sim.poll() is None:
+            if save.exists() and save.stat().st_mtime_ns != before:
+                break
+            time.sleep(0.1)
+        assert sim.poll() is None, sim.communicate()[1]
+        sim.send_signal(signal.SIGTERM)
+        _, err = sim.communicate(timeout=30)
+        assert sim.returncode == 0, err
+        assert "Traceback" not in err
+        assert json.loads(save.read_text())["game"] == "backgammon"
