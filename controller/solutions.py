@@ -77,10 +77,13 @@ def prepare(state_dir: Path, solve_if_missing: bool = True) -> subprocess.Popen[
     log.info("solving Mini-Maki in the background (pid %d)", process.pid)
 
     def wait() -> None:
-        if process.wait() == 0:
+        code = process.wait()
+        if code == 0:
             install_cached(path)
+        elif code == -signal.SIGTERM:  # the appliance stopped it on the way out
+            log.info("the Mini-Maki solver was stopped; it starts again next time")
         else:
-            log.error("the Mini-Maki solver failed (exit %s)", process.returncode)
+            log.error("the Mini-Maki solver failed (exit %s)", code)
 
     threading.Thread(target=wait, name="minimaki-solver", daemon=True).start()
     return process

@@ -54,3 +54,24 @@ def test_solver_is_not_started_when_switched_off(
     monkeypatch.setenv(solutions.SOLVE_ENV, "0")
     assert solutions.prepare(tmp_path) is None
     assert not (tmp_path / solutions.CACHE_NAME).exists()
+
+
+def test_a_solver_stopped_on_shutdown_is_not_reported_as_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The appliance terminates an unfinished solver when it stops (it starts again
+    next time); that is a normal shutdown, not an error in the journal."""
+    import threading
+
+    monkeypatch.setenv(solutions.SOLVE_ENV, "1")
+    with caplog.at_level("INFO", logger="controller.solutions"):
+        process = solutions.prepare(tmp_path)
+        assert process is not None
+        process.terminate()
+        process.wait(timeout=30)
+        for thread in threading.enumerate():
+            if thread.name == "minimaki-solver":
+                thread.join(timeout=30)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+    assert "stopped" in caplog.text
+    assert not (tmp_path / solutions.CACHE_NAME).exists()
