@@ -9,6 +9,7 @@ gpiozero's MockFactory pins, a temp state directory and a fake clock.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import signal
 import subprocess
@@ -20,7 +21,7 @@ from typing import Any
 
 from controller.bot_worker import BotWorker
 from controller.config import Config
-from controller.events import EventQueue, ShutdownEvent
+from controller.events import EventQueue, ReloadEvent, ShutdownEvent
 from controller.loop import Loop, Renderer
 from controller.persistence import CorruptSaveError, SaveStore
 from controller.scene import MenuItem, MessageScene
@@ -32,6 +33,21 @@ from hardware.interfaces import Display, InputBackend, Sound
 log = logging.getLogger(__name__)
 
 DEFAULT_STATE_DIR = Path("/var/lib/spieltisch")
+
+SAVE_WARNING_S = 4.0
+_SAVE_PROBLEMS = {
+    errno.ENOSPC: "disk full",
+    errno.EDQUOT: "disk full",
+    errno.EROFS: "disk read-only",
+    errno.EACCES: "no permission",
+    errno.EPERM: "no permission",
+}
+
+
+def save_warning(exc: OSError) -> str:
+    """A few words for the panel: why the game is not being saved."""
+    problem = _SAVE_PROBLEMS.get(exc.errno or 0, "disk error")
+    return f"not saved: {problem}"
 
 
 def menu_for(first_game: str, first_preset: str | None) -> tuple[MenuItem, ...]:
@@ -120,15 +136,28 @@ class Appliance:
             if poll is not None and interval is not None:
                 self.loop.add_poller(poll, float(interval))
         self.save_failures = 0
+        """Every failed save since start (diagnostics and tests)."""
+        self.failing_saves = 0
+        """Failed saves in a row: the panel warns once per run of failures."""
 
     def _save(self, session: Session | None) -> None:
+        """Save after a move. A full, read-only or forbidden state directory must not
+        stop the game: the old save stays whole (the write is atomic), the panel shows
+        a short warning when saving starts failing, and the next move tries again."""
         if self.store is None:
             return
         try:
             self.store.save(session)
-        except OSError as exc:  # a full or read-only disk must not stop the game
+        except OSError as exc:
             self.save_failures += 1
-            log.error("saving the game failed: %s", exc)
+            self.failing_saves += 1
+            if self.failing_saves == 1:
+                log.error("saving the game failed: %s; the game goes on", exc)
+                self.table.flash(save_warning(exc), SAVE_WARNING_S)
+            return
+        if self.failing_saves:
+            log.warning("saving works again after %d failed saves", self.failing_saves)
+            self.failing_saves = 0
 
     def start(self, new_game: Session | None = None) -> None:
         """Start ``new_game`` if given (it replaces any saved game, as a game chosen in
@@ -215,10 +244,17 @@ class Appliance:
 
 
 def install_signal_handlers(events: EventQueue) -> None:
-    """SIGTERM/SIGINT only enqueue a shutdown: the loop saves and returns."""
+    """SIGTERM/SIGINT only enqueue a shutdown: the loop saves and returns. SIGHUP asks
+    for the config to be read again (while ``run`` waits for a fixed one; the playing
+    table ignores it rather than dying of the default action)."""
 
     def handler(signum: int, frame: FrameType | None) -> None:
         events.put(ShutdownEvent(reason=signal.Signals(signum).name))
 
+    def reload(signum: int, frame: FrameType | None) -> None:
+        events.put(ReloadEvent())
+
     signal.signal(signal.SIGTERM, handler)
     signal.signal(signal.SIGINT, handler)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, reload)

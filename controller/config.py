@@ -94,7 +94,12 @@ def load_config(path: str | Path) -> Config:
     try:
         text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
-        raise ConfigError([f"{path}: config file not found"]) from None
+        raise ConfigError(
+            [
+                f"{path}: config file not found; name another with --config FILE, or start "
+                "from config.example.toml (in the spieltisch source) copied to this path"
+            ]
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError([f"{path}: cannot read config file: {exc}"]) from None
     try:
@@ -121,6 +126,22 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
         raise ConfigError([f"{source}: {line}" for line in errors])
     hardware = HardwareSpec(display, input_type, buttons, sound)
     return Config(hardware, players, game, source)
+
+
+def display_section(path: str | Path) -> DisplaySpec | None:
+    """The ``[display]`` section of ``path`` alone, or None if it cannot be used.
+
+    ``run`` uses this when the whole config is wrong: with a usable display section it
+    can still show the error on the panel instead of leaving the table dark. The file
+    must parse as TOML and its display section must be free of errors by itself.
+    """
+    try:
+        data = tomllib.loads(Path(path).read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    errors: list[str] = []
+    spec = _display(_Table("display", data.get("display", {}), errors))
+    return None if errors else spec
 
 
 def default_config() -> Config:

@@ -45,7 +45,12 @@ class WakeEvent:
     """Nudge the loop (a test, or a producer that changed something it must redraw)."""
 
 
-Event = ButtonEvent | ShutdownEvent | StatusEvent | BotMoveEvent | WakeEvent
+@dataclass(frozen=True, slots=True)
+class ReloadEvent:
+    """SIGHUP: read the config file again (used while ``run`` waits for a fixed config)."""
+
+
+Event = ButtonEvent | ShutdownEvent | StatusEvent | BotMoveEvent | WakeEvent | ReloadEvent
 
 
 class EventQueue:

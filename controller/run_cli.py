@@ -8,6 +8,7 @@ panel (a pygame window, or ``asciiblock`` in a terminal) and the keyboard for th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import subprocess
@@ -19,9 +20,12 @@ from typing import IO, TYPE_CHECKING, Any
 from hardware.keyboard import key_help
 
 if TYPE_CHECKING:
-    from controller.config import Config
+    from controller.config import Config, ConfigError
     from controller.events import EventQueue
+    from controller.sdnotify import Notifier
+    from hardware.bridge import SerialBridge
     from hardware.interfaces import Display, InputBackend
+    from hardware.specs import DisplaySpec
 
 # The heavy imports (views, Pillow, luma, the app) happen inside the commands, so that
 # `spieltisch rules ...` starts fast and `run` reaches its first frame sooner.
@@ -98,44 +102,118 @@ def poweroff() -> None:
         log.error("%s failed with exit code %d", " ".join(POWEROFF), result.returncode)
 
 
-def open_hardware(config: Config, events: EventQueue) -> tuple[Display, list[InputBackend]]:
+def connect_bridge(spec: DisplaySpec, events: EventQueue) -> SerialBridge:
+    """The serial bridge on ``spec.port``; its link state becomes status events."""
     from controller.events import StatusEvent
-    from hardware.build import build_display, build_input
+    from hardware.bridge import open_bridge
+
+    def status(online: bool) -> None:
+        events.put(StatusEvent("display", online, "serial bridge"))
+
+    return open_bridge(spec.port, size=spec.logical_size, on_status=status)
+
+
+def open_panel(spec: DisplaySpec, events: EventQueue) -> tuple[Display, SerialBridge | None]:
+    """The panel alone: a luma device, or the serial bridge's display (its link is
+    returned too, so that the bridge's buttons can share it)."""
+    from hardware.build import build_display
+
+    if spec.type != "bridge":
+        return build_display(spec), None
+    bridge = connect_bridge(spec, events)
+    return bridge.display(), bridge
+
+
+def open_hardware(config: Config, events: EventQueue) -> tuple[Display, list[InputBackend]]:
+    from hardware.build import build_input
 
     spec = config.hardware
-    inputs: list[InputBackend] = []
-    bridge = None
-    if spec.display.type == "bridge" or spec.input_type == "bridge":
-        from hardware.bridge import open_bridge
+    display, bridge = open_panel(spec.display, events)
+    if spec.input_type == "bridge":
+        bridge = bridge or connect_bridge(spec.display, events)
+        return display, [bridge.input()]
+    return display, [build_input(spec)]
 
-        def status(online: bool) -> None:
-            events.put(StatusEvent("display", online, "serial bridge"))
 
-        bridge = open_bridge(spec.display.port, size=spec.display.logical_size, on_status=status)
-    if spec.display.type == "bridge" and bridge is not None:
-        display: Display = bridge.display()
-    else:
-        display = build_display(spec.display)
-    if spec.input_type == "bridge" and bridge is not None:
-        inputs.append(bridge.input())
-    else:
-        inputs.append(build_input(spec))
-    return display, inputs
+def wait_for_config(
+    path: Path, error: ConfigError, events: EventQueue, notifier: Notifier
+) -> Config | None:
+    """Show ``error`` on the panel until the file is fixed (see controller.config_wait).
+
+    Raises :class:`ExitCode` with ``EX_CONFIG`` when not even the display can be used.
+    """
+    from controller.config import display_section
+    from controller.config_wait import EX_CONFIG, ConfigWait
+    from controller.views import render
+
+    for line in error.errors:
+        log.error("config error: %s", line)
+    spec = display_section(path)
+    if spec is None:
+        log.error("the [display] section is not usable either, so the panel stays dark")
+        raise ExitCode(EX_CONFIG)
+    try:
+        display, _bridge = open_panel(spec, events)
+    except (OSError, ValueError) as exc:
+        log.error("cannot open the panel to show the config error: %s", first_line(exc))
+        raise ExitCode(EX_CONFIG) from None
+    try:
+        return ConfigWait(path, error, display, render, events, notifier).run(errors_logged=True)
+    finally:
+        with contextlib.suppress(Exception):
+            display.close()
+
+
+class ExitCode(Exception):
+    """Leave ``run`` with this exit status (after the reason has been logged)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    """The appliance. Exit 0 on SIGTERM; 78 (EX_CONFIG) when the config or the panel
+    cannot be used at all. A config error with a usable panel is shown there while the
+    process waits for a fixed file, instead of exiting into systemd's restart loop."""
     from controller.app import DEFAULT_STATE_DIR, Appliance, install_signal_handlers
-    from controller.config import load_config
+    from controller.config import ConfigError, load_config
+    from controller.config_wait import EX_CONFIG
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
     from controller.views import render
     from hardware.build import build_sound
 
     setup_logging(args.log_level)
-    config = load_config(args.config)
-    state_dir = args.state_dir or Path(os.environ.get("STATE_DIRECTORY", DEFAULT_STATE_DIR))
     events = EventQueue()
-    display, inputs = open_hardware(config, events)
+    notifier = Notifier()
+    install_signal_handlers(events)
+    try:
+        try:
+            config = load_config(args.config)
+        except ConfigError as exc:
+            fixed = wait_for_config(args.config, exc, events, notifier)
+            if fixed is None:
+                notifier.stopping()
+                return 0
+            config = fixed
+        state_dir = args.state_dir or Path(os.environ.get("STATE_DIRECTORY", DEFAULT_STATE_DIR))
+        try:
+            display, inputs = open_hardware(config, events)
+        except OSError as exc:
+            log.error("cannot open the hardware: %s", first_line(exc))
+            raise ExitCode(EX_CONFIG) from None
+    except ExitCode as exit_code:
+        sys.stderr.write(
+            f"spieltisch: error: cannot start the table with {args.config}; see the lines "
+            f"above (exit {exit_code.code})\n"
+        )
+        return exit_code.code
     app = Appliance(
         config,
         display=display,
@@ -143,12 +221,11 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         sound=build_sound(config.sound),
         state_dir=Path(str(state_dir).split(":")[0]),
         render=render,
-        notifier=Notifier(),
+        notifier=notifier,
         poweroff=poweroff,
         events=events,
         solve_minimaki=True,
     )
-    install_signal_handlers(app.events)
     shutdown = app.run()
     app.notifier.stopping()
     log.info("stopped (%s)", shutdown.reason if shutdown else "table")

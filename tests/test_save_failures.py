@@ -1,0 +1,163 @@
+"""A full, read-only or vanished state directory never stops the game.
+
+The game goes on, a short warning shows on the panel, the save already on disk stays
+whole, and saving resumes by itself once the disk works again. The disk failures are
+real ones: a directory replaced by a file (everywhere), and, where this process may
+mount, a tiny tmpfs that fills up (ENOSPC) and is then remounted read-only (EROFS).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.app import save_warning
+from controller.persistence import SaveStore
+from controller.session import Session
+from tests.appliance_proc import advance, in_process
+
+
+def saved_history(state_dir: Path) -> list[object]:
+    history: list[object] = json.loads((state_dir / "session.json").read_text("utf-8"))["history"]
+    return history
+
+
+def start_bot_game(state_dir: Path) -> tuple[object, object]:
+    store = SaveStore(state_dir)
+    store.prepare()
+    store.save(Session.start("maedn", "classic", ["bot", "bot"], seed=5, bot="random"))
+    app, clock = in_process(state_dir, seats=("bot", "bot"), buttons=False)
+    app.start()
+    app.loop.draw()
+    return app, clock
+
+
+def play(app: object, clock: object, entries: int) -> None:
+    """Let the bots play until ``entries`` more history entries were made."""
+    session = app.table.session  # type: ignore[attr-defined]
+    target = len(session.history) + entries
+    for _ in range(entries * 1000):  # animation frames in between
+        advance(app, clock)  # type: ignore[arg-type]
+        if len(session.history) >= target:
+            return
+    pytest.fail("the bots stopped playing")
+
+
+def play_until_a_save_fails(app: object, clock: object) -> str | None:
+    """Play on until the first failed save; the panel's banner at that moment."""
+    for _ in range(5000):
+        advance(app, clock)  # type: ignore[arg-type]
+        if app.failing_saves:  # type: ignore[attr-defined]
+            return banners(app)
+    pytest.fail("no save failed")
+
+
+def banners(app: object) -> str | None:
+    return app.table.banner  # type: ignore[attr-defined, no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (errno.ENOSPC, "not saved: disk full"),
+        (errno.EROFS, "not saved: disk read-only"),
+        (errno.EACCES, "not saved: no permission"),
+        (errno.EIO, "not saved: disk error"),
+    ],
+)
+def test_the_panel_warning_says_why(code: int, words: str) -> None:
+    assert save_warning(OSError(code, "x")) == words
+
+
+def test_a_vanished_state_directory_warns_and_play_goes_on(tmp_path: Path) -> None:
+    state_dir = tmp_path / "state"
+    app, clock = start_bot_game(state_dir)
+    try:
+        play(app, clock, 6)
+        before = saved_history(state_dir)
+        # The directory is swapped for a file: every save now fails with ENOTDIR.
+        state_dir.rename(tmp_path / "moved")
+        state_dir.write_text("not a directory")
+        assert play_until_a_save_fails(app, clock) == "not saved: disk error"
+        play(app, clock, 6)
+        assert app.failing_saves >= 2  # type: ignore[attr-defined]
+        assert len(app.table.session.history) > len(before)  # type: ignore[attr-defined]
+        # The disk comes back: the save already made is whole, and saving resumes.
+        state_dir.unlink()
+        (tmp_path / "moved").rename(state_dir)
+        assert saved_history(state_dir) == before
+        play(app, clock, 2)
+        assert app.failing_saves == 0  # type: ignore[attr-defined]
+        assert saved_history(state_dir) == app.table.session.history  # type: ignore[attr-defined]
+    finally:
+        app.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB tmpfs, where this process may mount (root, as CI and this machine run)."""
+    mount_point = tmp_path / "disk"
+    mount_point.mkdir()
+    tool = shutil.which("mount")
+    if tool is None:
+        pytest.skip("no mount command")
+    done = subprocess.run(
+        [tool, "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount_point)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+def fill(directory: Path) -> Path:
+    """Fill the disk to the last byte with one file."""
+    filler = directory / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, b"\0" * 512)
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
+    finally:
+        os.close(fd)
+    return filler
+
+
+def test_a_full_then_read_only_disk_warns_and_recovers(small_disk: Path) -> None:
+    state_dir = small_disk / "state"
+    app, clock = start_bot_game(state_dir)
+    try:
+        play(app, clock, 4)
+        before = saved_history(state_dir)
+        filler = fill(small_disk)
+        assert play_until_a_save_fails(app, clock) == "not saved: disk full"
+        play(app, clock, 6)
+        assert saved_history(state_dir) == before, "the last good save was damaged"
+        assert not list(state_dir.glob(".session-*")), "a temp file was left behind"
+        filler.unlink()
+        play(app, clock, 2)
+        assert app.failing_saves == 0  # type: ignore[attr-defined]
+        assert saved_history(state_dir) == app.table.session.history  # type: ignore[attr-defined]
+
+        subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+        before = saved_history(state_dir)
+        assert play_until_a_save_fails(app, clock) == "not saved: disk read-only"
+        play(app, clock, 6)
+        assert saved_history(state_dir) == before
+        subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
+        play(app, clock, 2)
+        assert saved_history(state_dir) == app.table.session.history  # type: ignore[attr-defined]
+    finally:
+        app.close()  # type: ignore[attr-defined]
