@@ -43,10 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import rules
-from rules import bot_minimaki
-from rules.bot_budget import Budget
 from rules.bots import Bot, RandomBot, make_bot
+from rules.budget import Budget
 from rules.core import Move, State
+from rules.minimaki import bot as bot_minimaki
 from rules.playout import play_game
 
 
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bg-weights",
         type=Path,
-        help="Backgammon: measure the network in this module (train_backgammon_net.py --out)",
+        help="Backgammon: measure the network in this weights file (train_backgammon_net.py --out)",
     )
     parser.add_argument(
         "--only", choices=["track", "minimaki", "backgammon"], help="run one part only"
@@ -195,7 +195,7 @@ class GnubgPubevalBot:
     def choose(self, state: State, rng: random.Random) -> Move:
         import gnubg_nn
 
-        from rules.backgammon import DOUBLE, TAKE, BackgammonState, Play
+        from rules.backgammon.engine import DOUBLE, TAKE, BackgammonState, Play
 
         assert isinstance(state, BackgammonState)
         moves = state.legal_moves()
@@ -237,14 +237,12 @@ def _apply_gnubg_steps(
 
 
 def load_network(path: Path | None) -> Any:
-    """The shipped network, or the one in a module written by the trainer's ``--out``."""
-    from rules.backgammon_net import from_bytes, shipped
+    """The shipped network, or the weights file written by the trainer's ``--out``."""
+    from rules.backgammon.net import from_bytes, shipped
 
     if path is None:
         return shipped()
-    namespace: dict[str, Any] = {}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    return from_bytes(namespace["weights"]())
+    return from_bytes(path.read_bytes())
 
 
 def play_backgammon(
@@ -253,8 +251,8 @@ def play_backgammon(
     """Money games ``lo``..``hi - 1``: strong takes white in even games, black in odd."""
     from pubeval import PubevalBot
 
-    from rules.backgammon import BackgammonState, CubeAction
-    from rules.bot_backgammon import BackgammonBot
+    from rules.backgammon.bot import BackgammonBot
+    from rules.backgammon.engine import BackgammonState, CubeAction
 
     game = rules.get_game("backgammon", "money")
     inner = BackgammonBot(

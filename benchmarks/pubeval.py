@@ -6,7 +6,7 @@ formulation: the position becomes the 28-entry ``pos`` array of his C code (from
 side that just moved: ``pos[1..24]`` its points, positive for own checkers, negative
 for the opponent's; ``pos[0]`` the opponent's bar as a negative count; ``pos[26]`` own
 checkers off) and the 122 inputs of his ``setx``. It shares no code with
-``rules/backgammon_pubeval.py``, only the published weights (read from that module, since
+``rules/backgammon/pubeval.py``, only the published weights (read from that module, since
 they are data; a test checks the two evaluations agree on random positions).
 
 The player never doubles and takes every double; it picks the legal play with the
@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.backgammon import DOUBLE, TAKE, BackgammonState, Play
-from rules.backgammon_pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
+from rules.backgammon.engine import DOUBLE, TAKE, BackgammonState, Play
+from rules.backgammon.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
 from rules.core import Move, State
 
 

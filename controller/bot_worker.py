@@ -15,8 +15,8 @@ import threading
 import time
 
 from controller.events import BotMoveEvent, EventQueue
-from rules.bot_budget import Budget
 from rules.bots import BOT_KINDS, make_bot
+from rules.budget import Budget
 from rules.core import State
 
 log = logging.getLogger(__name__)

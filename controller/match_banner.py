@@ -9,7 +9,7 @@ table flashes this line as a banner instead (DESIGN §3's banner, used for "pass
 
 from __future__ import annotations
 
-from rules.backgammon import PLAYERS, BackgammonState
+from rules.backgammon.engine import PLAYERS, BackgammonState
 from rules.core import State
 
 SECONDS_PER_CHARACTER = 0.45

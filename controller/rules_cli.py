@@ -17,8 +17,8 @@ from typing import IO, Any
 
 import rules
 from controller.text_board import render_board
-from rules.bots import BOT_KINDS, Bot, make_bot
-from rules.core import Game, Move, State
+from rules.bots import BOT_KINDS, make_bot
+from rules.core import Bot, Game, Move, State
 from rules.errors import InvalidDiceError, InvalidStateError, RulesError
 from rules.playout import GameRecord, Step, play_game
 from rules.summary import PlaySummary
@@ -150,13 +150,24 @@ def state_from(game: Game, data: Any) -> State:
     return chosen.state_from_json(data)
 
 
+def from_position_id(game: Game, text: str, option: str = "--position-id") -> State:
+    """A state from a GNU Backgammon Position ID, for the games that have them."""
+    reader = rules.capabilities(game.name).position_id
+    if reader is None:
+        raise CliError(f"{option} is only for backgammon, not {game.name}")
+    return reader(game, text)
+
+
+def interchange(state: State) -> dict[str, str]:
+    """The identifiers printed beside a state (a Backgammon Position ID), if any."""
+    describe = rules.capabilities(state.game.name).interchange
+    return describe(state) if describe is not None else {}
+
+
 def input_state(args: argparse.Namespace) -> State:
     game = game_of(args)
     if args.position_id is not None:
-        reader = getattr(game, "state_from_position_id", None)
-        if reader is None:
-            raise CliError(f"--position-id is only for backgammon, not {game.name}")
-        state: State = reader(args.position_id)
+        state: State = from_position_id(game, args.position_id)
     elif args.state is not None:
         state = state_from(game, read_state_json(args.state))
     else:
@@ -172,9 +183,7 @@ def move_entries(state: State) -> list[dict[str, Any]]:
     for move in state.legal_moves():
         after = state.apply(move)
         entry: dict[str, Any] = {"move": move.notation, "state": after.to_json()}
-        describe = getattr(after, "interchange", None)
-        if describe is not None:
-            entry.update(describe())
+        entry.update(interchange(after))
         entries.append(entry)
     return entries
 
@@ -209,10 +218,7 @@ def cmd_games(args: argparse.Namespace, out: IO[str]) -> int:
 def cmd_new(args: argparse.Namespace, out: IO[str]) -> int:
     game = game_of(args)
     if args.position_id is not None:
-        reader = getattr(game, "state_from_position_id", None)
-        if reader is None:
-            raise CliError(f"--position-id is only for backgammon, not {game.name}")
-        emit(out, reader(args.position_id).to_json())
+        emit(out, from_position_id(game, args.position_id).to_json())
         return 0
     kwargs: dict[str, Any] = {}
     if args.first is not None:
@@ -252,10 +258,7 @@ def jsonl_state(game: Game, line: str, number: int) -> State:
     if not isinstance(item, Mapping):
         raise CliError('each line must be an object {"state": ..., "dice": [...]}')
     if "position_id" in item:
-        reader = getattr(game, "state_from_position_id", None)
-        if reader is None:
-            raise CliError(f"position_id is only for backgammon, not {game.name}")
-        state: State = reader(str(item["position_id"]))
+        state: State = from_position_id(game, str(item["position_id"]), "position_id")
     elif "state" in item:
         state = state_from(game, item["state"])
     else:
@@ -285,9 +288,7 @@ def answer_hint(bot: Bot, state: State, rng: random.Random) -> dict[str, Any]:
     move: Move = bot.choose(state, rng)
     after = state.apply(move)
     entry: dict[str, Any] = {"move": move.notation, "state": after.to_json()}
-    describe = getattr(after, "interchange", None)
-    if describe is not None:
-        entry.update(describe())
+    entry.update(interchange(after))
     return entry
 
 
@@ -342,7 +343,7 @@ def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
     rng = random.Random(args.seed)
     summary = PlaySummary(players)
     all_random = all(bot.name == "random" for bot in bots.values())
-    fast = getattr(start, "random_playout", None) if all_random else None
+    fast = rules.capabilities(game.name).fast_playout if all_random else None
     if args.export is not None:
         record = export_game(game, start, bots, rng, args.export)
         summary.add(record.winners, record.throws, record.moves, record.final)
@@ -350,7 +351,7 @@ def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
         return 0
     for _ in range(args.games):
         if fast is not None:
-            winners, throws, moves, _passes = fast(rng)
+            winners, throws, moves, _passes = fast(start, rng)
             summary.add(winners, throws, moves)
         else:
             record = play_game(start, bots, rng)
@@ -362,8 +363,8 @@ def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
 def export_game(
     game: Game, start: State, bots: dict[str, Bot], rng: random.Random, path: str
 ) -> GameRecord:
-    """Play one game and write it through the game's ``export_match`` hook."""
-    exporter = getattr(game, "export_match", None)
+    """Play one game and write it in the game's record format (Backgammon: ``.mat``)."""
+    exporter = rules.capabilities(game.name).record_export
     if exporter is None:
         raise CliError(f"--export has no record format for {game.name}")
     recorded: list[Step] = []

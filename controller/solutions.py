@@ -1,6 +1,6 @@
 """Mini-Maki's exact policy, cached in the state directory (issue 9, DESIGN §3).
 
-The rules can solve Mini-Maki (``rules.bot_minimaki.solve``) but never touch a file. The
+The rules can solve Mini-Maki (``rules.minimaki.bot.solve``) but never touch a file. The
 solution is 3.75 MB, too big to ship, and takes minutes of pure Python to compute, so
 the appliance does it once, in a separate low-priority process, and keeps the result in
 its state directory:
@@ -34,7 +34,7 @@ CACHE_NAME = "minimaki-standard.bin"
 
 def install_cached(path: Path) -> bool:
     """Load and install the cached solution; False if missing or unusable (deleted)."""
-    from rules.bot_minimaki import MinimakiSolution, install_solution
+    from rules.minimaki.bot import MinimakiSolution, install_solution
 
     try:
         data = path.read_bytes()
@@ -125,7 +125,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write("usage: python -m controller.solutions OUT.bin\n")
         return 2
     die_with_parent()
-    from rules.bot_minimaki import solve
+    from rules.minimaki.bot import solve
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:

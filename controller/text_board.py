@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from controller.text_board_backgammon import render_backgammon
+from controller.text_board_minimaki import render_minimaki
+from controller.text_paint import paint
 from rules.core import State
-from rules.maedn import MaednState
-
-ANSI = {"red": "31", "blue": "34", "green": "32", "yellow": "33"}
+from rules.track.engine import MaednState
 
 TextRenderer = Callable[[State, bool], str]
 RENDERERS: dict[str, TextRenderer] = {}
+"""Game name -> its text board; filled at the end of this module."""
 
 
 def register(game: str, renderer: TextRenderer) -> None:
+    """Add the text board of a game that is not built in."""
     RENDERERS[game] = renderer
 
 
@@ -29,12 +32,6 @@ def render_board(state: State, colour: bool = False) -> str:
     if renderer is None:
         return f"(no text board for {state.game.name} yet)\n" + str(state.to_json())
     return renderer(state, colour)
-
-
-def paint(text: str, name: str | None, colour: bool) -> str:
-    if not colour or name is None:
-        return text
-    return f"\x1b[1;{ANSI[name]}m{text}\x1b[0m"
 
 
 def render_track_game(state: State, colour: bool = False) -> str:
@@ -103,6 +100,5 @@ def status_line(state: State) -> str:
 
 register("maedn", render_track_game)
 register("kleiner_aerger", render_track_game)
-
-import controller.text_board_backgammon  # noqa: E402  (registers its renderer)
-import controller.text_board_minimaki  # noqa: E402, F401  (registers its renderer)
+register("backgammon", render_backgammon)
+register("minimaki", render_minimaki)

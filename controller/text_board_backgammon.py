@@ -9,8 +9,8 @@ the right, then a status line with the dice, the cube and the score.
 
 from __future__ import annotations
 
-from controller.text_board import paint, register
-from rules.backgammon import PHASE_NAMES, BackgammonState
+from controller.text_paint import paint
+from rules.backgammon.engine import PHASE_NAMES, BackgammonState
 from rules.core import State
 
 ROWS = 5
@@ -108,6 +108,3 @@ def render_backgammon(state: State, colour: bool = False) -> str:
     lines.append(f"white (W) moves 24 -> 1; Position ID {state.position_id()}")
     lines.append(_status(state))
     return "\n".join(lines)
-
-
-register("backgammon", render_backgammon)

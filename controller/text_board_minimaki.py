@@ -8,9 +8,9 @@ letters alone tell the pieces apart; ``colour=True`` only adds ANSI red to the M
 
 from __future__ import annotations
 
-from controller.text_board import paint, register
+from controller.text_paint import paint
 from rules.core import State
-from rules.minimaki import SIZE, MinimakiState, field_name
+from rules.minimaki.engine import SIZE, MinimakiState, field_name
 
 
 def render_minimaki(state: State, colour: bool = False) -> str:
@@ -52,6 +52,3 @@ def status(state: MinimakiState) -> str:
     if state.is_chance():
         return prefix + f"round {state.round}: black to roll two dice"
     return prefix + f"round {state.round}: red on {field_name(state.red)} to step{rolled}"
-
-
-register("minimaki", render_minimaki)

@@ -14,8 +14,8 @@ Nothing here does I/O, reads a clock or rolls dice: the caller supplies every ro
 
 from __future__ import annotations
 
-from rules import registry as _registry
-from rules.backgammon import MATCH5, MONEY, SINGLE_GAME, backgammon_game
+# Importing a game family registers its games (one registration per game).
+from rules import backgammon, minimaki, track
 from rules.core import PASS, Dice, Game, Move, Pass, State, check_dice
 from rules.errors import (
     IllegalMoveError,
@@ -25,26 +25,23 @@ from rules.errors import (
     RulesError,
     UnknownGameError,
 )
-from rules.maedn import CLASSIC, KLEINER_AERGER, LINGO, SCHMIDT, kleiner_aerger_game, maedn_game
-from rules.minimaki import DIAGONAL, FREE_SETUP, STANDARD, TWO_PLAYER, minimaki_game
-from rules.registry import default_preset, game_names, get_game, presets, state_from_json
-
-_registry.register("maedn", "classic", lambda: maedn_game(CLASSIC), default=True)
-_registry.register("maedn", "lingo", lambda: maedn_game(LINGO))
-_registry.register("maedn", "schmidt", lambda: maedn_game(SCHMIDT))
-_registry.register("kleiner_aerger", "standard", lambda: kleiner_aerger_game(KLEINER_AERGER))
-_registry.register("backgammon", "single", lambda: backgammon_game(SINGLE_GAME), default=True)
-_registry.register("backgammon", "money", lambda: backgammon_game(MONEY))
-_registry.register("backgammon", "match5", lambda: backgammon_game(MATCH5))
-_registry.register("minimaki", "standard", lambda: minimaki_game(STANDARD), default=True)
-_registry.register("minimaki", "diagonal", lambda: minimaki_game(DIAGONAL))
-_registry.register("minimaki", "free_setup", lambda: minimaki_game(FREE_SETUP))
-_registry.register("minimaki", "two_player", lambda: minimaki_game(TWO_PLAYER))
+from rules.registry import (
+    GameInfo,
+    capabilities,
+    default_preset,
+    game_info,
+    game_names,
+    get_game,
+    presets,
+    register_game,
+    state_from_json,
+)
 
 __all__ = [
     "PASS",
     "Dice",
     "Game",
+    "GameInfo",
     "IllegalMoveError",
     "InvalidDiceError",
     "InvalidStateError",
@@ -54,10 +51,16 @@ __all__ = [
     "RulesError",
     "State",
     "UnknownGameError",
+    "backgammon",
+    "capabilities",
     "check_dice",
     "default_preset",
+    "game_info",
     "game_names",
     "get_game",
+    "minimaki",
     "presets",
+    "register_game",
     "state_from_json",
+    "track",
 ]

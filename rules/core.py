@@ -15,6 +15,7 @@ The module is pure standard library: no clock, no I/O, no global random.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
@@ -26,6 +27,16 @@ Dice = tuple[int, ...]
 """One roll: one value per die thrown together (1 for MÄDN, 2 for Backgammon)."""
 
 JsonDict = dict[str, Any]
+
+
+class Bot(Protocol):
+    """A computer player: sees a decision state and a seeded RNG, returns a legal move.
+
+    Bots never roll dice and never read a clock (a budget bounds their thinking)."""
+
+    name: str
+
+    def choose(self, state: State, rng: random.Random) -> Move: ...
 
 
 class Move(Protocol):

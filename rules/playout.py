@@ -10,8 +10,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rules.bots import Bot
-from rules.core import Dice, Move, Pass, State
+from rules.core import Bot, Dice, Move, Pass, State
 
 
 def sample_roll(outcomes: Sequence[tuple[Dice, float]], rng: random.Random) -> Dice:

@@ -1,55 +1,130 @@
-"""The registry: game name + preset name -> game object.
+"""The registry: one registration per game, and the lookups everything else uses.
 
-Games register themselves on import of :mod:`rules`; presets are frozen rule sets of one
-engine ("presets, not forks"), so adding a variant is one entry here, not a new module.
+A game family declares once, in its package's ``__init__``, what each of its games
+offers (:class:`GameInfo`): a title, its presets, its strong computer player and the
+optional capabilities that only some games have (GNU Backgammon Position IDs, a record
+format, a fast random playout). The command line, the bots and the appliance ask the
+registry instead of keeping lists of game names, so a new game is one new folder plus
+one :func:`register_game` call. Presets are frozen rule sets of one engine ("presets,
+not forks"), so a variant is one more entry in ``presets``, not a new module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import Game, State
+from rules.budget import Budget
+from rules.core import Bot, Game, State
 from rules.errors import InvalidStateError, UnknownGameError
 
-_FACTORIES: dict[str, dict[str, Callable[[], Game]]] = {}
-_DEFAULT_PRESET: dict[str, str] = {}
+PlayoutResult = tuple[Sequence[str], int, int, int]
+"""A fast random playout's (winners, dice throws, moves, passes)."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What only some games can do; ``None`` means the game does not have it.
+
+    Typed fields instead of ``getattr`` probes: a caller sees at one glance what a game
+    may offer, and mypy checks every use.
+    """
+
+    position_id: Callable[[Game, str], State] | None = None
+    """Read a GNU Backgammon Position ID (``ID`` or ``ID:MATCHID``) into a state."""
+    interchange: Callable[[State], dict[str, str]] | None = None
+    """Extra identifiers printed beside a state's JSON (e.g. its Position ID)."""
+    record_export: Callable[[Iterable[Any]], str] | None = None
+    """A played game's steps (``rules.playout.Step``) as a file another program reads."""
+    record_suffix: str = ""
+    """The file name suffix of that record format, e.g. ``.mat``."""
+    fast_playout: Callable[[State, random.Random], PlayoutResult] | None = None
+    """A whole random game from ``state``, much faster than through the public API."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Everything one game declares about itself, once."""
+
+    name: str
+    """The identifier used on the command line, in JSON and in saves."""
+    title: str
+    """The name players know, e.g. "Mensch ärgere dich nicht"."""
+    presets: Mapping[str, Callable[[], Game]]
+    """Preset name -> factory, in the order menus show them."""
+    default_preset: str = ""
+    """Empty: the first preset."""
+    strong_bot: Callable[[Budget], Bot] | None = None
+    """The game's best player; ``None``: the generic Monte Carlo player."""
+    capabilities: Capabilities = field(default_factory=Capabilities)
+
+    def __post_init__(self) -> None:
+        if not self.presets:
+            raise ValueError(f"game {self.name!r} declares no preset")
+        if self.default_preset and self.default_preset not in self.presets:
+            raise ValueError(f"default preset {self.default_preset!r} of {self.name!r} unknown")
+
+    @property
+    def default(self) -> str:
+        return self.default_preset or next(iter(self.presets))
+
+
+_GAMES: dict[str, GameInfo] = {}
 _CACHE: dict[tuple[str, str], Game] = {}
 
 
-def register(name: str, preset: str, factory: Callable[[], Game], default: bool = False) -> None:
-    """Add a preset of a game; the first preset registered is the default unless told."""
-    _FACTORIES.setdefault(name, {})[preset] = factory
-    if default or name not in _DEFAULT_PRESET:
-        _DEFAULT_PRESET[name] = preset
+def register_game(info: GameInfo) -> None:
+    """Add (or replace) a game. Replacing drops its cached game objects."""
+    _GAMES[info.name] = info
+    for key in [key for key in _CACHE if key[0] == info.name]:
+        del _CACHE[key]
+
+
+def unregister_game(name: str) -> None:
+    """Remove a game (tests that register a toy game clean up with this)."""
+    _GAMES.pop(name, None)
+    for key in [key for key in _CACHE if key[0] == name]:
+        del _CACHE[key]
 
 
 def game_names() -> list[str]:
-    return sorted(_FACTORIES)
+    return sorted(_GAMES)
+
+
+def game_info(name: str) -> GameInfo:
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise UnknownGameError(
+            f"unknown game {name!r}; known games: {', '.join(game_names())}"
+        ) from None
+
+
+def capabilities(name: str) -> Capabilities:
+    return game_info(name).capabilities
 
 
 def presets(name: str) -> list[str]:
-    if name not in _FACTORIES:
-        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
-    return list(_FACTORIES[name])
+    return list(game_info(name).presets)
 
 
 def default_preset(name: str) -> str:
-    presets(name)
-    return _DEFAULT_PRESET[name]
+    return game_info(name).default
 
 
 def get_game(name: str, preset: str | None = None) -> Game:
     """The game object for ``name``/``preset`` (cached: games are immutable)."""
-    known = presets(name)
-    chosen = preset or _DEFAULT_PRESET[name]
-    if chosen not in known:
+    info = game_info(name)
+    chosen = preset or info.default
+    if chosen not in info.presets:
         raise UnknownGameError(
-            f"unknown preset {chosen!r} for {name}; known presets: {', '.join(known)}"
+            f"unknown preset {chosen!r} for {name}; known presets: {', '.join(info.presets)}"
         )
     key = (name, chosen)
     if key not in _CACHE:
-        _CACHE[key] = _FACTORIES[name][chosen]()
+        _CACHE[key] = info.presets[chosen]()
     return _CACHE[key]
 
 

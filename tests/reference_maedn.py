@@ -1,6 +1,6 @@
 """An independent, deliberately naive MÄDN implementation, written from the rule text.
 
-It shares no code with :mod:`rules.maedn` or :mod:`rules.track_kernel`: positions stay in
+It shares no code with :mod:`rules.track.engine` or :mod:`rules.track.kernel`: positions stay in
 the JSON vocabulary (``"home"``, absolute track index, ``"goalN"``), moves are computed by
 walking the board field by field, and turn order is a plain loop. The tests compare the
 engine against it on random positions (legal-move sets) and on whole random games

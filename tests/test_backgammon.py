@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import rules
-from rules.backgammon import START, BackgammonState
+from rules.backgammon.engine import START, BackgammonState
 from rules.core import PASS
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
 from rules.playout import play_game, sample_roll

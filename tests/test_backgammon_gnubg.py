@@ -25,8 +25,8 @@ import pytest
 
 import rules
 from controller.cli import main
-from rules.backgammon import BackgammonState, Play
-from rules.backgammon_ids import decode_position
+from rules.backgammon.engine import BackgammonState, Play
+from rules.backgammon.ids import decode_position
 from rules.core import PASS
 from rules.playout import sample_roll
 

@@ -12,8 +12,8 @@ import pytest
 
 import rules
 from controller.cli import main
-from rules.backgammon import START, BackgammonState
-from rules.backgammon_ids import (
+from rules.backgammon.engine import START, BackgammonState
+from rules.backgammon.ids import (
     MatchInfo,
     decode_match,
     decode_position,

@@ -17,7 +17,7 @@ import pytest
 
 import rules
 from controller.cli import main
-from rules.backgammon_mat import match_file
+from rules.backgammon.mat import match_file
 from rules.bots import RandomBot
 from rules.playout import Step, steps
 

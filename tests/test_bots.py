@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 import rules
-from rules.bot_budget import Budget
-from rules.bot_kleiner_aerger import KleinerAergerBot
-from rules.bot_track import TrackBot, hit_chances
 from rules.bots import BOT_KINDS, RandomBot, StrongBot, make_bot
+from rules.budget import Budget
 from rules.core import Pass, State
 from rules.errors import UnknownGameError
-from rules.maedn import MaednState
 from rules.playout import play_game
+from rules.track.bot import TrackBot, hit_chances
+from rules.track.engine import MaednState
+from rules.track.kleiner_aerger_bot import KleinerAergerBot
 from tests.helpers import position
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,9 @@ Backgammon's ``pub_eval_score`` (``gnubg-nn``) agree on positions from random ga
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
 import random
 import sys
 from pathlib import Path
@@ -22,8 +24,16 @@ from types import ModuleType
 import pytest
 
 import rules
-from rules import backgammon_net
-from rules.backgammon import (
+from rules.backgammon import net as backgammon_net
+from rules.backgammon.bot import BackgammonBot
+from rules.backgammon.cube import (
+    match_double,
+    match_equity,
+    match_take,
+    money_double,
+    money_take,
+)
+from rules.backgammon.engine import (
     DOUBLE,
     TAKE,
     BackgammonState,
@@ -32,14 +42,7 @@ from rules.backgammon import (
     pip_count,
     result_kind,
 )
-from rules.backgammon_cube import (
-    match_double,
-    match_equity,
-    match_take,
-    money_double,
-    money_take,
-)
-from rules.backgammon_net import (
+from rules.backgammon.net import (
     INPUTS,
     Network,
     consistent,
@@ -49,10 +52,9 @@ from rules.backgammon_net import (
     from_bytes,
     shipped,
 )
-from rules.backgammon_pubeval import ALL_OFF, pubeval
-from rules.bot_backgammon import BackgammonBot
-from rules.bot_budget import Budget
+from rules.backgammon.pubeval import ALL_OFF, pubeval
 from rules.bots import make_bot
+from rules.budget import Budget
 from rules.core import State
 from rules.playout import play_game
 
@@ -319,13 +321,17 @@ def test_network_blob_shape_mismatch_is_a_clear_error() -> None:
 
 def test_training_script_runs_end_to_end(tmp_path: Path) -> None:
     """The offline trainer (benchmarks/train_backgammon_net.py) on a toy budget: it
-    plays teacher games, fits a network and writes a module that loads."""
+    plays teacher games, fits a network and writes a weights file, with its provenance,
+    that loads."""
     pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
     pytest.importorskip("numpy")
     trainer = load_benchmark("train_backgammon_net.py")
-    out = tmp_path / "weights.py"
+    out = tmp_path / "weights.bin"
     args = ["--games", "3", "--epochs", "1", "--hidden", "4", "--check-games", "1"]
     assert trainer.main([*args, "--out", str(out)]) == 0
+    record = json.loads((tmp_path / "weights.bin.provenance.json").read_text("utf-8"))
+    assert record["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
+    assert record["inputs"]["games"] == 3 and record["inputs"]["hidden"] == 4
     net = load_benchmark("bots.py").load_network(out)  # as bots.py --bg-weights reads it
     assert net.hidden == 4
     assert 0 <= net.probabilities(START, START)[0] <= 1

@@ -14,7 +14,12 @@ from __future__ import annotations
 import random
 
 import rules
-from rules.bot_kleiner_aerger import (
+from rules.bots import RandomBot, StrongBot, make_bot
+from rules.core import State
+from rules.playout import play_game
+from rules.track.bot import TrackBot
+from rules.track.engine import MaednState, TrackMove
+from rules.track.kleiner_aerger_bot import (
     PAIRS,
     UNKNOWN,
     VALUES,
@@ -24,11 +29,6 @@ from rules.bot_kleiner_aerger import (
     policy_index,
     slots,
 )
-from rules.bot_track import TrackBot
-from rules.bots import RandomBot, StrongBot, make_bot
-from rules.core import State
-from rules.maedn import MaednState, TrackMove
-from rules.playout import play_game
 
 START_FIELD = {"red": 0, "green": 12}
 """Ring fields of the two starts (opposite each other on the 24-field ring)."""

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 import pytest
 
 import rules
-from rules import bot_minimaki as mm
 from rules.bots import make_bot
-from rules.minimaki import MinimakiState, Step
+from rules.minimaki import bot as mm
+from rules.minimaki.engine import MinimakiState, Step
 from tests.helpers import position
 
 

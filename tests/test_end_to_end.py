@@ -23,7 +23,7 @@ from controller.machine import Mode
 from controller.views import palette
 from hardware.build import build_display
 from hardware.buttons import GpioButtons
-from rules.maedn import MaednState
+from rules.track.engine import MaednState
 
 SEAT_PINS = [(17, 27), (22, 23), (24, 25), (5, 6)]
 SYSTEM_PIN = 26

@@ -17,9 +17,9 @@ import rules
 from rules.bots import RandomBot
 from rules.core import PASS, State
 from rules.errors import IllegalMoveError, InvalidStateError
-from rules.maedn import MaednState
 from rules.playout import play_game
-from rules.track_boards import KLEINER_AERGER_BOARD as BOARD
+from rules.track.boards import KLEINER_AERGER_BOARD as BOARD
+from rules.track.engine import MaednState
 
 
 def ka(turn: str = "red", dice: int | None = None, **pieces: list[Any]) -> MaednState:

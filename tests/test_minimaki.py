@@ -20,7 +20,7 @@ from controller.text_board import render_board
 from rules.bots import RandomBot
 from rules.core import PASS, State
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
-from rules.minimaki import MinimakiState
+from rules.minimaki.engine import MinimakiState
 from rules.playout import play_game
 
 

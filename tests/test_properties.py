@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules import PASS
-from rules.maedn import MaednState, TrackMove
+from rules.track.engine import MaednState, TrackMove
 
 COLOURS = ("red", "blue", "green", "yellow")
 SEATINGS = {2: ["red", "green"], 3: ["red", "blue", "green"], 4: list(COLOURS)}

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from controller import solutions
-from rules import bot_minimaki
-from rules.bot_minimaki import POSITIONS, MinimakiSolution, installed_solution
+from rules.minimaki import bot as bot_minimaki
+from rules.minimaki.bot import POSITIONS, MinimakiSolution, installed_solution
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,7 @@ from controller.scene import MenuScene, MoveAnimation, RollAnimation, Scene
 from controller.views import dice, palette, text
 from controller.views import maedn as maedn_view
 from controller.views.palette import SEAT, WHITE
-from rules.minimaki import Step
+from rules.minimaki.engine import Step
 from tests.helpers import position
 from tests.views_scenes import (
     MENU_ITEMS,

@@ -33,7 +33,7 @@ from controller.views.backgammon_frame import (
     animated_frame,
 )
 from controller.views.palette import WHITE
-from rules.backgammon import (
+from rules.backgammon.engine import (
     DOUBLE_ACTION,
     DROP_ACTION,
     ROLL_ACTION,

@@ -19,8 +19,8 @@ from controller.scene import (
     Scene,
     SetupScene,
 )
-from rules.maedn import MaednState
-from rules.minimaki import MinimakiState, Step
+from rules.minimaki.engine import MinimakiState, Step
+from rules.track.engine import MaednState
 from tests.helpers import position
 
 MENU_ITEMS = (

@@ -74,7 +74,7 @@ from controller.views.palette import (
     scale,
 )
 from controller.views.text import TINY, draw_text
-from rules.backgammon import (
+from rules.backgammon.engine import (
     DOUBLE,
     DOUBLE_ACTION,
     DROP_ACTION,
@@ -88,7 +88,7 @@ from rules.backgammon import (
     TAKE_ACTION,
     BackgammonState,
 )
-from rules.backgammon_moves import CHECKERS
+from rules.backgammon.moves import CHECKERS
 from rules.core import Move
 
 SIDE: dict[str, RGB] = {"white": SEAT["orange"], "black": SEAT["sky"]}

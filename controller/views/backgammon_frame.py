@@ -11,7 +11,7 @@ from white's side**: points 1–24 are white's point numbers (black's point p is
 * :data:`WHITE_OFF` −1 and :data:`BLACK_OFF` 26, the borne-off trays.
 
 The preview and the hint are drawn as the *difference* between the position and the
-play's result, because a :class:`rules.backgammon.Play` is defined by its resulting
+play's result, because a :class:`rules.backgammon.engine.Play` is defined by its resulting
 position (``8/5 6/5`` and ``6/5 8/5`` are one play): checkers that leave a cell blink,
 cells that gain checkers light their new slots. A hit therefore shows the blot
 blinking and a target lit on the opponent's bar, with no special case.
@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from controller.scene import MoveAnimation
-from rules.backgammon import MOVE, BackgammonState, CubeAction, Play
-from rules.backgammon_moves import BAR, CHECKERS
+from rules.backgammon.engine import MOVE, BackgammonState, CubeAction, Play
+from rules.backgammon.moves import BAR, CHECKERS
 from rules.core import Move
 
 WHITE_OFF = -1

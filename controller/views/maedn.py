@@ -1,6 +1,6 @@
 """Board views of the MÄDN family: Mensch ärgere dich nicht and Kleiner Ärger.
 
-Both games are :class:`rules.maedn.MaednState` on a :class:`TrackGeometry` whose fields
+Both games are :class:`rules.track.engine.MaednState` on a :class:`TrackGeometry` whose fields
 have grid cells, so one renderer draws both: a layout only says how big a grid cell is
 and where the die goes. Board colours: empty track fields grey, start fields, goal
 lanes and home circles tinted in their colour, pieces in full colour with the seat cue
@@ -48,8 +48,8 @@ from controller.views.palette import (
     seat_colour,
 )
 from rules.core import Move
-from rules.maedn import MOVE, OVER, MaednState, TrackMove
-from rules.track_boards import Cell, TrackGeometry
+from rules.track.boards import Cell, TrackGeometry
+from rules.track.engine import MOVE, OVER, MaednState, TrackMove
 
 CAPTURE_FLASH_SHARE = 0.3
 """Share of a capturing move's animation spent flashing the captured piece home."""

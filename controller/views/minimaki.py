@@ -45,7 +45,7 @@ from controller.views.palette import (
 )
 from controller.views.text import TINY, draw_text
 from rules.core import Move
-from rules.minimaki import BLACK_BASE, RED_BASE, SIZE, MinimakiState, Place, Step
+from rules.minimaki.engine import BLACK_BASE, RED_BASE, SIZE, MinimakiState, Place, Step
 
 Field = tuple[int, int]
 

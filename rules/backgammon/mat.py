@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from rules.backgammon import (
+from rules.backgammon.engine import (
     DOUBLE_ACTION,
     DROP_ACTION,
     PLAYERS,

@@ -6,7 +6,7 @@ three"; then the opponent's checkers on the bar / 2 and the own checkers borne o
 Two published weight sets apply, one while there is contact and one for the race. A
 higher score is a better position for the side that moved.
 
-The strong bot (:mod:`rules.bot_backgammon`) uses it only to order its candidate plays
+The strong bot (:mod:`rules.backgammon.bot`) uses it only to order its candidate plays
 before the network scores them. It is also the one home of the published weights and a
 second implementation: the yardstick player in ``benchmarks/pubeval.py`` re-implements
 it in Tesauro's own formulation, and the tests check the two agree with each other and
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.backgammon import has_contact
-from rules.backgammon_moves import BAR, CHECKERS
+from rules.backgammon.engine import has_contact
+from rules.backgammon.moves import BAR, CHECKERS
 
 # fmt: off
 CONTACT_WEIGHTS: tuple[float, ...] = (

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from rules.backgammon_net import Probabilities, equity
+from rules.backgammon.net import Probabilities, equity
 
 TAKE_POINT = -0.55
 DOUBLE_CONTACT = 0.45

@@ -6,9 +6,9 @@ position at black's roll, ``(black rows, red field)`` with the blacks on rows 1�
 (a black on row 6 has already lost) and red on rows 2–6 (row 1 has already won):
 6^5 · 30 ≈ 470 000 positions. For each it lists the 21 distinct rolls with their
 probabilities and, for each position after a roll, red's king steps. The transitions are
-the engine's own pure functions (:func:`rules.minimaki.black_turn`,
-:func:`~rules.minimaki.red_steps`, :func:`~rules.minimaki.reset_by_red`), so the solver
-and the game cannot disagree about a rule.
+the engine's own pure functions (:func:`rules.minimaki.engine.black_turn`,
+:func:`~rules.minimaki.engine.red_steps`, :func:`~rules.minimaki.engine.reset_by_red`), so
+the solver and the game cannot disagree about a rule.
 
 Values are iterated (Gauss–Seidel, positions with more advanced blacks first) until no
 value changes by more than ``tolerance``. The result, a :class:`MinimakiSolution`, is
@@ -29,9 +29,9 @@ import random
 from array import array
 from collections.abc import Callable, Sequence
 
-from rules.bot_budget import Budget
+from rules.budget import Budget
 from rules.core import PASS, Move, State, uniform_outcomes
-from rules.minimaki import (
+from rules.minimaki.engine import (
     BLACK_BASE,
     RED_BASE,
     SIZE,

@@ -1,6 +1,6 @@
 """Backgammon's strong computer player: a small trained network, plus cube heuristics.
 
-Checker play: every legal play is scored by the network of :mod:`rules.backgammon_net`
+Checker play: every legal play is scored by the network of :mod:`rules.backgammon.net`
 (the position after the play, seen by the opponent now on roll, turned back to our side)
 and the play with the highest cubeless money equity is chosen. The plays are scored in
 pubeval's order, so that if the budget runs out first (a slow machine and the hundreds
@@ -10,9 +10,9 @@ the best few plays are re-scored one roll deeper: for each of the opponent's 21 
 its best reply by the same network, averaged, within the node and time budget (the best
 play so far is returned when the budget runs out).
 
-Cube: :mod:`rules.backgammon_cube` (money thresholds; match-winning chances in a match).
+Cube: :mod:`rules.backgammon.cube` (money thresholds; match-winning chances in a match).
 
-Its yardstick is Tesauro's linear *pubeval* (:mod:`rules.backgammon_pubeval`), played by
+Its yardstick is Tesauro's linear *pubeval* (:mod:`rules.backgammon.pubeval`), played by
 the separate implementation in ``benchmarks/pubeval.py``.
 """
 
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import random
 
-from rules.backgammon import (
+from rules.backgammon.cube import match_double, match_take, money_double, money_take
+from rules.backgammon.engine import (
     DOUBLE,
     DOUBLE_ACTION,
     DROP_ACTION,
@@ -34,11 +35,10 @@ from rules.backgammon import (
     has_contact,
     result_kind,
 )
-from rules.backgammon_cube import match_double, match_take, money_double, money_take
-from rules.backgammon_moves import legal_plays
-from rules.backgammon_net import Network, equity, flip, shipped
-from rules.backgammon_pubeval import pubeval
-from rules.bot_budget import Budget, Meter
+from rules.backgammon.moves import legal_plays
+from rules.backgammon.net import Network, equity, flip, shipped
+from rules.backgammon.pubeval import pubeval
+from rules.budget import Budget, Meter
 from rules.core import Move, State
 
 

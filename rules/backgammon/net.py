@@ -4,7 +4,7 @@ Why a network: Tesauro's *pubeval* is linear, and a linear score cannot weigh a 
 against a prime, or a race lead against a back game. One hidden layer can, and small
 networks of this shape are what lifted TD-Gammon above pubeval. The bot must stay on the
 rules side (standard library only, no I/O), so the forward pass is written out here
-and the weights are data in :mod:`rules.backgammon_weights`, produced offline by
+and the weights are data in ``weights.bin`` beside this module, produced offline by
 ``benchmarks/train_backgammon_net.py``.
 
 Input (the "Tesauro" encoding, per side, from the view of the side *on roll* first):
@@ -28,14 +28,18 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from operator import add, mul
 
-from rules.backgammon import has_contact, pip_count
-from rules.backgammon_moves import BAR, CHECKERS
+from rules.backgammon.engine import has_contact, pip_count
+from rules.backgammon.moves import BAR, CHECKERS
+from rules.data import read_checked
 
 POINTS = 24
 UNITS_PER_SIDE = 4 * POINTS + 2
 EXTRAS = 3
 INPUTS = 2 * UNITS_PER_SIDE + EXTRAS
 OUTPUTS = 5
+WEIGHTS_FILE = "weights.bin"
+"""The shipped weights in this package (with their provenance sidecar)."""
+
 MAGIC = b"STBGNET1"
 """The first bytes of a weights blob; the format is versioned by this string."""
 
@@ -226,7 +230,6 @@ def from_bytes(blob: bytes) -> Network:
 
 @cache
 def shipped() -> Network:
-    """The network trained offline and shipped with the rules (decoded once)."""
-    from rules.backgammon_weights import weights
-
-    return from_bytes(weights())
+    """The network trained offline and shipped with the rules (decoded once); its file
+    is checked against its provenance, so a damaged one is an error, not a weak bot."""
+    return from_bytes(read_checked(__package__ or "rules.backgammon", WEIGHTS_FILE))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from rules.bot_budget import Budget, Meter
+from rules.budget import Budget, Meter
 from rules.core import Move, Pass, State
 from rules.playout import sample_roll
 

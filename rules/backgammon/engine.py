@@ -21,18 +21,18 @@ Turn structure, all explicit (the rules never roll):
   distinct resulting position; a roll with no legal play has the single move ``pass``;
 * ``over``: the single game, or the match, is finished.
 
-Boards are per side, from the side's own view (see :mod:`rules.backgammon_moves`), which
+Boards are per side, from the side's own view (see :mod:`rules.backgammon.moves`), which
 is also GNU Backgammon's layout. White is GNU Backgammon's player 0, black player 1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from rules.backgammon_ids import (
+from rules.backgammon.ids import (
     GAME_DROP,
     GAME_OVER,
     GAME_PLAYING,
@@ -42,7 +42,7 @@ from rules.backgammon_ids import (
     encode_match,
     encode_position,
 )
-from rules.backgammon_moves import BAR, CHECKERS, boards_of, play_keys
+from rules.backgammon.moves import BAR, CHECKERS, boards_of, play_keys
 from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
 
@@ -287,13 +287,6 @@ class BackgammonGame:
         if info.game_state != GAME_PLAYING:
             raise InvalidStateError(f"Match ID {mid!r} is not of a game in progress")
         return self._checked(state)
-
-    def export_match(self, steps: Iterable[Any]) -> str:
-        """The played game (or match) as a ``.mat`` match file; see
-        :mod:`rules.backgammon_mat` (imported here: it builds on this module)."""
-        from rules.backgammon_mat import match_file
-
-        return match_file(steps)
 
     # -- JSON ---------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The arithmetic of the MÄDN family on plain ints and lists, shared by two callers.
 
-:class:`rules.maedn.MaednState` wraps these functions in immutable values for the public
+:class:`rules.track.engine.MaednState` wraps these functions in immutable values for the public
 API; :func:`random_playout` runs them on mutable lists to play whole random games fast
 (bots' rollouts, statistics, the throughput benchmark). Because both use the same
 functions for move generation, obligations, captures and turn order, they cannot drift
@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from rules.maedn import MaednRules
+from rules.track.presets import TRIES_CANNOT_ADVANCE, TRIES_NO_MOVE_WITH_ONE, MaednRules
 
 HOME = -1
 RawMove = tuple[int, int, bool]
@@ -146,9 +144,9 @@ def allowed_tries(
 ) -> int:
     """How many throws this roll may take: 3 tries or 1 (MÄDN 2/3/6, Kleiner Ärger)."""
     rule = rules.tries_rule
-    if rule == "cannot_advance":
+    if rule == TRIES_CANNOT_ADVANCE:
         return 1 if can_advance(rules, steps, end, own) else rules.max_tries
-    if rule == "no_move_with_one":
+    if rule == TRIES_NO_MOVE_WITH_ONE:
         stuck = not generate(rules, steps, end, table, own, occ, seat, 1)
         return rules.max_tries if stuck else 1
     return 1

@@ -27,9 +27,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rules.bot_budget import Budget, Meter
+from rules.budget import Budget, Meter
 from rules.core import PASS, Move, State
-from rules.maedn import OVER, MaednState
+from rules.track.engine import OVER, MaednState
 
 WIN = 10_000.0
 

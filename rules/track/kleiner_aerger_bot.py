@@ -4,7 +4,7 @@ Why: issue 9 measures this bot in 2-player games, first against the random bot, 
 that game is a finite Markov decision process. ``benchmarks/kleiner_aerger_optimum.py``
 solves it exactly (1.66 million states, optimum P(win) 0.61096) and writes, for every
 reachable decision with two legal moves, which one is best
-(:mod:`rules.kleiner_aerger_policy`). Playing that table is optimal against the random
+(``kleiner_aerger_policy.bin`` beside this module). Playing that table is optimal against the random
 bot and, against people, still a sound player (it assumes an opponent who plays
 uniformly at random, like the expectimax it replaces).
 
@@ -15,24 +15,29 @@ progress they start from; ``legal_moves()`` orders them by board position, which
 differs between the colours). The two seats sit opposite on a symmetric ring, so the
 table serves either seat. Anything the table does not cover (more players, a
 position loaded from a file that the standard start never reaches, three or more legal
-moves) goes to the heuristic expectimax player (:class:`rules.bot_track.TrackBot`).
+moves) goes to the heuristic expectimax player (:class:`rules.track.bot.TrackBot`).
 """
 
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Sequence
 from functools import cache
 
-from rules.bot_budget import Budget
+from rules.budget import Budget
 from rules.core import Move, State
-from rules.maedn import MaednState, TrackMove
+from rules.data import DataFileError, read_checked
+from rules.track.engine import MaednState, TrackMove
 
 VALUES = 28
 """Progress values of a Kleiner Ärger piece: -1 (out), 0–24 on the ring, 25–26 in goal."""
 PAIRS = VALUES * (VALUES + 1) // 2
 DICE = 6
 TRIES = 4
+POLICY_FILE = "kleiner_aerger_policy.bin"
+"""The policy table, zlib-compressed, in this package (with its provenance sidecar)."""
+
 UNKNOWN = 0
 
 
@@ -74,22 +79,28 @@ def decision_slot(state: MaednState) -> int | None:
 
 
 @cache
-def _table() -> bytes | None:
+def _table() -> bytes:
+    """The shipped policy, checked against its provenance; a missing or damaged file is
+    an error (:class:`rules.data.DataFileError`), never a silently weaker player."""
+    packed = read_checked(__package__ or "rules.track", POLICY_FILE)
     try:
-        from rules.kleiner_aerger_policy import table
-    except ImportError:  # not generated: the heuristic player plays alone
-        return None
-    data = table()
-    return data if len(data) >= table_bytes() else None
+        data = zlib.decompress(packed)
+    except zlib.error as exc:
+        raise DataFileError(f"{POLICY_FILE} does not decompress: {exc}") from None
+    if len(data) < table_bytes():
+        raise DataFileError(
+            f"{POLICY_FILE} holds {len(data)} bytes, the table needs {table_bytes()}"
+        )
+    return data
 
 
 def lookup(state: MaednState) -> int:
     """0 when the table has no answer, else 1 + the position of the best of the two
     legal moves when they are ordered by the progress they start from."""
-    data = _table()
     slot = decision_slot(state)
-    if data is None or slot is None:
+    if slot is None:
         return UNKNOWN
+    data = _table()
     byte, shift = bit_position(slot)
     return (data[byte] >> shift) & 3
 
@@ -100,7 +111,7 @@ class KleinerAergerBot:
     name = "strong"
 
     def __init__(self, budget: Budget | None = None) -> None:
-        from rules.bot_track import DEFAULT_WEIGHTS, TrackBot
+        from rules.track.bot import DEFAULT_WEIGHTS, TrackBot
 
         self.fallback = TrackBot(budget, 4, DEFAULT_WEIGHTS)
 

@@ -1,0 +1,59 @@
+"""Backgammon: the full standard game, with the doubling cube and match play, and
+GNU Backgammon's formats (Position IDs, Match IDs, ``.mat`` match files)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, cast
+
+from rules.backgammon.engine import (
+    MATCH5,
+    MONEY,
+    SINGLE_GAME,
+    BackgammonGame,
+    BackgammonState,
+    backgammon_game,
+)
+from rules.backgammon.mat import match_file
+from rules.budget import Budget
+from rules.core import Bot, Game, State
+from rules.registry import Capabilities, GameInfo, register_game
+
+
+def _strong_player(budget: Budget) -> Bot:
+    # A small network trained offline, plus cube heuristics.
+    from rules.backgammon.bot import BackgammonBot
+
+    return BackgammonBot(budget)
+
+
+def _from_position_id(game: Game, text: str) -> State:
+    return cast(BackgammonGame, game).state_from_position_id(text)
+
+
+def _interchange(state: State) -> dict[str, str]:
+    return cast(BackgammonState, state).interchange()
+
+
+def _match_file(steps: Iterable[Any]) -> str:
+    return match_file(steps)
+
+
+register_game(
+    GameInfo(
+        name="backgammon",
+        title="Backgammon",
+        presets={
+            "single": lambda: backgammon_game(SINGLE_GAME),
+            "money": lambda: backgammon_game(MONEY),
+            "match5": lambda: backgammon_game(MATCH5),
+        },
+        strong_bot=_strong_player,
+        capabilities=Capabilities(
+            position_id=_from_position_id,
+            interchange=_interchange,
+            record_export=_match_file,
+            record_suffix=".mat",
+        ),
+    )
+)

@@ -1,0 +1,31 @@
+"""Mini-Maki: the dice solitaire of one red piece against six black ones (or two
+players, each playing a game in turn)."""
+
+from __future__ import annotations
+
+from rules.budget import Budget
+from rules.core import Bot
+from rules.minimaki.engine import DIAGONAL, FREE_SETUP, STANDARD, TWO_PLAYER, minimaki_game
+from rules.registry import GameInfo, register_game
+
+
+def _strong_player(budget: Budget) -> Bot:
+    # The exact optimal policy.
+    from rules.minimaki.bot import MinimakiBot
+
+    return MinimakiBot(budget)
+
+
+register_game(
+    GameInfo(
+        name="minimaki",
+        title="Mini-Maki",
+        presets={
+            "standard": lambda: minimaki_game(STANDARD),
+            "diagonal": lambda: minimaki_game(DIAGONAL),
+            "free_setup": lambda: minimaki_game(FREE_SETUP),
+            "two_player": lambda: minimaki_game(TWO_PLAYER),
+        },
+        strong_bot=_strong_player,
+    )
+)
