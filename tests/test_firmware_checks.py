@@ -29,17 +29,17 @@ NAMES = [name for name, _ in CHECKS]
 
 @dataclass
 class Report:
-    """What one run of the check script said: per check (passed, details)."""
+    """What one run of the check script said: per check (verdict, details)."""
 
-    outcomes: dict[str, tuple[bool, str]]
+    outcomes: dict[str, tuple[str, str]]  # verdict: PASS, SKIP or FAIL
     returncode: int
     stderr: str
 
 
 def parse_report(stdout: str, returncode: int = 0, stderr: str = "") -> Report:
-    """Read the runner's ``PASS name`` / ``FAIL name`` + indented traceback lines."""
-    outcomes: dict[str, tuple[bool, str]] = {}
-    current = None
+    """Read the runner's ``PASS name``, ``SKIP name: why``, ``FAIL name`` + traceback."""
+    outcomes: dict[str, tuple[str, str]] = {}
+    current: tuple[str, str] | None = None
     details: list[str] = []
     for line in [*stdout.splitlines(), "END"]:
         if line.startswith("    ") and current is not None:
@@ -48,15 +48,21 @@ def parse_report(stdout: str, returncode: int = 0, stderr: str = "") -> Report:
         if current is not None:
             outcomes[current[0]] = (current[1], "\n".join(details))
             current, details = None, []
-        verdict, _, name = line.partition(" ")
-        if verdict in ("PASS", "FAIL") and name:
-            current = (name, verdict == "PASS")
+        verdict, _, rest = line.partition(" ")
+        if verdict == "SKIP":
+            name, _, why = rest.partition(": ")
+            outcomes[name] = (verdict, why)
+        elif verdict in ("PASS", "FAIL") and rest:
+            current = (rest, verdict)
     return Report(outcomes, returncode, stderr)
 
 
 @pytest.mark.parametrize(("name", "check"), CHECKS, ids=NAMES)
 def test_under_cpython(name: str, check: Callable[[], None]) -> None:
-    check()
+    try:
+        check()
+    except checks.Skip as exc:
+        pytest.skip(f"{name}: {exc}")
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +87,10 @@ def test_under_micropython(name: str, micropython_report: Report) -> None:
             f"{micropython_report.returncode}):\n{micropython_report.stderr}",
             pytrace=False,
         )
-    passed, details = outcome
-    if not passed:
+    verdict, details = outcome
+    if verdict == "SKIP":
+        pytest.skip(f"{name} under MicroPython: {details}")
+    if verdict != "PASS":
         pytest.fail(f"{name} fails under MicroPython:\n{details}", pytrace=False)
 
 
@@ -90,7 +98,9 @@ def test_micropython_ran_exactly_these_checks_and_its_exit_status_agrees(
     micropython_report: Report,
 ) -> None:
     assert sorted(micropython_report.outcomes) == NAMES
-    failed = [name for name, (passed, _) in micropython_report.outcomes.items() if not passed]
+    failed = [
+        name for name, (verdict, _) in micropython_report.outcomes.items() if verdict == "FAIL"
+    ]
     assert micropython_report.returncode == (1 if failed else 0), micropython_report.stderr
 
 
@@ -107,18 +117,22 @@ def test_the_runner_reports_every_check_and_the_traceback_of_a_failing_one() -> 
     def check_raises() -> None:
         raise ValueError("bad value")
 
+    def check_skips() -> None:
+        raise checks.Skip("not on this interpreter")
+
     out = io.StringIO()
     runs = [("check_fails", check_fails), ("check_passes", check_passes)]
-    runs.append(("check_raises", check_raises))
+    runs += [("check_raises", check_raises), ("check_skips", check_skips)]
     failed = checks.run(runs, out)
     assert failed == 2
     report = parse_report(out.getvalue())
-    assert report.outcomes["check_passes"] == (True, "")
-    passed, details = report.outcomes["check_fails"]
-    assert not passed
+    assert report.outcomes["check_passes"] == ("PASS", "")
+    assert report.outcomes["check_skips"] == ("SKIP", "not on this interpreter")
+    verdict, details = report.outcomes["check_fails"]
+    assert verdict == "FAIL"
     assert "AssertionError: lists differ" in details
     assert "check_fails" in details  # the traceback names the failing function
-    assert report.outcomes["check_raises"][0] is False
+    assert report.outcomes["check_raises"][0] == "FAIL"
     assert "ValueError: bad value" in report.outcomes["check_raises"][1]
 
 
