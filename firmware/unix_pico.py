@@ -43,7 +43,13 @@ class ReportingPanel:
         self.height = height
 
     def show(self, frame) -> None:
-        report("frame " + hexlify(frame).decode())
+        # In small pieces: a Pico-sized heap must hold the firmware, not this report.
+        out = sys.stderr.buffer
+        out.write(b"frame ")
+        view = memoryview(frame)
+        for start in range(0, len(view), 64):
+            out.write(hexlify(view[start : start + 64]))
+        out.write(b"\n")
 
     def set_brightness(self, level: int) -> None:
         report("brightness " + str(level))
@@ -98,10 +104,15 @@ def main(argv) -> int:
     except (IndexError, ValueError):
         sys.stderr.write(USAGE + "\n")
         return 2
-    with open(control_fd, "rb") as control:
-        serve(
-            control, UnixPico(width, height, buttons, debounce_ms, hold_ms, sys.stdout.buffer.write)
-        )
+    try:
+        with open(control_fd, "rb") as control:
+            pico = UnixPico(width, height, buttons, debounce_ms, hold_ms, sys.stdout.buffer.write)
+            serve(control, pico)
+    except Exception as exc:
+        # The unix port prints an uncaught exception to stdout, the serial line here;
+        # the harness reads stderr.
+        sys.print_exception(exc, sys.stderr)
+        return 1
     return 0
 
 

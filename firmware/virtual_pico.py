@@ -188,7 +188,8 @@ class MicroPythonPico:
 
     Same interface as ``VirtualPico`` except the in-process ``link``: the panel records
     the frames the process reports, buttons and ``drop_output`` are sent to it over a
-    control pipe. ``micropython`` is the path to the unix port's binary.
+    control pipe. ``micropython`` is the path to the unix port's binary; ``heap_size``
+    (e.g. ``"96k"``) limits its heap like a board's RAM does.
     """
 
     def __init__(
@@ -201,9 +202,11 @@ class MicroPythonPico:
         debounce_ms: int = 20,
         hold_ms: int = 1000,
         start_timeout: float = 30.0,
+        heap_size: str | None = None,
     ) -> None:
         self.port_link = Path(port_link)
         self.micropython = micropython
+        self.heap_size = heap_size
         self.panel = RecordingPanel(width, height)
         self.buttons = list(buttons or DEFAULT_BUTTONS)
         self.timings = (debounce_ms, hold_ms)
@@ -229,10 +232,11 @@ class MicroPythonPico:
         width, height = self.panel.width, self.panel.height
         buttons = ",".join(f"{seat}:{button}" for seat, button in self.buttons)
         args = [str(control_read), str(width), str(height), *map(str, self.timings), buttons]
+        heap = ["-X", f"heapsize={self.heap_size}"] if self.heap_size else []
         self._control = os.fdopen(control_write, "wb", buffering=0)
         try:
             self._process = subprocess.Popen(
-                [self.micropython, str(FIRMWARE / "unix_pico.py"), *args],
+                [self.micropython, *heap, str(FIRMWARE / "unix_pico.py"), *args],
                 stdin=master,
                 stdout=master,
                 stderr=subprocess.PIPE,
@@ -325,7 +329,13 @@ class MicroPythonPico:
     def _send(self, line: str) -> None:
         if self._control is None:
             raise RuntimeError("the MicroPython Pico is unplugged")
-        self._control.write(line.encode() + b"\n")
+        try:
+            self._control.write(line.encode() + b"\n")
+        except BrokenPipeError:
+            with self._said:  # its last words (a traceback) are on their way
+                self._said.wait_for(lambda: self._ended, 10)
+            said = "".join(f"\n  {line}" for line in self.output[-20:])
+            raise RuntimeError(f"the firmware under MicroPython has exited{said}") from None
 
     def set_button(self, index: int, pressed: bool) -> None:
         """Hold button ``index`` down or let it go; debounced by the firmware as on a Pico."""

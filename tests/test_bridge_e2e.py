@@ -297,6 +297,41 @@ def test_open_bridge_fails_with_one_clear_line_when_nothing_answers(tmp_path: Pa
         open_bridge(str(tmp_path / "missing"), timing=FAST, connect_timeout=0.3)
 
 
+def test_a_32x32_firmware_runs_in_a_third_of_a_picos_heap_under_micropython(
+    tmp_path: Path,
+) -> None:
+    """firmware/README, resources: the buffers are allocated once and are small.
+
+    The unix port's heap is capped at 64 KB, a third of the Pico's ~190 KB, although
+    its 64-bit objects are larger than the Pico's 32-bit ones: the handshake, 30
+    frames of 32×32 and a button press still work.
+    """
+    binary = micropython_or_skip().path
+    side = (32, 32)
+    with MicroPythonPico(
+        tmp_path / "pico", binary, width=32, height=32, debounce_ms=2, heap_size="64k"
+    ) as pico:
+        status = Status()
+        bridge = open_bridge(
+            str(pico.port_link), timing=FAST, on_status=status, connect_timeout=WAIT
+        )
+        try:
+            status.wait(True)
+            display = bridge.display()
+            events: queue.Queue[ButtonEvent] = queue.Queue()
+            buttons = bridge.input()
+            buttons.start(events.put)
+            for seed in range(30):
+                display.show(image(seed, side))
+                assert bridge.flush(WAIT)
+            pico.sync()
+            assert pico.panel.frames[-1] == image(29, side).tobytes()
+            assert [e.kind for e in press(pico, events, 1)] == ["down", "up"]
+        finally:
+            bridge.close()
+        assert pico.output == []
+
+
 def test_the_micropython_pico_reports_a_firmware_that_does_not_start(tmp_path: Path) -> None:
     with pytest.raises(
         RuntimeError, match=r"/bin/false did not start unix_pico\.py \(exit status 1\)"
