@@ -3,15 +3,21 @@
 Run by hand (never timed in tests):
 
     .venv/bin/python benchmarks/bridge_roundtrip.py [--frames 500] [--size 32]
+        [--micropython ../shared/tools/micropython]
 
-Three measurements in one run, so the ratios are meaningful on a noisy machine:
+Three measurements in one run (four with ``--micropython``), so the ratios are
+meaningful on a noisy machine:
 
 1. *bridge*: ``display.show(frame)`` then ``bridge.flush()`` through the real host
    driver to the real firmware logic (``firmware/virtual_pico.py``) on a pty, i.e.
    encode, pty, firmware decode + CRC + panel, ACK back, host decode, thread wake-ups;
 2. *raw pty*: the same number of payload bytes written to a pty and a 1-byte answer
    read back, with no protocol at all: the floor the bridge is compared against;
-3. the encoded packet size against the raw payload.
+3. the encoded packet size against the raw payload;
+4. with ``--micropython``: *bridge* again, with the firmware logic in a MicroPython
+   unix-port process (``firmware/unix_pico.py``) instead of a CPython thread. That
+   process also reports every frame to the test harness as hex on stderr, which a
+   Pico does not do, so this is an upper bound for the interpreter's share.
 
 On a real Pico the round trip is dominated by USB transfer and by clocking the LEDs
 (~30 µs per WS2812 pixel: ~31 ms for 32×32), which this benchmark does not model.
@@ -34,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
 
 from PIL import Image
-from virtual_pico import VirtualPico
+from virtual_pico import MicroPythonPico, VirtualPico
 
 from hardware import bridge_protocol as bp
 from hardware.bridge import open_bridge
@@ -45,26 +51,32 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bridge_roundtrips(frames: int, side: int) -> list[float]:
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        VirtualPico(Path(tmp) / "pico", width=side, height=side) as pico,
-    ):
-        bridge = open_bridge(str(pico.port_link))
-        display = bridge.display()
-        images = [
-            Image.frombytes("RGB", (side, side), os.urandom(side * side * 3)) for _ in range(8)
-        ]
-        samples = []
-        for i in range(frames + 20):
-            start = time.perf_counter()
-            display.show(images[i % len(images)])
-            if not bridge.flush(5.0):
-                raise SystemExit("frame was not acknowledged within 5 s")
-            if i >= 20:  # warm-up
-                samples.append(time.perf_counter() - start)
-        display.close()
-        return samples
+def bridge_roundtrips(frames: int, side: int, micropython: str | None = None) -> list[float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        link = Path(tmp) / "pico"
+        pico: VirtualPico | MicroPythonPico
+        if micropython:
+            pico = MicroPythonPico(link, micropython, width=side, height=side)
+        else:
+            pico = VirtualPico(link, width=side, height=side)
+        with pico:
+            return timed_frames(pico.port_link, frames, side)
+
+
+def timed_frames(port: Path, frames: int, side: int) -> list[float]:
+    bridge = open_bridge(str(port))
+    display = bridge.display()
+    images = [Image.frombytes("RGB", (side, side), os.urandom(side * side * 3)) for _ in range(8)]
+    samples = []
+    for i in range(frames + 20):
+        start = time.perf_counter()
+        display.show(images[i % len(images)])
+        if not bridge.flush(5.0):
+            raise SystemExit("frame was not acknowledged within 5 s")
+        if i >= 20:  # warm-up
+            samples.append(time.perf_counter() - start)
+    display.close()
+    return samples
 
 
 def raw_pty_roundtrips(frames: int, size: int) -> list[float]:
@@ -123,6 +135,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=500)
     parser.add_argument("--size", type=int, default=32, help="panel side (default 32)")
+    parser.add_argument("--micropython", metavar="BINARY", help="also time the firmware under it")
     args = parser.parse_args()
     payload = args.size * args.size * 3
     wire = len(bp.frame(0, bytes(payload)))
@@ -138,6 +151,11 @@ def main() -> None:
         f"  bytes per frame: {wire} on the wire for {payload} of pixels "
         f"({wire / payload:.4f} x, +{wire - payload} bytes); ACK back: {bp.OVERHEAD + 1}"
     )
+    if args.micropython:
+        mpy = bridge_roundtrips(args.frames, args.size, args.micropython)
+        m_med, m_p99 = statistics.median(mpy), percentile(mpy, 0.99)
+        print(f"  bridge, firmware under MicroPython: median {m_med * 1e3:7.3f} ms")
+        print(f"           p99 {m_p99 * 1e3:7.3f} ms; {m_med / b_med:.2f} x the CPython firmware")
     host_rate, fw_rate = decode_rate(args.size)
     print(f"  decode (CPython): host {host_rate:.1f} MB/s, firmware module {fw_rate:.1f} MB/s")
 

@@ -56,6 +56,21 @@ class Link:
         self.now = now_ms
         self.decoder.feed(data, self._on_packet)
 
+    def serve(self, stream, poller, pressed, now_ms: int, wait_ms: int = 1) -> None:
+        """One main-loop turn: take the packet bytes waiting on ``stream``, scan buttons.
+
+        ``poller`` is a ``select.poll()`` with ``stream`` registered for reading; it
+        waits at most ``wait_ms``. A read asks for exactly the bytes the packet in
+        progress still needs, so a whole frame arrives in one ``readinto`` straight into
+        the decoder's buffer (no allocation); between packets it reads the 7 header
+        bytes. MicroPython's ``readinto`` blocks until it has them all, which is why it
+        never asks for more. ``pressed[i]`` is the raw level of ``buttons[i]``.
+        """
+        if poller.poll(wait_ms):
+            got = stream.readinto(self.rx_space(self.wanted()))
+            self.rx_commit(got or 0, now_ms)
+        self.poll_buttons(pressed, now_ms)
+
     def host_alive(self, now_ms: int) -> bool:
         """True while the host sent a valid packet within ``host_timeout_ms``."""
         if self.last_rx is None:

@@ -73,17 +73,8 @@ def build(write):
 
 
 def step(link, pins, stdin, poller, led, now: int) -> None:
-    """One loop turn: take received bytes if any (waiting at most 1 ms), scan buttons.
-
-    A read asks for exactly the bytes the packet in progress still needs, so a whole
-    frame arrives in one ``readinto`` straight into the decoder's buffer (no
-    allocation); between packets it reads the 7 header bytes.
-    """
-    if poller.poll(1):
-        view = link.rx_space(link.wanted())
-        got = stdin.readinto(view)
-        link.rx_commit(got or 0, now)
-    link.poll_buttons([not pin.value() for pin in pins], now)
+    """One loop turn: received bytes if any (waiting at most 1 ms), then the buttons."""
+    link.serve(stdin, poller, [not pin.value() for pin in pins], now)
     if led is not None:
         led.value(1 if link.host_alive(now) else (now >> 8) & 1)
 

@@ -1,9 +1,12 @@
-"""Host driver against the real firmware logic over a pty (issue 8).
+"""Host driver against the real firmware logic over a pty.
 
 ``firmware/virtual_pico.py`` runs ``link.Link`` — the object ``main.py`` runs on the
 Pico — in a thread behind an ``os.openpty()`` pair; the host driver opens the other end
-through a symlink, as it would ``/dev/serial/by-id/...``. Nothing here sleeps: every
-wait is on a queue, condition or event with a timeout.
+through a symlink, as it would ``/dev/serial/by-id/...``. The tests marked
+``BOTH_INTERPRETERS`` also run against the firmware under MicroPython
+(``MicroPythonPico``: ``firmware/unix_pico.py`` in the unix port, the pty as its
+stdin/stdout like the Pico's USB serial). Nothing here sleeps: every wait is on a
+queue, condition or event with a timeout.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import hashlib
 import json
 import queue
 import random
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +37,11 @@ from rules.registry import get_game
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
-from virtual_pico import VirtualPico  # noqa: E402
+from virtual_pico import MicroPythonPico, VirtualPico  # noqa: E402
+
+from tests.micropython_binary import micropython_or_skip  # noqa: E402
+
+Pico = VirtualPico | MicroPythonPico
 
 FAST = BridgeTiming(
     ack_timeout=0.2, max_misses=3, keepalive=0.1, backoff_initial=0.02, backoff_max=0.2
@@ -60,11 +68,23 @@ class Status:
 
 
 @pytest.fixture
-def pico(tmp_path: Path) -> Iterator[VirtualPico]:
-    virtual = VirtualPico(tmp_path / "ttyPico", width=16, height=16, debounce_ms=2, hold_ms=150)
+def pico(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Pico]:
+    """The firmware in-process; with ``BOTH_INTERPRETERS`` also under MicroPython."""
+    link = tmp_path / "ttyPico"
+    virtual: Pico
+    if getattr(request, "param", "cpython") == "micropython":
+        binary = micropython_or_skip().path
+        virtual = MicroPythonPico(link, binary, width=16, height=16, debounce_ms=2, hold_ms=150)
+    else:
+        virtual = VirtualPico(link, width=16, height=16, debounce_ms=2, hold_ms=150)
     virtual.plug()
     yield virtual
     virtual.unplug()
+    if isinstance(virtual, MicroPythonPico):
+        assert virtual.output == [], "the firmware under MicroPython said something unexpected"
+
+
+BOTH_INTERPRETERS = pytest.mark.parametrize("pico", ["cpython", "micropython"], indirect=True)
 
 
 @pytest.fixture
@@ -73,7 +93,7 @@ def status() -> Status:
 
 
 @pytest.fixture
-def bridge(pico: VirtualPico, status: Status) -> Iterator[SerialBridge]:
+def bridge(pico: Pico, status: Status) -> Iterator[SerialBridge]:
     b = open_bridge(str(pico.port_link), timing=FAST, on_status=status, connect_timeout=WAIT)
     status.wait(True)
     yield b
@@ -85,7 +105,7 @@ def image(seed: int, size: tuple[int, int] = (16, 16)) -> Image.Image:
     return Image.frombytes("RGB", size, data)
 
 
-def press(pico: VirtualPico, events: queue.Queue[ButtonEvent], index: int) -> list[ButtonEvent]:
+def press(pico: Pico, events: queue.Queue[ButtonEvent], index: int) -> list[ButtonEvent]:
     """Press and release button ``index`` on the Pico; return what the host received."""
     pico.set_button(index, True)
     down = events.get(timeout=WAIT)
@@ -94,6 +114,7 @@ def press(pico: VirtualPico, events: queue.Queue[ButtonEvent], index: int) -> li
     return [down, up]
 
 
+@BOTH_INTERPRETERS
 def test_handshake_reports_the_firmwares_panel_and_buttons(bridge: SerialBridge) -> None:
     """PROTOCOL.md §4.1: HELLO answered with versions, size and buttons."""
     assert bridge.online
@@ -109,8 +130,9 @@ def test_handshake_reports_the_firmwares_panel_and_buttons(bridge: SerialBridge)
     ]
 
 
+@BOTH_INTERPRETERS
 def test_display_and_input_handles_implement_the_hardware_interfaces(
-    bridge: SerialBridge, pico: VirtualPico
+    bridge: SerialBridge, pico: Pico
 ) -> None:
     """One port, both roles: the same bridge is a Display and an InputBackend."""
     display: Display = bridge.display()
@@ -123,17 +145,20 @@ def test_display_and_input_handles_implement_the_hardware_interfaces(
     assert not bridge.online
 
 
+@BOTH_INTERPRETERS
 def test_frames_arrive_pixel_exact_and_brightness_is_applied(
-    bridge: SerialBridge, pico: VirtualPico
+    bridge: SerialBridge, pico: Pico
 ) -> None:
     """PROTOCOL.md §4.2, §4.3: ACK after drawing; the newest frame wins."""
     display = bridge.display()
     for seed in range(5):
         display.show(image(seed))
     assert bridge.flush(WAIT)
+    pico.sync()
     assert pico.panel.frames[-1] == image(4).tobytes()
     display.set_brightness(0.5)
     assert bridge.flush(WAIT)
+    pico.sync()
     assert pico.panel.brightness == 128
     with pytest.raises(ValueError, match="image is 8x8, the panel is 16x16"):
         display.show(image(0, (8, 8)))
@@ -142,9 +167,8 @@ def test_frames_arrive_pixel_exact_and_brightness_is_applied(
     display.close()
 
 
-def test_button_presses_on_the_pico_reach_the_event_sink(
-    bridge: SerialBridge, pico: VirtualPico
-) -> None:
+@BOTH_INTERPRETERS
+def test_button_presses_on_the_pico_reach_the_event_sink(bridge: SerialBridge, pico: Pico) -> None:
     """PROTOCOL.md §5.4: debounced down/up and a held press, with seat and button."""
     events: queue.Queue[ButtonEvent] = queue.Queue()
     buttons = bridge.input()
@@ -160,10 +184,11 @@ def test_button_presses_on_the_pico_reach_the_event_sink(
     buttons.close()
 
 
+@BOTH_INTERPRETERS
 def test_unplug_goes_offline_then_reconnects_and_everything_flows_again(
-    bridge: SerialBridge, pico: VirtualPico, status: Status
+    bridge: SerialBridge, pico: Pico, status: Status
 ) -> None:
-    """Issue 8: close the pty, reopen it; frames and events flow again."""
+    """Close the pty, reopen it; frames and events flow again."""
     display = bridge.display()
     events: queue.Queue[ButtonEvent] = queue.Queue()
     buttons = bridge.input()
@@ -179,6 +204,7 @@ def test_unplug_goes_offline_then_reconnects_and_everything_flows_again(
     pico.replug()
     status.wait(True)
     assert bridge.flush(WAIT)
+    pico.sync()
     assert pico.panel.frames[-1] == image(3).tobytes()  # newest frame, resent at once
     assert image(2).tobytes() not in pico.panel.frames  # superseded, never sent
     assert bridge.stats.connects == 2
@@ -228,8 +254,9 @@ def test_a_lost_up_event_is_repaired_by_the_next_pong(
     buttons.close()
 
 
+@BOTH_INTERPRETERS
 def test_when_acks_stop_the_host_goes_offline_and_recovers_when_they_return(
-    bridge: SerialBridge, pico: VirtualPico, status: Status
+    bridge: SerialBridge, pico: Pico, status: Status
 ) -> None:
     """PROTOCOL.md §6.2: after 3 unanswered packets the link is lost and reconnected."""
     display = bridge.display()
@@ -240,12 +267,14 @@ def test_when_acks_stop_the_host_goes_offline_and_recovers_when_they_return(
     pico.drop_output = False
     status.wait(True)
     assert bridge.flush(WAIT)
+    pico.sync()
     assert pico.panel.frames[-1] == image(7).tobytes()
     display.close()
 
 
+@BOTH_INTERPRETERS
 def test_garbage_from_the_pico_side_does_not_disturb_the_link(
-    bridge: SerialBridge, pico: VirtualPico
+    bridge: SerialBridge, pico: Pico
 ) -> None:
     """PROTOCOL.md §6.1 on the live link: noise between packets is skipped."""
     events: queue.Queue[ButtonEvent] = queue.Queue()
@@ -253,7 +282,7 @@ def test_garbage_from_the_pico_side_does_not_disturb_the_link(
     buttons.start(events.put)
     rng = random.Random(3)
     for _ in range(20):
-        pico.link.write(rng.randbytes(300))
+        pico.inject(rng.randbytes(300))
         press(pico, events, 2)
     display = bridge.display()
     display.show(image(5))
@@ -266,6 +295,66 @@ def test_garbage_from_the_pico_side_does_not_disturb_the_link(
 def test_open_bridge_fails_with_one_clear_line_when_nothing_answers(tmp_path: Path) -> None:
     with pytest.raises(HardwareError, match=r"serial bridge on .*missing did not answer"):
         open_bridge(str(tmp_path / "missing"), timing=FAST, connect_timeout=0.3)
+
+
+def test_a_32x32_firmware_runs_in_a_third_of_a_picos_heap_under_micropython(
+    tmp_path: Path,
+) -> None:
+    """firmware/README, resources: the buffers are allocated once and are small.
+
+    The unix port's heap is capped at 64 KB, a third of the Pico's ~190 KB, although
+    its 64-bit objects are larger than the Pico's 32-bit ones: the handshake, 30
+    frames of 32×32 and a button press still work.
+    """
+    binary = micropython_or_skip().path
+    side = (32, 32)
+    with MicroPythonPico(
+        tmp_path / "pico", binary, width=32, height=32, debounce_ms=2, heap_size="64k"
+    ) as pico:
+        status = Status()
+        bridge = open_bridge(
+            str(pico.port_link), timing=FAST, on_status=status, connect_timeout=WAIT
+        )
+        try:
+            status.wait(True)
+            display = bridge.display()
+            events: queue.Queue[ButtonEvent] = queue.Queue()
+            buttons = bridge.input()
+            buttons.start(events.put)
+            for seed in range(30):
+                display.show(image(seed, side))
+                assert bridge.flush(WAIT)
+            pico.sync()
+            assert pico.panel.frames[-1] == image(29, side).tobytes()
+            assert [e.kind for e in press(pico, events, 1)] == ["down", "up"]
+        finally:
+            bridge.close()
+        assert pico.output == []
+
+
+def test_the_micropython_pico_reports_a_firmware_that_does_not_start(tmp_path: Path) -> None:
+    with pytest.raises(
+        RuntimeError, match=r"/bin/false did not start unix_pico\.py \(exit status 1\)"
+    ):
+        MicroPythonPico(tmp_path / "pico", "/bin/false").plug()
+    assert not (tmp_path / "pico").exists()
+    with pytest.raises(FileNotFoundError):
+        MicroPythonPico(tmp_path / "pico", str(tmp_path / "no-such-binary")).plug()
+    assert not (tmp_path / "pico").exists()
+
+
+def test_unix_pico_refuses_bad_arguments_with_one_line() -> None:
+    binary = micropython_or_skip().path
+    result = subprocess.run(
+        [binary, str(FIRMWARE / "unix_pico.py"), "3", "16"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: micropython unix_pico.py CONTROL_FD WIDTH")
+    assert result.stderr.count("\n") == 1
 
 
 def test_open_bridge_with_a_size_starts_offline_and_connects_later(tmp_path: Path) -> None:
@@ -283,7 +372,7 @@ def test_open_bridge_with_a_size_starts_offline_and_connects_later(tmp_path: Pat
 
 
 def test_auto_port_picks_the_device_with_the_raspberry_pi_vid() -> None:
-    """Issue 8: port = "auto" finds the Pico by USB VID 0x2E8A."""
+    """port = "auto" finds the Pico by USB VID 0x2E8A."""
     other = ListPortInfo("/dev/ttyUSB0")
     other.vid, other.pid = 0x0403, 0x6001
     pico_b = ListPortInfo("/dev/ttyACM1")
@@ -305,10 +394,11 @@ def render(state_json: dict[str, object]) -> Image.Image:
     return Image.frombytes("RGB", (16, 16), (digest * 24)[:768])
 
 
+@BOTH_INTERPRETERS
 def test_a_game_played_with_pico_buttons_survives_an_unplug_mid_game(
-    bridge: SerialBridge, pico: VirtualPico, status: Status
+    bridge: SerialBridge, pico: Pico, status: Status
 ) -> None:
-    """Issue 8: a firmware-logic-to-host game over a pty, unplugged and replugged.
+    """A firmware-logic-to-host game over a pty, unplugged and replugged.
 
     Every roll is an OK press by the seat to act, every move is k NEXT presses and an
     OK; after each step the new state is drawn and must arrive on the panel exactly.
@@ -352,6 +442,7 @@ def test_a_game_played_with_pico_buttons_survives_an_unplug_mid_game(
             state = state.apply(moves[cursor])
         display.show(render(state.to_json()))
         assert bridge.flush(WAIT)
+        pico.sync()
         assert pico.panel.frames[-1] == render(state.to_json()).tobytes()
         steps += 1
     assert steps == 60 or state.is_terminal()
