@@ -86,6 +86,11 @@ def delivered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Delivered]:
     yield Delivered(sdist, wheel, venv)
 
 
+def version(delivered: Delivered) -> str:
+    """The version in the wheel's file name (spieltisch-VERSION-py3-none-any.whl)."""
+    return delivered.wheel.name.split("-")[1]
+
+
 def test_the_checkout_lists_files_in_every_package() -> None:
     """Guards the comparisons below against an empty listing."""
     found = package_files(tracked_files())
@@ -118,11 +123,6 @@ def test_the_sdist_ships_every_module_and_data_file(delivered: Delivered) -> Non
         names = [m.name.removeprefix(prefix) for m in sdist.getmembers() if m.isfile()]
     assert sorted(expected - package_files(names)) == []
     assert {"pyproject.toml", "README.md"} <= set(names)
-
-
-def version(delivered: Delivered) -> str:
-    """The version in the wheel's file name (spieltisch-VERSION-py3-none-any.whl)."""
-    return delivered.wheel.name.split("-")[1]
 
 
 def test_the_installed_program_is_the_wheel_not_the_checkout(delivered: Delivered) -> None:
