@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Install spieltisch as a boot-to-game appliance on Raspberry Pi OS Bookworm (32/64-bit).
 #
-#   sudo systemd/install.sh              # install or upgrade, enable and (re)start
+#   sudo systemd/install.sh              # install, or upgrade in place; enable and (re)start
 #   sudo systemd/install.sh --no-start   # install and enable, start at next boot
+#   sudo systemd/install.sh --uninstall  # remove everything except the saved games
 #   systemd/install.sh --dry-run         # print every step, change nothing (no root)
+#   systemd/install.sh --root DIR        # stage into DIR (no root): every file goes
+#                                        # under DIR, system commands are only logged
+#                                        # to DIR/install-actions.log
 #
 # What it does (README "Install on a Raspberry Pi"):
 #   1. apt packages: python3-venv, the Debian builds of lgpio and spidev, a compiler
@@ -12,26 +16,34 @@
 #   3. a copy of this checkout in /opt/spieltisch/src and a venv in /opt/spieltisch/venv
 #      with the "pi" extra (--system-site-packages, so the Debian lgpio is used);
 #   4. /etc/spieltisch/config.toml from config.example.toml if there is none yet (an
-#      existing config is never overwritten) and a config check;
+#      existing config is never overwritten), a config check, and the state directory
+#      /var/lib/spieltisch for the saved game;
 #   5. the unit (and the ws2812 root drop-in if the config chooses ws2812), enabled,
 #      and a polkit rule that lets the service user power off (the system button).
-# Running it again upgrades in place; the saved game in /var/lib/spieltisch is kept.
+# Running it again upgrades in place: the config and the saved game are kept, and a
+# summary says what changed (each installed file new / updated / unchanged, the
+# program version before -> after).
+#
+# Two kinds of steps: files it writes (run: under DIR with --root) and changes to the
+# running system, namely packages, users, ownership and systemd (system: with --root
+# recorded in DIR/install-actions.log instead of run). --dry-run only prints both.
 set -euo pipefail
 
-# The directories can be overridden (tests run --dry-run against a temp config dir).
-PREFIX=${SPIELTISCH_PREFIX:-/opt/spieltisch}
-CONF_DIR=${SPIELTISCH_CONF_DIR:-/etc/spieltisch}
-UNIT_DIR=${SPIELTISCH_UNIT_DIR:-/etc/systemd/system}
 USER_NAME=spieltisch
 GROUPS_WANTED=(gpio spi dialout)
 APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-spidev build-essential polkitd)
+# What of the checkout goes to $PREFIX/src: enough to pip-install it and read its docs.
+SOURCE_ITEMS=(pyproject.toml README.md wiring.md config.example.toml rules controller hardware
+    systemd)
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRY_RUN=0
 START=1
+UNINSTALL=0
+ROOT=""
 
 usage() {
-    sed -n '3,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '3,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -39,19 +51,44 @@ die() {
     exit 2
 }
 
-for arg in "$@"; do
-    case "$arg" in
+while [ $# -gt 0 ]; do
+    case "$1" in
         --dry-run) DRY_RUN=1 ;;
         --no-start) START=0 ;;
+        --uninstall) UNINSTALL=1 ;;
+        --root)
+            [ $# -ge 2 ] && [ -n "$2" ] || die "--root needs a directory"
+            ROOT=$2
+            shift
+            ;;
+        --root=*)
+            ROOT=${1#--root=}
+            [ -n "$ROOT" ] || die "--root needs a directory"
+            ;;
         -h | --help)
             usage
             exit 0
             ;;
-        *) die "unknown option $arg (try --help)" ;;
+        *) die "unknown option $1 (try --help)" ;;
     esac
+    shift
 done
 
-# Every change to the system goes through run: printed, and executed unless --dry-run.
+if [ -n "$ROOT" ]; then
+    ROOT=$(realpath -m -- "$ROOT")
+    [ "$ROOT" != / ] || die "--root / is the real system: leave --root out"
+fi
+PREFIX=$ROOT/opt/spieltisch
+CONF_DIR=$ROOT/etc/spieltisch
+UNIT_DIR=$ROOT/etc/systemd/system
+POLKIT_DIR=$ROOT/etc/polkit-1/rules.d
+STATE_DIR=$ROOT/var/lib/spieltisch
+ACTIONS_LOG=$ROOT/install-actions.log
+UNIT=$UNIT_DIR/spieltisch.service
+DROPIN_DIR=$UNIT_DIR/spieltisch.service.d
+POLKIT_RULE=$POLKIT_DIR/50-spieltisch-poweroff.rules
+
+# A file change in the target: printed, and executed unless --dry-run.
 run() {
     printf '+'
     printf ' %q' "$@"
@@ -61,21 +98,198 @@ run() {
     fi
 }
 
+# A change to the running system (packages, users, ownership, systemd): printed, and
+# executed unless --dry-run; with --root only appended to $ACTIONS_LOG. The one place
+# that needs the real machine.
+system() {
+    local line
+    line=$(printf ' %q' "$@")
+    line=${line# }
+    if [ -n "$ROOT" ]; then
+        printf '+ %s    # recorded, not run\n' "$line"
+        if [ "$DRY_RUN" -eq 0 ]; then
+            printf '%s\n' "$line" >>"$ACTIONS_LOG"
+        fi
+    else
+        printf '+ %s\n' "$line"
+        if [ "$DRY_RUN" -eq 0 ]; then
+            "$@"
+        fi
+    fi
+}
+
 step() {
     printf '\n== %s\n' "$*"
 }
 
+SUMMARY=()
+note() {
+    SUMMARY+=("$*")
+}
+
+# new, updated or unchanged: what installing file $1 as $2 does.
+file_change() {
+    if [ ! -e "$2" ]; then
+        echo new
+    elif cmp -s "$1" "$2"; then
+        echo unchanged
+    else
+        echo updated
+    fi
+}
+
+# Install file $1 as $2 (mode 0644) and note what that changed.
+install_file() {
+    local change
+    change=$(file_change "$1" "$2")
+    echo "$change: $2"
+    note "$change: $2"
+    if [ "$change" != unchanged ]; then
+        run install -m 0644 "$1" "$2"
+    fi
+}
+
+# The program's version as installed in $PREFIX ("" if none): the package version and
+# the git revision of the checkout it came from.
+installed_version() {
+    local version revision
+    [ -x "$PREFIX/venv/bin/python" ] || return 0
+    version=$("$PREFIX/venv/bin/python" -c \
+        'import importlib.metadata as m; print(m.version("spieltisch"))' 2>/dev/null) || return 0
+    revision=$(cat "$PREFIX/src/REVISION" 2>/dev/null || echo unknown)
+    echo "$version (git $revision)"
+}
+
+# The checkout's revision; safe.directory because under sudo root reads a clone owned
+# by the user who made it.
+source_revision() {
+    git -c safe.directory="$SRC" -C "$SRC" describe --always --dirty 2>/dev/null || echo unknown
+}
+
+# The files of SOURCE_ITEMS below directory $1, one relative path a line, sorted.
+tree_files() {
+    [ -d "$1" ] || return 0
+    (
+        cd "$1"
+        local item existing=()
+        for item in "${SOURCE_ITEMS[@]}"; do
+            [ -e "$item" ] && existing+=("$item")
+        done
+        [ ${#existing[@]} -gt 0 ] || exit 0
+        find "${existing[@]}" -type f ! -path '*/__pycache__/*' ! -name '*.pyc' | LC_ALL=C sort
+    )
+}
+
+# Print and note how the checkout differs from the installed copy in $PREFIX/src: counts,
+# then each file that is new (on an upgrade), updated or removed.
+report_source_changes() {
+    local new=0 updated=0 unchanged=0 removed=0 path old_list new_list line
+    local changed=()
+    old_list=$(tree_files "$PREFIX/src")
+    new_list=$(tree_files "$SRC")
+    while IFS= read -r path; do
+        [ -n "$path" ] || continue
+        if [ ! -e "$PREFIX/src/$path" ]; then
+            new=$((new + 1))
+            [ -z "$old_list" ] || changed+=("  new: $path")
+        elif cmp -s "$SRC/$path" "$PREFIX/src/$path"; then
+            unchanged=$((unchanged + 1))
+        else
+            updated=$((updated + 1))
+            changed+=("  updated: $path")
+        fi
+    done <<<"$new_list"
+    while IFS= read -r path; do
+        [ -n "$path" ] || continue
+        removed=$((removed + 1))
+        changed+=("  removed: $path")
+    done < <(LC_ALL=C comm -23 <(printf '%s\n' "$old_list") <(printf '%s\n' "$new_list"))
+    line="source $PREFIX/src: $new new, $updated updated, $removed removed, $unchanged unchanged"
+    echo "$line"
+    note "$line"
+    SUMMARY+=("${changed[@]}")
+}
+
 [ -f "$SRC/pyproject.toml" ] || die "run me from a spieltisch checkout ($SRC has no pyproject.toml)"
 [ -f "$SRC/systemd/spieltisch.service" ] || die "$SRC/systemd/spieltisch.service is missing"
-if [ "$DRY_RUN" -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
-    die "needs root: sudo $0 $*"
+if [ "$DRY_RUN" -eq 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
+    die "needs root: sudo $0 (or --root DIR to stage, --dry-run to look)"
 fi
-if [ -r /etc/os-release ]; then
+if [ -z "$ROOT" ] && [ -r /etc/os-release ]; then
     # shellcheck disable=SC1091
     . /etc/os-release
     if [ "${VERSION_CODENAME:-}" != "bookworm" ]; then
         echo "install.sh: warning: made for Raspberry Pi OS Bookworm, this is ${PRETTY_NAME:-unknown}" >&2
     fi
+fi
+if [ -n "$ROOT" ]; then
+    echo "staging into $ROOT: files go there, system commands are recorded in $ACTIONS_LOG"
+    run install -d -m 0755 "$ROOT"
+fi
+
+was_installed=0
+[ -e "$PREFIX/venv" ] && was_installed=1
+if [ -n "$ROOT" ] && [ "$DRY_RUN" -eq 0 ]; then
+    if [ "$UNINSTALL" -eq 1 ]; then
+        action=uninstall
+    elif [ "$was_installed" -eq 1 ]; then
+        action=upgrade
+    else
+        action=install
+    fi
+    printf '# install.sh: %s\n' "$action" >>"$ACTIONS_LOG"
+fi
+
+# Does the service user exist? In staging mode the host is not asked: the user exists
+# exactly when an earlier install is there, as on the Pi.
+user_exists() {
+    if [ -n "$ROOT" ]; then
+        [ "$was_installed" -eq 1 ]
+    else
+        id "$USER_NAME" >/dev/null 2>&1
+    fi
+}
+
+# -- uninstall ---------------------------------------------------------------------------
+
+if [ "$UNINSTALL" -eq 1 ]; then
+    step "1. stop and disable the service"
+    if [ -e "$UNIT" ]; then
+        system systemctl disable --now spieltisch.service
+    else
+        echo "no unit $UNIT: nothing to stop"
+    fi
+
+    step "2. remove the program, unit, drop-ins, polkit rule and config"
+    for path in "$PREFIX" "$UNIT" "$DROPIN_DIR" "$POLKIT_RULE" "$CONF_DIR"; do
+        if [ -e "$path" ]; then
+            run rm -rf "$path"
+            note "removed: $path"
+        fi
+    done
+    system systemctl daemon-reload
+
+    step "3. user $USER_NAME"
+    if user_exists; then
+        system userdel "$USER_NAME"
+        note "removed: user $USER_NAME (the groups ${GROUPS_WANTED[*]} stay, they are the system's)"
+    fi
+
+    step "done"
+    printf '%s\n' "${SUMMARY[@]}"
+    if [ -d "$STATE_DIR" ]; then
+        echo "kept: the saved games in $STATE_DIR (remove them with: sudo rm -r $STATE_DIR)"
+    else
+        echo "no saved games ($STATE_DIR does not exist)"
+    fi
+    exit 0
+fi
+
+# -- install or upgrade ------------------------------------------------------------------
+
+version_before=$(installed_version)
+if [ -n "$version_before" ]; then
+    echo "upgrading spieltisch $version_before in $PREFIX"
 fi
 
 # The display type decides the root exception; read it from the config that will be
@@ -93,43 +307,76 @@ EOF
 )
 
 step "1. system packages"
-run apt-get update
-run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+system apt-get update
+system apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
 
 step "2. user $USER_NAME in ${GROUPS_WANTED[*]}"
 for group in "${GROUPS_WANTED[@]}"; do
-    if ! getent group "$group" >/dev/null; then
-        run groupadd --system "$group"
-    fi
+    # --force: succeed if the group exists (Raspberry Pi OS has all three)
+    system groupadd --force --system "$group"
 done
-if ! id "$USER_NAME" >/dev/null 2>&1; then
-    run useradd --system --user-group --home-dir /var/lib/spieltisch --no-create-home \
+if ! user_exists; then
+    system useradd --system --user-group --home-dir /var/lib/spieltisch --no-create-home \
         --shell /usr/sbin/nologin --comment "spieltisch game table" "$USER_NAME"
 fi
 groups_csv=$(IFS=,; echo "${GROUPS_WANTED[*]}")
-run usermod --append --groups "$groups_csv" "$USER_NAME"
+system usermod --append --groups "$groups_csv" "$USER_NAME"
 
 step "3. program in $PREFIX"
+report_source_changes
+revision_file=$(mktemp)
+trap 'rm -f "$revision_file"' EXIT
+source_revision >"$revision_file"
 # A fresh copy each time, so an upgrade leaves no stale modules behind.
 run rm -rf "$PREFIX/src"
 run install -d -m 0755 "$PREFIX" "$PREFIX/src"
-run cp -r "$SRC/pyproject.toml" "$SRC/README.md" "$SRC/config.example.toml" \
-    "$SRC/rules" "$SRC/controller" "$SRC/hardware" "$SRC/systemd" "$PREFIX/src/"
+copy=()
+for item in "${SOURCE_ITEMS[@]}"; do
+    [ -e "$SRC/$item" ] && copy+=("$SRC/$item")
+done
+run cp -r "${copy[@]}" "$PREFIX/src/"
+run find "$PREFIX/src" -name __pycache__ -prune -exec rm -rf {} +
+run install -m 0644 "$revision_file" "$PREFIX/src/REVISION"
 run python3 -m venv --system-site-packages "$PREFIX/venv"
 run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[pi]"
+# pip builds in the source tree; the copy stays a plain copy of the checkout
+run rm -rf "$PREFIX/src/build" "$PREFIX/src/spieltisch.egg-info"
+if [ "$DRY_RUN" -eq 0 ]; then
+    version_after=$(installed_version)
+else
+    version_after="$(sed -n 's/^version = "\(.*\)"/\1/p' "$SRC/pyproject.toml") (git $(cat "$revision_file"))"
+fi
+if [ -n "$version_before" ]; then
+    SUMMARY=("program: $version_before -> $version_after" "${SUMMARY[@]}")
+else
+    SUMMARY=("program: new, $version_after" "${SUMMARY[@]}")
+fi
 
-step "4. config in $CONF_DIR"
+step "4. config in $CONF_DIR, saved games in $STATE_DIR"
 run install -d -m 0755 "$CONF_DIR"
 if [ -f "$CONF_DIR/config.toml" ]; then
     echo "keeping the existing $CONF_DIR/config.toml"
+    note "kept: $CONF_DIR/config.toml"
 else
     run install -m 0644 "$SRC/config.example.toml" "$CONF_DIR/config.toml"
+    note "new: $CONF_DIR/config.toml (from config.example.toml: edit it for your table)"
 fi
-run "$PREFIX/venv/bin/spieltisch" config check "$CONF_DIR/config.toml"
+config_ok=1
+run "$PREFIX/venv/bin/spieltisch" config check "$CONF_DIR/config.toml" || config_ok=0
+if [ -d "$STATE_DIR" ]; then
+    saves=$(find "$STATE_DIR" -maxdepth 1 -type f -name 'session.json*' 2>/dev/null | wc -l)
+    note "kept: $STATE_DIR ($saves save file(s))"
+else
+    note "new: $STATE_DIR (empty)"
+fi
+# systemd (StateDirectory=) would create it at the first start; creating it here lets
+# the owner see where the saves go before then.
+run install -d -m 0750 "$STATE_DIR"
+system chown "$USER_NAME:$USER_NAME" "$STATE_DIR"
 case "$display_type" in
     max7219 | unicornhathd | apa102)
-        if command -v raspi-config >/dev/null; then
-            run raspi-config nonint do_spi 0
+        if [ -n "$ROOT" ] || command -v raspi-config >/dev/null; then
+            system raspi-config nonint do_spi 0
         else
             echo "display.type = $display_type needs SPI: enable it (raspi-config, Interface Options)"
         fi
@@ -137,29 +384,36 @@ case "$display_type" in
 esac
 
 step "5. systemd unit"
-run install -m 0644 "$SRC/systemd/spieltisch.service" "$UNIT_DIR/spieltisch.service"
-dropin_dir="$UNIT_DIR/spieltisch.service.d"
+run install -d -m 0755 "$UNIT_DIR"
+install_file "$SRC/systemd/spieltisch.service" "$UNIT"
 case "$display_type" in
     ws2812 | neopixel)
         echo "display.type = $display_type: rpi_ws281x needs root, installing the ws2812 drop-in"
-        run install -d -m 0755 "$dropin_dir"
-        run install -m 0644 "$SRC/systemd/ws2812.conf" "$dropin_dir/ws2812.conf"
+        run install -d -m 0755 "$DROPIN_DIR"
+        install_file "$SRC/systemd/ws2812.conf" "$DROPIN_DIR/ws2812.conf"
         ;;
     *)
-        if [ -e "$dropin_dir/ws2812.conf" ]; then
-            run rm -f "$dropin_dir/ws2812.conf"
+        if [ -e "$DROPIN_DIR/ws2812.conf" ]; then
+            run rm -f "$DROPIN_DIR/ws2812.conf"
+            note "removed: $DROPIN_DIR/ws2812.conf (display.type is $display_type)"
         fi
         ;;
 esac
 # The system button's poweroff: logind asks polkit, which must say yes for our user.
-run install -d -m 0755 /etc/polkit-1/rules.d
-run install -m 0644 "$SRC/systemd/50-spieltisch-poweroff.rules" /etc/polkit-1/rules.d/
-run systemctl daemon-reload
-run systemctl enable spieltisch.service
+run install -d -m 0755 "$POLKIT_DIR"
+install_file "$SRC/systemd/50-spieltisch-poweroff.rules" "$POLKIT_RULE"
+system systemctl daemon-reload
+system systemctl enable spieltisch.service
 if [ "$START" -eq 1 ]; then
-    run systemctl restart spieltisch.service
+    system systemctl restart spieltisch.service
 fi
 
-step "done"
+step "done: what changed"
+printf '%s\n' "${SUMMARY[@]}"
+echo
 echo "logs: journalctl -u spieltisch -f    status: systemctl status spieltisch"
 echo "config: $CONF_DIR/config.toml (then: sudo systemctl restart spieltisch)"
+if [ "$config_ok" -eq 0 ]; then
+    echo "install.sh: warning: $CONF_DIR/config.toml has errors (listed above): fix them," \
+        "check with: $PREFIX/venv/bin/spieltisch config check $CONF_DIR/config.toml" >&2
+fi

@@ -122,7 +122,12 @@ class NotifySocket:
 
 class Appliance:
     """One ``spieltisch run`` process; stdout/stderr go to files (a full pipe would
-    block the process and distort every measurement)."""
+    block the process and distort every measurement).
+
+    ``program`` is the spieltisch executable to start (default: this checkout's), for
+    tests of an installed copy; then PYTHONPATH is dropped so nothing of the checkout
+    leaks in. ``as_unit`` starts it exactly as the unit's ExecStart does: ``run --config
+    FILE`` and nothing more, the state directory passed in $STATE_DIRECTORY."""
 
     def __init__(
         self,
@@ -132,8 +137,13 @@ class Appliance:
         watchdog_usec: int | None = None,
         log_level: str = "INFO",
         log_dir: Path | None = None,
+        program: Sequence[str] | None = None,
+        as_unit: bool = False,
+        cwd: Path | None = None,
     ) -> None:
         env = dict(os.environ)
+        if program is not None:
+            env.pop("PYTHONPATH", None)
         env.update(GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1", SDL_VIDEODRIVER="dummy")
         env.pop("NOTIFY_SOCKET", None)
         env.pop("WATCHDOG_USEC", None)
@@ -146,19 +156,14 @@ class Appliance:
         log_dir = log_dir or state_dir.parent
         self.stderr_path = log_dir / f"stderr-{time.monotonic_ns()}.log"
         self._stderr = self.stderr_path.open("wb")
-        command = [
-            *spieltisch_command(),
-            "run",
-            "--config",
-            str(config),
-            "--state-dir",
-            str(state_dir),
-            "--log-level",
-            log_level,
-        ]
+        command = [*(program or spieltisch_command()), "run", "--config", str(config)]
+        if as_unit:
+            env["STATE_DIRECTORY"] = str(state_dir)
+        else:
+            command += ["--state-dir", str(state_dir), "--log-level", log_level]
         self.started = time.monotonic()
         self.process = subprocess.Popen(
-            command, env=env, stdout=subprocess.DEVNULL, stderr=self._stderr
+            command, env=env, stdout=subprocess.DEVNULL, stderr=self._stderr, cwd=cwd
         )
 
     @property
@@ -185,6 +190,22 @@ class Appliance:
         if self.process.poll() is None:
             self.kill()
         self._stderr.close()
+
+
+def wait_for_saves(state_dir: Path, beyond: int, timeout: float = 60.0) -> int | None:
+    """Wait until the save in ``state_dir`` holds more than ``beyond`` history entries
+    (the appliance saves after every roll and move); returns the length, or None when
+    ``timeout`` seconds pass first. Polls: a save is a rename, there is no event."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            data = read_save(state_dir)
+        except json.JSONDecodeError:
+            data = None
+        if data is not None and len(data["history"]) > beyond:
+            return len(data["history"])
+        time.sleep(0.05)
+    return None
 
 
 def rss_kib(pid: int) -> int:

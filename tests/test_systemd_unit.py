@@ -71,6 +71,8 @@ def test_unit_is_notify_with_a_loop_watchdog_and_always_restarts() -> None:
     assert setting("WatchdogSec") and setting("WatchdogSec")[0].endswith("s")
     assert setting("Restart") == ["always"]
     assert setting("StartLimitIntervalSec", "Unit") == ["0"]
+    # ... except after EX_CONFIG: a config or display that cannot work is not retried
+    assert setting("RestartPreventExitStatus") == ["78"]
     # SIGTERM saves and exits within 2 s; systemd waits a little longer before SIGKILL
     assert float(setting("TimeoutStopSec")[0].rstrip("s")) > 2
 
@@ -131,10 +133,8 @@ def test_ws2812_drop_in_is_the_only_root_exception() -> None:
 # -- install.sh --------------------------------------------------------------------------
 
 
-def run_install(*args: str, conf_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_install(*args: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
-    if conf_dir is not None:
-        env["SPIELTISCH_CONF_DIR"] = str(conf_dir)
     return subprocess.run(
         ["bash", str(INSTALL), *args],
         capture_output=True,
@@ -154,12 +154,12 @@ def test_install_script_parses() -> None:
         assert result.returncode == 0, result.stdout
 
 
-def test_install_dry_run_plan(tmp_path: Path) -> None:
+def test_install_dry_run_plan() -> None:
     """The plan a Pi owner runs: apt packages, the user in gpio/spi/dialout, a venv in
     /opt/spieltisch with the pi extra, the config in /etc/spieltisch (from the example,
-    then checked), the unit installed, enabled and started; nothing is changed."""
-    conf_dir = tmp_path / "etc"
-    result = run_install("--dry-run", conf_dir=conf_dir)
+    then checked), the state directory, the unit installed, enabled and started.
+    --dry-run changes nothing, so it can show the real paths here."""
+    result = run_install("--dry-run")
     assert result.returncode == 0, result.stderr
     commands = [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
     expected = [
@@ -167,8 +167,10 @@ def test_install_dry_run_plan(tmp_path: Path) -> None:
         r"usermod --append --groups gpio\\?,spi\\?,dialout spieltisch",  # %q may escape ,
         r"python3 -m venv --system-site-packages /opt/spieltisch/venv",
         r"/opt/spieltisch/venv/bin/pip install .*/opt/spieltisch/src\\\[pi\\\]",
-        rf"install -m 0644 \S+/config.example.toml {re.escape(str(conf_dir))}/config.toml",
-        rf"/opt/spieltisch/venv/bin/spieltisch config check {re.escape(str(conf_dir))}",
+        r"install -m 0644 \S+/config.example.toml /etc/spieltisch/config.toml",
+        r"/opt/spieltisch/venv/bin/spieltisch config check /etc/spieltisch/config.toml",
+        r"install -d -m 0750 /var/lib/spieltisch",
+        r"chown spieltisch:spieltisch /var/lib/spieltisch",
         r"install -m 0644 \S+/systemd/spieltisch.service /etc/systemd/system/spieltisch.service",
         r"install -m 0644 \S+/50-spieltisch-poweroff.rules /etc/polkit-1/rules.d/",
         r"systemctl daemon-reload",
@@ -180,30 +182,42 @@ def test_install_dry_run_plan(tmp_path: Path) -> None:
         while position < len(commands) and not re.match(pattern, commands[position]):
             position += 1
         assert position < len(commands), f"missing or out of order: {pattern}"
-    assert not conf_dir.exists()  # a dry run changes nothing
 
 
 def test_install_keeps_an_existing_config_and_picks_the_root_exception(tmp_path: Path) -> None:
     """An existing config is never overwritten; the ws2812 drop-in is installed only
-    when the config chooses ws2812, and removed (if present) otherwise."""
-    conf_dir = tmp_path / "etc"
-    conf_dir.mkdir()
+    when the config chooses ws2812, and removed (if present) otherwise. Shown as a dry
+    run into a staging root: nothing below it changes."""
+    conf_dir = tmp_path / "etc" / "spieltisch"
+    conf_dir.mkdir(parents=True)
     config = conf_dir / "config.toml"
     config.write_text('[display]\ntype = "max7219"\nwidth = 32\nheight = 8\n')
-    result = run_install("--dry-run", "--no-start", conf_dir=conf_dir)
+    before = sorted(tmp_path.rglob("*"))
+    result = run_install("--dry-run", "--no-start", "--root", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "keeping the existing" in result.stdout
     assert "config.example.toml" not in "".join(
         line for line in result.stdout.splitlines() if line.startswith("+ install")
     )
     assert "ws2812.conf" not in result.stdout
+    assert "raspi-config nonint do_spi 0" in result.stdout  # max7219 is an SPI panel
     assert "+ systemctl restart" not in result.stdout
+    assert sorted(tmp_path.rglob("*")) == before
     config.write_text('[display]\ntype = "ws2812"\n')
-    result = run_install("--dry-run", conf_dir=conf_dir)
-    assert "spieltisch.service.d/ws2812.conf" in result.stdout
+    result = run_install("--dry-run", "--root", str(tmp_path))
+    assert f"{tmp_path}/etc/systemd/system/spieltisch.service.d/ws2812.conf" in result.stdout
 
 
-def test_install_rejects_unknown_options_in_one_line() -> None:
-    result = run_install("--frobnicate")
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--frobnicate",), "unknown option --frobnicate"),
+        (("--root",), "--root needs a directory"),
+        (("--root", "/"), "--root / is the real system"),
+    ],
+)
+def test_install_rejects_bad_options_in_one_line(args: tuple[str, ...], message: str) -> None:
+    result = run_install(*args)
     assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "unknown option --frobnicate" in result.stderr
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert result.stdout == ""
