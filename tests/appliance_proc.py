@@ -62,6 +62,32 @@ def write_config(directory: Path, seats: Sequence[str] = ("bot", "bot"), size: i
     return path
 
 
+def capture_config(directory: Path, game: str) -> Path:
+    """A 16x16 panel drawn by luma.emulator's ``capture`` device, which writes every
+    frame as a PNG into ``directory/frames``, and mock GPIO buttons; ``game`` is the
+    config's ``[game]`` section as TOML text (tests put a wrong key there)."""
+    frames = directory / "frames"
+    frames.mkdir(exist_ok=True)
+    path = directory / "config.toml"
+    path.write_text(
+        "[display]\n"
+        'type = "capture"\n'
+        "width = 16\nheight = 16\nscale = 1\n"
+        f'file = "{frames}/frame{{0:06}}.png"\n'
+        '[input]\ntype = "gpio"\n' + game,
+        encoding="utf-8",
+    )
+    return path
+
+
+def lit(path: Path) -> bool:
+    """Any LED on in this captured frame."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return image.convert("RGB").getbbox() is not None
+
+
 def write_bot_game(
     state_dir: Path, game: str, preset: str, players: int, seed: int, bot: str = "random"
 ) -> Session:

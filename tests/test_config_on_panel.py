@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from controller.config import ConfigError, display_section, load_config
 from controller.config_wait import EX_CONFIG, ConfigWait, panel_text
@@ -22,31 +21,16 @@ from controller.events import EventQueue, ReloadEvent, ShutdownEvent
 from controller.sdnotify import Notifier
 from controller.views import render
 from hardware.build import build_display
-from tests.appliance_proc import Appliance, NotifySocket, spieltisch_command
+from tests.appliance_proc import (
+    Appliance,
+    NotifySocket,
+    capture_config,
+    lit,
+    spieltisch_command,
+)
 
 BAD_GAME_KEY = '[game]\nbot = "grandmaster"\n'
 GOOD_GAME = '[game]\nbot = "random"\n'
-
-
-def capture_config(directory: Path, game: str) -> Path:
-    frames = directory / "frames"
-    frames.mkdir(exist_ok=True)
-    path = directory / "config.toml"
-    path.write_text(
-        "[display]\n"
-        'type = "capture"\n'
-        "width = 16\nheight = 16\nscale = 1\n"
-        f'file = "{frames}/frame{{0:06}}.png"\n'
-        '[input]\ntype = "gpio"\n' + game,
-        encoding="utf-8",
-    )
-    return path
-
-
-def lit(path: Path) -> bool:
-    """Any LED on in this captured frame."""
-    with Image.open(path) as image:
-        return image.convert("RGB").getbbox() is not None
 
 
 def wait_until(predicate: object, timeout: float = 30.0) -> bool:

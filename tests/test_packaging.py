@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 import tarfile
+import time
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from controller.persistence import SaveStore
 from tests.appliance_proc import (
     Appliance,
     NotifySocket,
+    capture_config,
+    lit,
     wait_for_saves,
     write_bot_game,
     write_config,
@@ -81,7 +84,8 @@ def delivered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Delivered]:
     venv = work / "venv"
     made = run_cmd([sys.executable, "-m", "venv", str(venv)])
     assert made.returncode == 0, made.stderr
-    installed = run_cmd([str(venv / "bin" / "python"), "-m", "pip", "install", str(wheel)])
+    # The sim extra brings luma.emulator, whose capture device records the panel.
+    installed = run_cmd([str(venv / "bin" / "python"), "-m", "pip", "install", f"{wheel}[sim]"])
     assert installed.returncode == 0, installed.stdout[-3000:] + installed.stderr[-3000:]
     yield Delivered(sdist, wheel, venv)
 
@@ -195,3 +199,32 @@ def test_the_appliance_from_the_wheel_on_fake_hardware(
     assert len(saved.history) >= seen
     assert saved.history[: len(start.history)] == start.history
     assert "Traceback" not in app.stderr()
+
+
+def test_a_bad_game_key_lights_the_panel_from_the_wheel(
+    delivered: Delivered, tmp_path: Path
+) -> None:
+    """A wrong ``[game] bot`` does not leave the table dark: the installed program shows
+    the error on the panel (recorded by luma.emulator's capture device) and waits."""
+    config = capture_config(tmp_path, '[game]\nbot = "grandmaster"\n')
+    notify = NotifySocket()
+    app = Appliance(
+        config, tmp_path / "state", notify, program=[str(delivered.spieltisch)], cwd=NEUTRAL
+    )
+    try:
+        assert notify.wait_for("READY=1", timeout=120) is not None, app.stderr()
+        frames = tmp_path / "frames"
+        for _ in range(600):
+            shots = sorted(frames.glob("*.png"))
+            if len(shots) >= 4 and any(lit(shot) for shot in shots[:-1]):
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the panel stayed dark:\n" + app.stderr())
+        assert "game.bot: 'grandmaster' is not allowed" in app.stderr()
+        assert app.process.poll() is None, "it exited instead of waiting for a fixed file"
+        code, _ = app.terminate()
+        assert code == 0, app.stderr()
+    finally:
+        app.close()
+        notify.close()
