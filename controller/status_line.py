@@ -221,7 +221,7 @@ def seat_looks(
                 looks.append(SeatLook("empty", _default(seat), playing=False))
         return tuple(looks)
     if session is None or isinstance(scene, MenuScene | MessageScene):
-        return tuple(SeatLook(f"seat {s + 1}", _default(s)) for s in range(seat_count))
+        return tuple(SeatLook("", _default(s)) for s in range(seat_count))
     players_at: dict[int, list[str]] = {}
     for player, seat in session.seats.items():
         players_at.setdefault(seat, []).append(player)

@@ -25,7 +25,8 @@ views' Okabe-Ito shades), so the window's buttons are never colourless."""
 class SeatLook:
     """How one physical seat's buttons are drawn.
 
-    ``label`` names who sits there ("red · you", "blue · bot", "empty"); ``on_turn``
+    ``label`` names who sits there ("red · you", "blue · bot", "empty"; "" before a
+    game is chosen; the window writes "seat N" before it); ``on_turn``
     marks the seat whose player acts now; ``playing`` is False for an empty seat.
     """
 
@@ -45,9 +46,7 @@ class TableStatus:
 
 def idle_status(seat_count: int = 4, text: str = "") -> TableStatus:
     """A status before the controller has said anything (the seats in default colours)."""
-    seats = tuple(
-        SeatLook(f"seat {i + 1}", SEAT_DEFAULTS[i % len(SEAT_DEFAULTS)]) for i in range(seat_count)
-    )
+    seats = tuple(SeatLook("", SEAT_DEFAULTS[i % len(SEAT_DEFAULTS)]) for i in range(seat_count))
     return TableStatus(text, seats)
 
 
