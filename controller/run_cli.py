@@ -200,10 +200,19 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     if args.screenshot is not None and choice != "window":
         raise ValueError("--screenshot writes the window: use it with --display window")
     setup_logging("WARNING")
-    if choice == "terminal":
-        with held_output() as terminal:
-            return play_sim(args, choice, terminal)
-    return play_sim(args, choice, None)
+    note = ""
+    if choice == "window":
+        from hardware.display_window import WindowUnavailable
+
+        try:
+            return play_sim(args, choice, None)
+        except WindowUnavailable as exc:
+            if args.display != "auto" or not sys.stdin.isatty() or args.screenshot:
+                raise
+            note = f"spieltisch sim: {exc}; played in the terminal instead\n"
+    with held_output() as terminal:
+        sys.stderr.write(note)  # shown after the game, with anything else logged
+        return play_sim(args, "terminal", terminal)
 
 
 def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int:

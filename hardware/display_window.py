@@ -50,6 +50,14 @@ GLYPHS = {"→": "->"}
 HINT = "click a button or press its key · hold for a long press · F12: screenshot · Esc: quit"
 
 
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+"""SDL video drivers that draw nowhere; only chosen on purpose (tests set one)."""
+
+
+class WindowUnavailable(HardwareError):
+    """No window can be opened here (no X server or Wayland compositor reachable)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Circle:
     x: int
@@ -244,10 +252,19 @@ class TableWindow:
             pygame.font.init()
             if size is None:
                 size = self._initial_size()
+            driver = pygame.display.get_driver()
+            if driver in HEADLESS_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+                # SDL fell back to drawing nowhere: nobody would see the window
+                pygame.display.quit()
+                raise WindowUnavailable(
+                    f"no screen for a window (SDL chose {driver!r}); try --display terminal"
+                )
             pygame.display.set_caption("spieltisch")
             self._surface = pygame.display.set_mode(size, pygame.RESIZABLE)
         except pygame.error as exc:  # no X server or Wayland compositor to be had
-            raise HardwareError(f"cannot open a window ({exc}); try --display terminal") from None
+            raise WindowUnavailable(
+                f"cannot open a window ({exc}); try --display terminal"
+            ) from None
         self.layout = plan_window(self._surface.get_size(), width, height, seat_count)
         self._redraw()
 

@@ -27,7 +27,7 @@ from controller.table import TableOptions
 from controller.views import render
 from hardware.display import DisplayClosed, FrameError
 from hardware.display_status import TableStatus
-from hardware.display_window import TableWindow, plan_window
+from hardware.display_window import TableWindow, WindowUnavailable, plan_window
 from hardware.interfaces import ButtonEvent
 from rules.minimaki import Step
 from tests.views_scenes import kleiner_midgame, maedn_midgame, minimaki_midgame
@@ -291,9 +291,19 @@ def test_screenshot_needs_the_window(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_no_window_to_be_had_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from hardware.interfaces import HardwareError
-
     pygame.display.quit()
     monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
-    with pytest.raises(HardwareError, match=r"cannot open a window.*--display terminal"):
+    with pytest.raises(WindowUnavailable, match=r"cannot open a window.*--display terminal"):
+        TableWindow(16, 16, size=SIZE)
+
+
+def test_a_window_drawn_nowhere_counts_as_no_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no X server, SDL quietly falls back to drawing off screen: nobody would see
+    the table, so the simulator is told there is no window (and plays in the terminal)."""
+    pygame.display.quit()
+    monkeypatch.delenv("SDL_VIDEODRIVER")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setenv("DISPLAY", ":9999")  # no X server there
+    with pytest.raises(WindowUnavailable, match="--display terminal"):
         TableWindow(16, 16, size=SIZE)
