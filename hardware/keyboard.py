@@ -12,6 +12,9 @@ seat 3 ``e``/``d``, seat 4 ``r``/``f``; the system button is ``x``.
 * ``TerminalKeys`` reads raw keys from a terminal (cbreak mode, restored on close) on
   a reader thread. A terminal reports no key releases, so a key is a tap (down, up)
   and the same key with Shift (upper case) is a long press (down, held, up).
+* ``Presses`` is the down/up/held bookkeeping shared by every source that does report
+  releases (``PygameKeys``, and the simulator window's keys and clickable buttons).
+* ``legend_lines`` is the key legend the terminal display writes under the board.
 """
 
 from __future__ import annotations
