@@ -1,8 +1,9 @@
 """``spieltisch run`` (the appliance, started by systemd) and ``spieltisch sim`` (a laptop).
 
 Both build an :class:`~controller.app.Appliance`; ``run`` from the config file and the
-real hardware, ``sim`` from command-line choices with luma.emulator standing in for the
-panel (a pygame window, or ``asciiblock`` in a terminal) and the keyboard for the buttons.
+real hardware, ``sim`` from command-line choices with the table drawn in a window (LEDs,
+clickable seat buttons, a status line) or in the terminal (the matrix, the status line
+and the key legend), and the keyboard for the buttons.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("spieltisch")
 
 DEFAULT_CONFIG = Path("/etc/spieltisch/config.toml")
+DISPLAY_ALIASES = {"pygame": "window", "asciiblock": "terminal"}
+"""The simulator's displays by their earlier names (luma's emulators they replaced)."""
 POWEROFF = ["systemctl", "poweroff"]
 
 
@@ -61,10 +64,18 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     )
     sim.add_argument(
         "--display",
-        choices=["auto", "pygame", "asciiblock", "text"],
+        type=lambda name: DISPLAY_ALIASES.get(name, name),
+        choices=["auto", "window", "terminal", "text"],
         default="auto",
-        help="auto: a pygame window if there is a screen, else asciiblock in this terminal; "
+        help="auto: the window if there is a screen, else this terminal; "
         "text: watch bots play on a text board",
+    )
+    sim.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="FILE",
+        help="window: write the whole window as a PNG to FILE on F12, and at exit if F12 "
+        "was not pressed",
     )
     sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
     sim.add_argument("--record", type=Path, help="also record the game as an animated GIF")
@@ -242,15 +253,14 @@ def has_screen() -> bool:
 
 
 def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
-    import rules
+    """Play at a simulated table: the window, or the terminal with the keyboard.
+
+    In the terminal everything printed while the board is drawn (logs, child processes)
+    is held and printed after the terminal is restored, and so is any error (the caller
+    prints it), so it is the last thing on screen.
+    """
     from controller import text_sim
-    from controller.app import Appliance, install_signal_handlers, table_options
-    from controller.config import default_config, load_config
-    from controller.session import SEAT_KINDS, Session
-    from controller.views import render
-    from hardware.build import build_display, build_input
-    from hardware.interfaces import HardwareError
-    from hardware.tee import TeeDisplay
+    from controller.held_output import held_output
 
     choice = args.display
     if choice == "auto" and not has_screen() and not sys.stdin.isatty():
@@ -262,53 +272,115 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             args.game = "maedn"
         return text_sim.run(args, out)
     if choice == "auto":
-        choice = "pygame" if has_screen() else "asciiblock"
+        choice = "window" if has_screen() else "terminal"
+    if args.screenshot is not None and choice != "window":
+        raise ValueError("--screenshot writes the window: use it with --display window")
     setup_logging("WARNING")
+    note = ""
+    if choice == "window":
+        from hardware.display_window import WindowUnavailable
+
+        try:
+            return play_sim(args, choice, None)
+        except WindowUnavailable as exc:
+            if args.display != "auto" or not sys.stdin.isatty() or args.screenshot:
+                raise
+            note = f"spieltisch sim: {exc}; played in the terminal instead\n"
+    with held_output() as terminal:
+        sys.stderr.write(note)  # shown after the game, with anything else logged
+        return play_sim(args, "terminal", terminal)
+
+
+def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int:
+    import rules
+    from controller.app import Appliance, install_signal_handlers, table_options
+    from controller.config import default_config, load_config
+    from controller.events import WakeEvent
+    from controller.session import SEAT_KINDS, Session
+    from controller.views import render
+    from hardware.build import build_display
+    from hardware.display_terminal import TerminalDisplay
+    from hardware.display_window import TableWindow
+    from hardware.interfaces import HardwareError
+    from hardware.keyboard import TerminalKeys
+    from hardware.tee import TeeDisplay
+
     config = load_config(args.config) if args.config else default_config()
     display_spec = replace(
         config.display,
-        type=choice,
         width=args.size,
         height=args.size,
         rotation=0,
         mapping="row",
         max_current_ma=0,
-        scale=max(1, 512 // args.size) if choice == "pygame" else 1,
+        scale=max(1, 512 // args.size),  # the GIF of --record
         brightness=1.0,
     )
     hardware = replace(config.hardware, display=display_spec, input_type="keyboard")
     config = replace(config, hardware=hardware)
-    display: Display = build_display(display_spec)
-    if args.record is not None:
-        recorder = build_display(replace(display_spec, type="gifanim", file=str(args.record)))
-        display = TeeDisplay(display, recorder)
-    inputs = [build_input(hardware)]
-    kinds = [k.strip() for k in args.seats.split(",")]
-    bad = [k for k in kinds if k not in SEAT_KINDS]
-    if bad or not 1 <= len(kinds) <= 4:
-        raise ValueError(f"--seats takes up to 4 of {', '.join(SEAT_KINDS)}, got {args.seats!r}")
-    options = table_options(config, seat_count=4, default_seats=tuple(kinds))
-    if args.state_dir is not None:
-        args.state_dir.mkdir(parents=True, exist_ok=True)
-    app = Appliance(
-        config,
-        display=display,
-        inputs=inputs,
-        sound=None,
-        state_dir=args.state_dir,
-        render=render,
-        options=options,
-        solve_minimaki=args.state_dir is not None,
-    )
-    session = None
-    if args.game is not None:
-        game_kinds = kinds + ["empty"] * (4 - len(kinds))
-        preset = args.preset or rules.default_preset(args.game)
-        session = Session.start(args.game, preset, game_kinds, seed=args.seed, bot=config.game.bot)
-    sys.stderr.write(f"spieltisch sim: {choice} {args.size}x{args.size}; keys: {key_help()}\n")
-    install_signal_handlers(app.events)
+    closers: list[Display | InputBackend] = []
     try:
-        app.run(new_game=session)
-    except HardwareError as exc:
-        raise HardwareError(f"simulator: {exc}") from None
+        inputs: list[InputBackend]
+        primary: TerminalDisplay | TableWindow
+        if terminal is not None:
+            primary = TerminalDisplay(args.size, args.size, fd=terminal)
+            inputs = [TerminalKeys()]
+        else:
+            primary = TableWindow(
+                args.size,
+                args.size,
+                hold_s=config.hardware.buttons.hold_s,
+                screenshot=args.screenshot,
+            )
+            inputs = [primary]
+        closers += [*inputs, primary]
+        display: Display = primary
+        if args.record is not None:
+            recorder = build_display(replace(display_spec, type="gifanim", file=str(args.record)))
+            display = TeeDisplay(primary, recorder)
+            closers.append(display)
+        kinds = [k.strip() for k in args.seats.split(",")]
+        bad = [k for k in kinds if k not in SEAT_KINDS]
+        if bad or not 1 <= len(kinds) <= 4:
+            raise ValueError(
+                f"--seats takes up to 4 of {', '.join(SEAT_KINDS)}, got {args.seats!r}"
+            )
+        options = table_options(config, seat_count=4, default_seats=tuple(kinds))
+        if args.state_dir is not None:
+            args.state_dir.mkdir(parents=True, exist_ok=True)
+        app = Appliance(
+            config,
+            display=display,
+            inputs=inputs,
+            sound=None,
+            state_dir=args.state_dir,
+            render=render,
+            options=options,
+            solve_minimaki=args.state_dir is not None,
+        )
+        primary.status_source = app.table.status
+        if isinstance(primary, TerminalDisplay):
+            events = app.events
+            primary.on_resize = lambda: events.put(WakeEvent())
+        session = None
+        if args.game is not None:
+            game_kinds = kinds + ["empty"] * (4 - len(kinds))
+            preset = args.preset or rules.default_preset(args.game)
+            session = Session.start(
+                args.game, preset, game_kinds, seed=args.seed, bot=config.game.bot
+            )
+        if terminal is None:
+            sys.stderr.write(
+                f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
+            )
+        install_signal_handlers(app.events)
+        try:
+            app.run(new_game=session)
+        except HardwareError as exc:
+            raise HardwareError(f"simulator: {exc}") from None
+    finally:
+        # Put the terminal back before anything is printed (the error, the kept log).
+        for closer in closers:
+            with contextlib.suppress(Exception):
+                closer.close()
     return 0

@@ -39,6 +39,9 @@ from controller.session import SEAT_KINDS, Session
 from hardware.interfaces import ButtonEvent, Cue, Sound
 from rules.core import Dice, Move, Pass, State
 
+if TYPE_CHECKING:
+    from hardware.display_status import TableStatus
+
 log = logging.getLogger(__name__)
 
 
@@ -653,6 +656,23 @@ class Table:
             winner=winner,
             banner=self.banner,
             hint=self.hint if mode is Mode.CHOOSE else None,
+        )
+
+    def status(self) -> TableStatus:
+        """The table in words and the seats' looks, for the simulator's status line and
+        window (``controller/status_line.py``); read on the loop thread when drawing."""
+        from controller.status_line import table_status
+
+        choice = None
+        if self.state is Mode.CHOOSE and self.moves:
+            choice = (self.cursor % len(self.moves), len(self.moves))
+        return table_status(
+            self.state,
+            self.scene(),
+            self.session,
+            seat_count=self.options.seat_count,
+            choice=choice,
+            physical_dice=self.options.physical_dice,
         )
 
     def progress(self) -> float:

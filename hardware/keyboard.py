@@ -12,6 +12,9 @@ seat 3 ``e``/``d``, seat 4 ``r``/``f``; the system button is ``x``.
 * ``TerminalKeys`` reads raw keys from a terminal (cbreak mode, restored on close) on
   a reader thread. A terminal reports no key releases, so a key is a tap (down, up)
   and the same key with Shift (upper case) is a long press (down, held, up).
+* ``Presses`` is the down/up/held bookkeeping shared by every source that does report
+  releases (``PygameKeys``, and the simulator window's keys and clickable buttons).
+* ``legend_lines`` is the key legend the terminal display writes under the board.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import tty
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from hardware.interfaces import ButtonEvent, ButtonName, EventKind, EventSink, HardwareError
+from hardware.interfaces import ButtonEvent, ButtonName, EventSink, HardwareError
 
 Key = tuple[int | None, ButtonName]
 
@@ -51,6 +54,48 @@ def key_help(keys: dict[str, Key] | None = None) -> str:
     return " ".join(parts) + " (Shift = long press in a terminal)"
 
 
+def legend_lines(columns: int, keys: dict[str, Key] | None = None) -> list[str]:
+    """The terminal's key legend, wrapped to ``columns``: as few lines as fit.
+
+    Narrow terminals (< 80 columns) get the short wording, so the legend of a 40-column
+    terminal takes two lines and the board keeps the rest.
+    """
+    per_seat: dict[int, dict[str, str]] = {}
+    system = ""
+    for char, (seat, button) in (keys or DEFAULT_KEYS).items():
+        if seat is None:
+            system = char
+        else:
+            per_seat.setdefault(seat, {})[button] = char
+    wide = columns >= 80
+    seat_word = "seat " if wide else ""
+    separator = " " if wide else ": "
+    parts = ["keys OK/NEXT:" if wide else "OK/NEXT"]
+    for seat in sorted(per_seat):
+        ok, next_ = per_seat[seat].get("ok", "-"), per_seat[seat].get("next", "-")
+        parts.append(f"{seat_word}{seat + 1}{separator}{ok}/{next_}")
+    if system:
+        parts.append(f"system {system}" if wide else f"system: {system}")
+    parts += ["Shift+key: long press" if wide else "Shift+key: hold", "Ctrl+C: quit"]
+    return wrap_parts(parts, columns)
+
+
+def wrap_parts(parts: list[str], columns: int, gap: str = "  ") -> list[str]:
+    """Greedy wrapping that never breaks inside a part (a part longer than a line is cut)."""
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        candidate = f"{line}{gap}{part}" if line else part
+        if len(candidate) <= columns or not line:
+            line = candidate
+        else:
+            lines.append(line)
+            line = part
+    if line:
+        lines.append(line)
+    return [text[:columns] for text in lines]
+
+
 @runtime_checkable
 class Polled(Protocol):
     """An input backend that must be polled on the loop thread (pygame's events)."""
@@ -58,6 +103,45 @@ class Polled(Protocol):
     poll_interval: float
 
     def poll(self) -> None: ...
+
+
+class Presses:
+    """Which buttons are down, and which have been down for ``hold_s`` ("held").
+
+    For sources that report releases (keys of a window, mouse clicks on drawn buttons):
+    each method returns the events to deliver, so the owner decides where they go.
+    """
+
+    def __init__(self, hold_s: float = 1.0) -> None:
+        self.hold_s = hold_s
+        self._down: dict[Key, float] = {}
+        self._held: set[Key] = set()
+
+    @property
+    def down(self) -> frozenset[Key]:
+        return frozenset(self._down)
+
+    def press(self, key: Key, now: float) -> list[ButtonEvent]:
+        if key in self._down:
+            return []  # auto-repeat of a key already down
+        self._down[key] = now
+        self._held.discard(key)
+        return [ButtonEvent(key[0], key[1], "down", now)]
+
+    def release(self, key: Key, now: float) -> list[ButtonEvent]:
+        if key not in self._down:
+            return []
+        del self._down[key]
+        return [ButtonEvent(key[0], key[1], "up", now)]
+
+    def holds(self, now: float) -> list[ButtonEvent]:
+        """A ``held`` event, once, for every button down for ``hold_s`` or longer."""
+        events = []
+        for key, since in self._down.items():
+            if key not in self._held and now - since >= self.hold_s:
+                self._held.add(key)
+                events.append(ButtonEvent(key[0], key[1], "held", now))
+        return events
 
 
 class PygameKeys:
@@ -80,11 +164,9 @@ class PygameKeys:
             ) from None
         self._pygame = pygame
         self._keys = dict(keys or DEFAULT_KEYS)
-        self._hold_s = hold_s
+        self._presses = Presses(hold_s)
         self._clock = clock
         self._sink: EventSink | None = None
-        self._down: dict[Key, float] = {}
-        self._held: set[Key] = set()
 
     def start(self, sink: EventSink) -> None:
         self._sink = sink
@@ -96,27 +178,21 @@ class PygameKeys:
         from hardware.display import DisplayClosed
 
         now = self._clock()
+        events: list[ButtonEvent] = []
         for event in pg.event.get((pg.KEYDOWN, pg.KEYUP, pg.QUIT)):
             if event.type == pg.QUIT:
                 raise DisplayClosed("the emulator window was closed")
             key = self._keys.get(pg.key.name(event.key))
             if key is None:
                 continue
-            if event.type == pg.KEYDOWN and key not in self._down:
-                self._down[key] = now
-                self._held.discard(key)
-                self._emit(key, "down", now)
-            elif event.type == pg.KEYUP and key in self._down:
-                del self._down[key]
-                self._emit(key, "up", now)
-        for key, since in self._down.items():
-            if key not in self._held and now - since >= self._hold_s:
-                self._held.add(key)
-                self._emit(key, "held", now)
-
-    def _emit(self, key: Key, kind: EventKind, at: float) -> None:
-        if self._sink is not None:
-            self._sink(ButtonEvent(key[0], key[1], kind, at))
+            if event.type == pg.KEYDOWN:
+                events += self._presses.press(key, now)
+            else:
+                events += self._presses.release(key, now)
+        events += self._presses.holds(now)
+        for button_event in events:
+            if self._sink is not None:
+                self._sink(button_event)
 
     def close(self) -> None:
         self._sink = None

@@ -1,0 +1,252 @@
+"""The table in words: one status line and the seats' looks, for the simulator.
+
+On the real table the players see the board, the dice and each other. A newcomer at a
+laptop does not know yet what a blinking LED means, so the simulator's terminal and
+window write under the board what the table already knows: whose turn it is, the dice,
+what the previewed move would do and which button does what next, e.g.
+
+    red (seat 1): 5 — piece on 12 → 17 · move 1 of 3: NEXT shows another, OK plays it
+
+Everything here is a pure function of the machine's mode, the scene the views draw and
+the session (who sits where, human or bot): no clock, no I/O, so the words can never
+disagree with the picture and are tested like the views.
+"""
+
+from __future__ import annotations
+
+import math
+
+from controller.machine import Mode
+from controller.scene import AnyScene, MenuScene, MessageScene, Scene, SetupScene
+from controller.session import Session
+from controller.views.palette import SEAT
+from hardware.display_status import SEAT_DEFAULTS, SeatLook, TableStatus
+from rules.core import Move, Pass
+
+CUBE_WORDS = {
+    "roll": "roll the dice",
+    "double": "offer a double",
+    "take": "take the double",
+    "drop": "drop (give up the game)",
+}
+
+
+def table_status(
+    mode: Mode,
+    scene: AnyScene,
+    session: Session | None,
+    *,
+    seat_count: int,
+    choice: tuple[int, int] | None = None,
+    physical_dice: bool = False,
+) -> TableStatus:
+    """The status line and seat looks for one moment of the table.
+
+    ``choice`` is (index, count) of the previewed move among the legal ones while a
+    player chooses, so the line can say "move 2 of 5"; ``physical_dice`` says the
+    players enter real dice with the buttons.
+    """
+    return TableStatus(
+        describe(mode, scene, session, choice, physical_dice),
+        seat_looks(mode, scene, session, seat_count),
+    )
+
+
+def describe(
+    mode: Mode,
+    scene: AnyScene,
+    session: Session | None,
+    choice: tuple[int, int] | None = None,
+    physical_dice: bool = False,
+) -> str:
+    """The one line in words."""
+    if isinstance(scene, MenuScene):
+        item = scene.items[scene.selected]
+        line = (
+            f"menu: {item.label} ({scene.selected + 1} of {len(scene.items)}) · "
+            "NEXT: next game, OK: choose it"
+        )
+        return _with_banner(line, scene.banner)
+    if isinstance(scene, SetupScene):
+        return describe_setup(scene)
+    if isinstance(scene, MessageScene):
+        return "shutting down: bye" if scene.kind == "shutdown" else scene.text
+    if session is None:
+        return ""
+    return describe_game(mode, scene, session, choice, physical_dice)
+
+
+def describe_setup(scene: SetupScene) -> str:
+    entries = [f"{colour} {kind}" for colour, kind in zip(scene.colours, scene.seats, strict=False)]
+    entries.append("start")
+    marked = [f"[{text}]" if i == scene.cursor else text for i, text in enumerate(entries)]
+    action = "OK: begin" if scene.cursor == len(scene.seats) else "OK: human/bot/empty"
+    return f"{scene.item.label}: {', '.join(marked)} · NEXT: next seat, {action}"
+
+
+def describe_game(
+    mode: Mode,
+    scene: Scene,
+    session: Session,
+    choice: tuple[int, int] | None,
+    physical_dice: bool = False,
+) -> str:
+    state = scene.state
+    player = state.current_player
+    who = who_is(session, player)
+    dice = dice_words(scene, session)
+    if mode is Mode.CONFIRM_MENU:
+        return "back to the menu? OK: yes (the game ends), NEXT: no"
+    if mode is Mode.GAME_OVER or scene.winner is not None:
+        winner = scene.winner or (state.winners()[0] if state.winners() else "nobody")
+        line = f"{winner} wins! OK: back to the menu"
+    elif mode is Mode.AWAIT_ROLL:
+        line = describe_roll(state.to_json(), session, player, who, physical_dice)
+    elif mode is Mode.ROLLING:
+        line = f"{who}: rolling the dice"
+    elif mode is Mode.MOVING and scene.moving is not None:
+        line = f"{who}: {dice}{move_words(scene.moving.move)}"
+    elif mode is Mode.CHOOSE and scene.preview is not None:
+        line = f"{who}: {dice}{move_words(scene.preview)}"
+        if not session.is_bot(player) and choice is not None:
+            index, count = choice
+            if count == 1:
+                line += " · the only move: it plays itself"
+            else:
+                line += f" · move {index + 1} of {count}: NEXT shows another, OK plays it"
+        if scene.hint is not None:
+            line += f" · best: {move_words(scene.hint)}"
+    else:
+        line = f"{who}: {dice.removesuffix(' — ')}" if dice else who
+    if scene.countdown is not None:
+        line += f" · {math.ceil(scene.countdown)} s left"
+    return _with_banner(line, scene.banner)
+
+
+def describe_roll(
+    facts: dict[str, object],
+    session: Session,
+    player: str | None,
+    who: str,
+    physical_dice: bool,
+) -> str:
+    automatic = player is None or player not in session.seats or session.is_bot(player)
+    if facts.get("phase") == "opening":
+        action = "rolls" if automatic else "OK rolls"
+        return f"opening roll: {who} {action}; the highest die begins"
+    if player is None or player not in session.seats:
+        return "the dice roll"
+    if session.is_bot(player):
+        return f"{who}: rolls the dice"
+    if physical_dice:
+        return f"{who}: throw your dice, then NEXT counts up, OK confirms each die"
+    tries = facts.get("tries")
+    extra = f" (try {tries + 1} of 3)" if isinstance(tries, int) and tries > 0 else ""
+    return f"{who}: OK rolls the dice{extra}"
+
+
+def who_is(session: Session, player: str | None) -> str:
+    """How a player is named: "red (seat 1)" for a human, "blue (bot)" for a bot."""
+    if player is None:
+        return "the dice"
+    if session.is_bot(player):
+        return f"{player} (bot)"
+    seat = session.seats.get(player)
+    return player if seat is None else f"{player} (seat {seat + 1})"
+
+
+def dice_words(scene: Scene, session: Session) -> str:
+    """The dice shown beside the board, as the start of a line ("5 — ")."""
+    if scene.dice is None:
+        return ""
+    values = " ".join(str(d) for d in scene.dice)
+    if session.game == "minimaki":  # the dice are the blacks' roll, not red's
+        return f"black rolled {values} — "
+    return f"{values} — "
+
+
+def move_words(move: Move) -> str:
+    """What a move does, in words: "piece on 12 → 17", "checkers 24/20 13/10"."""
+    if isinstance(move, Pass):
+        return "pass (no move)"
+    src = getattr(move, "src", None)
+    dst = getattr(move, "dst", None)
+    steps = getattr(move, "steps", None)
+    if isinstance(steps, tuple):
+        return f"checkers {move.notation}"
+    if move.notation in CUBE_WORDS:
+        return CUBE_WORDS[move.notation]
+    if isinstance(src, tuple) and isinstance(dst, tuple):  # Mini-Maki's red king step
+        start, _, end = move.notation.partition("-")
+        return f"step {start} → {end}"
+    if src is None and dst is None and hasattr(move, "row"):  # Mini-Maki placing
+        row = getattr(move, "row", 0)
+        return f"start on {move.notation}" if row == 6 else f"black on {move.notation}"
+    if src is not None and dst is not None:
+        words = f"{field_words(src, start=True)} → {field_words(dst, start=False)}"
+        return words + (", captures" if getattr(move, "capture", False) else "")
+    return move.notation
+
+
+def field_words(field: object, *, start: bool) -> str:
+    """A track position of the MÄDN family in words."""
+    if isinstance(field, int):
+        return f"piece on {field}" if start else str(field)
+    text = str(field)
+    if text in ("home", "out"):
+        return "piece from home"
+    if text.startswith("goal"):
+        return f"piece in goal {text[4:]}" if start else f"goal {text[4:]}"
+    return f"piece on {text}" if start else text
+
+
+def seat_looks(
+    mode: Mode, scene: AnyScene, session: Session | None, seat_count: int
+) -> tuple[SeatLook, ...]:
+    """Per physical seat: who sits there, in whose colour, and whether it is on turn."""
+    if isinstance(scene, SetupScene):
+        looks = []
+        for seat in range(seat_count):
+            if seat < len(scene.seats):
+                colour, kind = scene.colours[seat], scene.seats[seat]
+                looks.append(
+                    SeatLook(
+                        f"{colour} · {kind}",
+                        SEAT.get(colour, _default(seat)),
+                        on_turn=seat == scene.cursor,
+                        playing=kind != "empty",
+                    )
+                )
+            else:
+                looks.append(SeatLook("empty", _default(seat), playing=False))
+        return tuple(looks)
+    if session is None or isinstance(scene, MenuScene | MessageScene):
+        return tuple(SeatLook("", _default(s)) for s in range(seat_count))
+    players_at: dict[int, list[str]] = {}
+    for player, seat in session.seats.items():
+        players_at.setdefault(seat, []).append(player)
+    current = session.player
+    playing = mode not in (Mode.GAME_OVER, Mode.CONFIRM_MENU)
+    looks = []
+    for seat in range(seat_count):
+        players = players_at.get(seat, [])
+        if not players:
+            looks.append(SeatLook("empty", _default(seat), playing=False))
+            continue
+        kind = "bot" if all(session.is_bot(p) for p in players) else "you"
+        looks.append(
+            SeatLook(
+                f"{' + '.join(players)} · {kind}",
+                SEAT.get(players[0], _default(seat)),
+                on_turn=playing and current in players,
+            )
+        )
+    return tuple(looks)
+
+
+def _default(seat: int) -> tuple[int, int, int]:
+    return SEAT_DEFAULTS[seat % len(SEAT_DEFAULTS)]
+
+
+def _with_banner(line: str, banner: str | None) -> str:
+    return f"{line} · {banner}" if banner else line
