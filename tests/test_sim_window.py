@@ -29,7 +29,7 @@ from hardware.display import DisplayClosed, FrameError
 from hardware.display_status import TableStatus
 from hardware.display_window import TableWindow, WindowUnavailable, plan_window
 from hardware.interfaces import ButtonEvent
-from rules.minimaki import Step
+from rules.minimaki.engine import Step
 from tests.views_scenes import kleiner_midgame, maedn_midgame, minimaki_midgame
 
 pygame = pytest.importorskip("pygame")
