@@ -146,7 +146,6 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         notifier=Notifier(),
         poweroff=poweroff,
         events=events,
-        solve_minimaki=True,
     )
     install_signal_handlers(app.events)
     shutdown = app.run()
@@ -221,7 +220,6 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         state_dir=args.state_dir,
         render=render,
         options=options,
-        solve_minimaki=args.state_dir is not None,
     )
     session = None
     if args.game is not None:

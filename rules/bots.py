@@ -87,7 +87,7 @@ STRONG_PLAYERS: dict[str, Callable[[Budget], Bot]] = {
     # The exact optimal policy against the random bot for two players (rules.
     # bot_kleiner_aerger); expectimax 4 decisions deep wherever the table has no answer.
     "kleiner_aerger": _kleiner_aerger_player,
-    # Exact optimal policy once a solution is installed (rules.bot_minimaki).
+    # The exact optimal policy, shipped as package data (rules.bot_minimaki).
     "minimaki": _minimaki_player,
     # A small network trained offline, plus cube heuristics (rules.bot_backgammon).
     "backgammon": _backgammon_player,
