@@ -33,15 +33,18 @@ def minimaki(preset: str | None = None, **fields: object) -> MinimakiState:
 
 
 def test_the_standard_start_field_is_an_optimal_column() -> None:
-    """Seed 004: "Sie können zu Beginn ihren Maki auf ein beliebiges Feld der Reihe 6
+    """The rules: "Sie können zu Beginn ihren Maki auf ein beliebiges Feld der Reihe 6
     setzen." Columns 3 and 4 are the best (mirror images); the first of them is chosen."""
     state = rules.get_game("minimaki").new_state()
     move = make_bot("strong").choose(state, random.Random(0))
+    provenance = json.loads(files("rules").joinpath(mp.PROVENANCE_NAME).read_text())
+    by_column = provenance["tables"]["standard"]["p_win_by_start_column"]
+    assert isinstance(move, Place) and by_column[move.col - 1] == max(by_column)
     assert move == Place(6, 3)
 
 
 def test_a_winning_step_is_taken() -> None:
-    """Seed 004: "Erreicht Ihr roter Stein die gegenüberliegende Seite, so haben Sie
+    """The rules: "Erreicht Ihr roter Stein die gegenüberliegende Seite, so haben Sie
     gewonnen." """
     state = minimaki(black=[3, 3, 3, 3, 3, 3], red=[2, 4], to_move="red")
     move = make_bot("strong").choose(state, random.Random(0))
