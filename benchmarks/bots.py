@@ -15,9 +15,12 @@ Targets (issue 9):
 * Kleiner Ärger, 2 players, strong as first player vs random: >= 58 % (optimum ~61 %);
 * median time per strong move <= 0.5 s.
 
-* Mini-Maki: the exact win probability under optimal play (value iteration, cached in
-  ``--state-dir``), its Bellman residual re-checked through the engine's own API on
-  random positions, and the measured win rate of the bot over ``--minimaki-games``.
+* Mini-Maki: ``spieltisch rules play minimaki --bots strong`` in a fresh process with an
+  empty HOME, per preset over ``--minimaki-games``, against the exact P(win) of the
+  shipped policy (``rules/minimaki/policy.json``): within two standard errors; the first
+  hint in a fresh process (against ``rules moves`` as its peer); the table's load time
+  and memory; and the wheel's size before and after the tables
+  (``--wheel-baseline REV``, built from ``git archive``).
 
 * Backgammon: strong vs the separate pubeval yardstick (``benchmarks/pubeval.py``) over
   ``--bg-games`` money games, colours alternating: target >= 60 % wins, median time per
@@ -29,13 +32,21 @@ Targets (issue 9):
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+import zipfile
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +57,9 @@ import rules
 from rules.bots import Bot, RandomBot, make_bot
 from rules.budget import Budget
 from rules.core import Move, State
-from rules.minimaki import bot as bot_minimaki
 from rules.playout import play_game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class TimedBot:
@@ -143,11 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         "--only", choices=["track", "minimaki", "backgammon"], help="run one part only"
     )
     parser.add_argument(
-        "--state-dir",
-        type=Path,
-        default=Path.home() / ".cache" / "spieltisch",
-        help="where the Mini-Maki solution is cached",
+        "--wheel-baseline",
+        help="Mini-Maki: git revision whose wheel is the 'before' (default: the last one "
+        "with the run-time solver)",
     )
+    parser.add_argument("--no-wheel", action="store_true", help="Mini-Maki: skip the wheels")
     args = parser.parse_args(argv)
     report: Callable[[str], None] = print
     all_met = True
@@ -168,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         all_met &= median <= 0.5
     if args.only in (None, "minimaki"):
-        minimaki_report(args, report)
+        all_met &= minimaki_report(args, report)
     if args.only in (None, "backgammon"):
         all_met &= backgammon_report(args, report)
     return 0 if all_met else 1
@@ -311,72 +323,173 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
     return met
 
 
-def load_or_solve(state_dir: Path, report: Callable[[str], None]) -> bot_minimaki.MinimakiSolution:
-    """The cached solution of the standard rules, solving (minutes) if there is none."""
-    cache = state_dir / "minimaki-standard.bin"
-    if cache.exists():
-        return bot_minimaki.MinimakiSolution.from_bytes(cache.read_bytes())
+def spieltisch(*args: str, stdin: str = "", home: Path) -> tuple[str, float]:
+    """Run the installed command line in a fresh process with an empty HOME (no state
+    directory, no cache): its stdout and its wall time."""
+    command = [sys.executable, "-m", "controller", *args]
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     began = time.perf_counter()
-    solution = bot_minimaki.solve(diagonal=False)
-    report(f"Mini-Maki solved in {time.perf_counter() - began:.0f} s; cached in {cache}")
-    state_dir.mkdir(parents=True, exist_ok=True)
-    tmp = cache.with_suffix(".tmp")
-    tmp.write_bytes(solution.to_bytes())
-    tmp.replace(cache)
-    return solution
+    done = subprocess.run(
+        command, input=stdin, capture_output=True, text=True, env=env, cwd=ROOT, check=True
+    )
+    return done.stdout, time.perf_counter() - began
 
 
-def bellman_residual(solution: bot_minimaki.MinimakiSolution, samples: int, seed: int) -> float:
-    """Largest |V(s) - sum_roll p * V(after roll)| over random positions, with the rolls
-    played by the engine's API (``state.roll``), not by the solver's transitions."""
-    game = rules.get_game("minimaki")
-    rng = random.Random(seed)
-    worst = 0.0
-    for _ in range(samples):
-        rows = [rng.randint(1, 5) for _ in range(6)]
-        col = rng.randint(1, 6)
-        row = rng.choice([r for r in range(2, 7) if rows[col - 1] != r])
-        state = game.state_from_json(
-            {"game": "minimaki", "black": rows, "red": [row, col], "to_move": "black"}
+def minimaki_win_shares(
+    args: argparse.Namespace, home: Path, report: Callable[[str], None]
+) -> bool:
+    """``rules play minimaki --bots strong`` per preset against the exact P(win) of the
+    shipped policy: met when within two standard errors."""
+    from rules.minimaki.policy import read_provenance
+
+    tables = read_provenance(resources.files("rules"))["tables"]
+    games = args.minimaki_games
+    met = True
+    for preset, exact in [
+        ("standard", tables["standard"]["p_win"]),
+        ("free_setup", tables["standard"]["p_win_best_free_setup"]),
+        ("diagonal", tables["diagonal"]["p_win"]),
+    ]:
+        out, took = spieltisch(
+            "rules", "play", "minimaki", "--preset", preset, "--bots", "strong",
+            "--games", str(games), "--seed", str(args.seed), home=home,
+        )  # fmt: skip
+        rate = json.loads(out)["red_wins"] / games
+        se = (exact * (1 - exact) / games) ** 0.5
+        within = abs(rate - exact) <= 2 * se
+        met &= within
+        report(
+            f"Mini-Maki {preset}: `rules play minimaki --preset {preset} --bots strong "
+            f"--games {games}` won {rate:.2%}; exact {exact:.2%} ± {se:.2%} (1 SE): "
+            f"{(rate - exact) / se:+.1f} SE, {'MET' if within else 'MISSED'} (within 2 SE); "
+            f"{took:.1f} s"
         )
-        expected = 0.0
-        for dice, p in state.chance_outcomes():
-            after = state.roll(dice)
-            if after.is_terminal():
-                continue
-            value = bot_minimaki.win_probability(after)
-            assert value is not None
-            expected += p * value
-        worst = max(worst, abs(expected - solution.value_at_roll(rows, (row, col))))
-    return worst
+    return met
 
 
-def minimaki_report(args: argparse.Namespace, report: Callable[[str], None]) -> None:
-    solution = load_or_solve(args.state_dir, report)
-    bot_minimaki.install_solution(solution)
-    start = rules.get_game("minimaki").new_state()
-    fields = [solution.value_at_roll((1,) * 6, (6, c)) for c in range(1, 7)]
-    best = max(fields)
+def minimaki_first_hint(home: Path, report: Callable[[str], None], repeats: int = 9) -> None:
+    """First hint in a fresh process, against the same command line answering ``rules
+    moves`` for the same position (no bot, no table): the difference is the table."""
+    start, _ = spieltisch("rules", "new", "minimaki", home=home)
+    hint_times, moves_times = [], []
+    hint = ""
+    for _ in range(repeats):
+        out, took = spieltisch("rules", "hint", "minimaki", "--state", "-", stdin=start, home=home)
+        hint = json.loads(out)["move"]
+        hint_times.append(took)
+        _, took = spieltisch("rules", "moves", "minimaki", "--state", "-", stdin=start, home=home)
+        moves_times.append(took)
+    hint_s, moves_s = statistics.median(hint_times), statistics.median(moves_times)
     report(
-        f"Mini-Maki exact P(win) under optimal play (standard rules): {best:.6f} "
-        f"(start fields c1..c6: {', '.join(f'{v:.4f}' for v in fields)})"
+        f"Mini-Maki first hint in a fresh process: {hint} in {hint_s * 1000:.0f} ms (median of "
+        f"{repeats}); `rules moves` on the same state {moves_s * 1000:.0f} ms; "
+        f"ratio {hint_s / moves_s:.2f}"
     )
+    out, _ = spieltisch_python(LOAD_PROBE, home=home)
+    probe = json.loads(out)
     report(
-        f"Mini-Maki Bellman residual via the engine on 2000 random positions: "
-        f"{bellman_residual(solution, 2000, args.seed):.1e}"
+        f"Mini-Maki table load in a fresh process (read, sha256, unpack): "
+        f"{probe['seconds'] * 1000:.1f} ms; resident memory +{probe['rss_kib'] / 1024:.1f} MiB "
+        f"(peak +{probe['peak_kib'] / 1024:.1f} MiB)"
     )
-    bot = TimedBot(make_bot("strong", Budget(clock=time.perf_counter)))
-    wins = 0
-    for i in range(args.minimaki_games):
-        record = play_game(start, {"red": bot}, random.Random(args.seed * 1_000_003 + i))
-        wins += record.winners[0] == "red"
-    rate = wins / args.minimaki_games
-    se = (rate * (1 - rate) / args.minimaki_games) ** 0.5
-    median = statistics.median(bot.times) * 1000 if bot.times else 0.0
-    report(
-        f"Mini-Maki measured: {rate:.2%} ± {se:.2%} of {args.minimaki_games} games "
-        f"(exact {best:.2%}); move median {median:.2f} ms"
+
+
+LOAD_PROBE = """
+import json, time
+import rules.minimaki.policy as mp
+
+
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+
+
+rss, peak = status("VmRSS"), status("VmHWM")
+began = time.perf_counter()
+mp.shipped_policy(False)
+took = time.perf_counter() - began
+print(json.dumps({"seconds": took, "rss_kib": status("VmRSS") - rss,
+                  "peak_kib": status("VmHWM") - peak}))
+"""
+"""Linux's /proc/self/status: resident memory now (VmRSS) and at its peak (VmHWM), KiB."""
+
+
+def spieltisch_python(code: str, home: Path) -> tuple[str, float]:
+    """Run ``code`` in a fresh interpreter beside the installed package."""
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    began = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True
     )
+    return done.stdout, time.perf_counter() - began
+
+
+def wheel_size(source: Path, out: Path) -> Path:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = out.glob("*.whl")
+    return wheel
+
+
+def minimaki_wheel(baseline: str, report: Callable[[str], None]) -> None:
+    """The wheel of this tree and of ``baseline`` (default: the last revision with the
+    run-time solver), built from clean git exports; and the tables inside it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        sizes = {}
+        for label, rev in [("before", baseline), ("after", "HEAD")]:
+            tree = base / label / "src"
+            tree.mkdir(parents=True)
+            archive = subprocess.run(
+                ["git", "archive", rev], cwd=ROOT, check=True, capture_output=True
+            ).stdout
+            with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+                tar.extractall(tree, filter="data")
+            wheel = wheel_size(tree, base / label / "wheel")
+            sizes[label] = wheel.stat().st_size
+            if label == "after":
+                with zipfile.ZipFile(wheel) as zf:
+                    tables = [i for i in zf.infolist() if i.filename.startswith("rules/minimaki_")]
+                    table_bytes = sum(i.compress_size for i in tables)
+                    names = ", ".join(
+                        i.filename.removeprefix("rules/")
+                        for i in tables
+                        if not i.filename.endswith(".py")
+                    )
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short", baseline], cwd=ROOT, check=True,
+            capture_output=True, text=True,
+        ).stdout.strip()  # fmt: skip
+        report(
+            f"wheel: {sizes['before'] / 1000:.0f} kB before ({rev}), "
+            f"{sizes['after'] / 1000:.0f} kB after (HEAD); the Mini-Maki policy module and "
+            f"tables take {table_bytes / 1000:.0f} kB of it ({names})"
+        )
+
+
+def solver_baseline() -> str:
+    """The revision before the run-time solver was removed."""
+    last = subprocess.run(
+        ["git", "rev-list", "-1", "HEAD", "--", "controller/solutions.py"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    return f"{last}^"
+
+
+def minimaki_report(args: argparse.Namespace, report: Callable[[str], None]) -> bool:
+    with tempfile.TemporaryDirectory() as home:
+        met = minimaki_win_shares(args, Path(home), report)
+        minimaki_first_hint(Path(home), report)
+        if any(Path(home).iterdir()):
+            report("Mini-Maki: the command line wrote into the fresh HOME")
+            met = False
+    if not args.no_wheel:
+        minimaki_wheel(args.wheel_baseline or solver_baseline(), report)
+    return met
 
 
 if __name__ == "__main__":

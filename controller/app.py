@@ -12,7 +12,6 @@ import contextlib
 import errno
 import logging
 import signal
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -94,12 +93,8 @@ class Appliance:
         bot_thread: bool = True,
         events: EventQueue | None = None,
         farewell_s: float = 1.5,
-        solve_minimaki: bool = False,
     ) -> None:
         self.config = config
-        self.solve_minimaki = solve_minimaki
-        """Load (or compute in the background) Mini-Maki's exact policy in state_dir."""
-        self.solver: subprocess.Popen[bytes] | None = None
         self.display = display
         self.inputs = list(inputs)
         self.sound = sound
@@ -179,10 +174,6 @@ class Appliance:
                         "resuming %s/%s, %s to play", session.game, session.preset, session.player
                     )
                     self.table.start_session(session)
-        if self.store is not None and self.solve_minimaki:
-            from controller import solutions
-
-            self.solver = solutions.prepare(self.store.directory)
         for backend in self.inputs:
             backend.start(self.events.put)
 
@@ -229,8 +220,6 @@ class Appliance:
                 return
 
     def close(self) -> None:
-        if self.solver is not None and self.solver.poll() is None:
-            self.solver.terminate()  # it starts again next time; the cache is atomic
         for backend in self.inputs:
             with contextlib.suppress(Exception):
                 backend.close()

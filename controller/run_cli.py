@@ -235,7 +235,6 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         notifier=notifier,
         poweroff=poweroff,
         events=events,
-        solve_minimaki=True,
     )
     shutdown = app.run()
     app.notifier.stopping()
@@ -356,7 +355,6 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             state_dir=args.state_dir,
             render=render,
             options=options,
-            solve_minimaki=args.state_dir is not None,
         )
         primary.status_source = app.table.status
         if isinstance(primary, TerminalDisplay):

@@ -5,8 +5,8 @@ dedicated player yet: this bot tries each legal move, finishes the game many tim
 random moves and seeded dice, and plays the move that won most often for the side on
 turn. Playouts are handed out round-robin, so stopping early at the budget still leaves
 every move with a fair share. It is slow compared with a dedicated evaluation, which is
-why the games the appliance ships with have their own players (:data:`rules.bots.
-STRONG_PLAYERS`).
+why the games the appliance ships with register players of their own
+(:attr:`rules.registry.GameInfo.strong_bot`).
 """
 
 from __future__ import annotations

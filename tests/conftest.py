@@ -14,6 +14,3 @@ pytest.register_assert_rewrite("tests.firmware_checks")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-# Appliance processes started by tests must not each solve Mini-Maki for minutes in the
-# background (controller/solutions.py); tests/test_solutions.py covers the cache.
-os.environ["SPIELTISCH_SOLVE_MINIMAKI"] = "0"

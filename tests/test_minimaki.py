@@ -494,6 +494,9 @@ def test_json_state_format_round_trips() -> None:
         ({"black": [1, 1, 1, 1, 1, 1], "red": [4, 3], "to_move": "blue"}, "to_move"),
         ({"black": [1, 1, None, 1, 1, 1], "red": None}, "free_setup"),
         ({"black": [1, 1, 1, 1, 1, 1], "red": [4, 3], "result": "draw"}, "result"),
+        # A black on row 6 has already won: it cannot wait for red's start.
+        ({"black": [6, 1, 1, 1, 1, 1], "red": None}, "rows 1–5 until red"),
+        ({"preset": "free_setup", "black": [6, None, None, None, None, None]}, "rows 1–5"),
     ],
 )
 def test_impossible_positions_are_rejected(fields: dict[str, Any], words: str) -> None:

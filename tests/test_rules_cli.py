@@ -311,7 +311,7 @@ def test_sim_starts_a_chosen_game_with_a_state_dir_and_again_over_its_save(
     import signal
     import time
 
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SPIELTISCH_SOLVE_MINIMAKI="0")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy")
     save = tmp_path / "session.json"
     for round_ in range(2):
         before = save.stat().st_mtime_ns if save.exists() else 0

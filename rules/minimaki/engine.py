@@ -567,6 +567,10 @@ def parse_state(game: MinimakiGame, data: Mapping[str, Any]) -> MinimakiState:
             raise InvalidStateError('before red has chosen its start field "to_move" is "red"')
         if last_roll is not None:
             raise InvalidStateError("no dice have been rolled before red chose its start")
+        if RED_BASE in black:
+            raise InvalidStateError(
+                "the blacks stand on rows 1–5 until red has chosen its start field"
+            )
     else:
         on_red = black[red[1] - 1] == red[0]
         at_base = RED_BASE in black
