@@ -44,7 +44,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from rules.errors import RulesError
+from rules.data import DataFileError
 from rules.minimaki.engine import BLACK_BASE, RED_BASE, SIZE, Field
 
 ALIVE_ROWS = RED_BASE - BLACK_BASE
@@ -74,7 +74,7 @@ XZ_FILTERS = [{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict
 """A 1 MiB dictionary (the payload is smaller), so decompressing needs about 1 MiB."""
 
 
-class PolicyDataError(RulesError):
+class PolicyDataError(DataFileError):
     """The shipped Mini-Maki table is missing or damaged (a broken installation)."""
 
 
