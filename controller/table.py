@@ -137,6 +137,7 @@ class Table:
         self.anim_start = 0.0
         self.anim_length = 0.0
         self.roll_result: Dice | None = None
+        self.roller: str | None = None
         self.last_dice: Dice | None = None
         self.moving: tuple[Move, State, State] | None = None
         self.action_at: float | None = None
@@ -274,6 +275,7 @@ class Table:
     def roll_now(self, dice: Dice | None = None) -> None:
         session = self.require_session()
         self.roll_result = dice if dice is not None else session.draw_dice()
+        self.roller = session.player  # before the roll: an opening throw passes the turn
         session.roll(self.roll_result)
         self.last_dice = self.roll_result
         self.persist()
@@ -630,7 +632,7 @@ class Table:
             preview = self.moves[self.cursor % len(self.moves)]
         roll = None
         if mode is Mode.ROLLING and self.roll_result is not None:
-            roll = RollAnimation(self.roll_result, self.progress())
+            roll = RollAnimation(self.roll_result, self.progress(), self.roller)
         moving = None
         state = session.state
         if mode is Mode.MOVING and self.moving is not None:

@@ -324,3 +324,31 @@ def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
     assert table.banner == "white +3  4:0  Crawford"
     assert table.banner_until - table.now >= 0.45 * len(table.banner)  # time to scroll
     assert not session.state.is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("game", "size"), [("kleiner_aerger", 16), ("kleiner_aerger", 32), ("maedn", 32)]
+)
+def test_an_opening_throw_tumbles_in_the_throwers_colour(game: str, size: int) -> None:
+    """Red's opening throw passes the turn to green at once; its dice stay red's."""
+    from controller import views
+    from controller.views import maedn as maedn_view
+    from controller.views.palette import seat_colour
+
+    table = Table(options())
+    preset = rules.default_preset(game)
+    session = Session.start(game, preset, ["human", "bot", "empty", "empty"], seed=1)
+    table.start_session(session)
+    assert table.state is Mode.AWAIT_ROLL and session.player == "red"
+    press(table, session.seats["red"], "ok")
+    assert table.state is Mode.ROLLING and session.player != "red"  # the turn moved on
+    table.tick(table.now + table.options.roll_time_s / 3)
+    scene = table.scene()
+    assert isinstance(scene, Scene) and scene.roll is not None and scene.roll.progress < 1
+    image = views.render(scene, size, size, "RGB").convert("RGB")
+    lay = maedn_view.layout_for(game, size, size)
+    x, y = lay.die_at["red"]
+    side = maedn_view.die_size(lay.die_pitch) + (2 if lay.framed else 0)
+    die = {image.getpixel((x + dx, y + dy)) for dx in range(side) for dy in range(side)}
+    assert seat_colour("red") in die
+    assert seat_colour(session.player or "") not in die
