@@ -416,10 +416,25 @@ class Table:
             self.system_down_at = self.now
         elif event.kind == "up":
             self.system_down_at = None
-        elif event.kind == "held" and self.state in (Mode.AWAIT_ROLL, Mode.CHOOSE):
+        elif event.kind == "held":
+            self.system_held()
+        self.dirty = True
+
+    def system_held(self) -> None:
+        """A long press asks "back to menu?", and is never lost to an animation: a roll
+        or move already happened in the session, so its animation is cut short and the
+        question follows at once. A game the cut move ended goes to the menu, as OK does."""
+        if self.state is Mode.ROLLING:
+            self.clear_action()
+            self.finish_roll()
+        elif self.state is Mode.MOVING:
+            self.clear_action()
+            self.finish_move()
+        if self.state in (Mode.AWAIT_ROLL, Mode.CHOOSE):
             self.clear_action()
             self.ask_menu()
-        self.dirty = True
+        elif self.state is Mode.GAME_OVER:
+            self.finish()
 
     def on_turn(self, seat: int) -> bool:
         """Only the seat whose player is on turn acts (an automatic roll: any human)."""

@@ -352,3 +352,45 @@ def test_an_opening_throw_tumbles_in_the_throwers_colour(game: str, size: int) -
     die = {image.getpixel((x + dx, y + dy)) for dx in range(side) for dy in range(side)}
     assert seat_colour("red") in die
     assert seat_colour(session.player or "") not in die
+
+
+def long_system_press(table: Table) -> None:
+    press(table, None, "system", "down")
+    press(table, None, "system", "held")
+    press(table, None, "system", "up")
+
+
+@pytest.mark.parametrize("animation", [Mode.ROLLING, Mode.MOVING])
+def test_a_long_system_press_during_an_animation_is_not_lost(animation: Mode) -> None:
+    """The animation is cut short (what it shows already happened) and "menu?" follows."""
+    table = Table(options())
+    session = Session.start("maedn", "classic", ["bot"] * 4, seed=5)
+    table.start_session(session)
+    run_until(table, lambda: table.state is animation and len(session.history) > 12)
+    played = len(session.history)
+    long_system_press(table)
+    assert table.state is Mode.CONFIRM_MENU
+    assert len(session.history) == played  # nothing undone, nothing played in its place
+    press(table, 0, "next")  # back to the game, which goes on from where it was
+    run_until(table, lambda: len(session.history) > played + 2)
+    assert table.state is not Mode.CONFIRM_MENU
+
+
+def test_a_long_system_press_during_the_last_move_goes_to_the_menu() -> None:
+    """The cut move ended the game: there is nothing to ask, the menu comes (as OK does)."""
+    table = Table(options())
+    session = Session.start("maedn", "classic", ["bot", "empty", "human", "empty"], seed=1)
+    session.state = rules.state_from_json(
+        {
+            "game": "maedn",
+            "preset": "classic",
+            "players": ["red", "green"],
+            "turn": "red",
+            "pieces": {"red": ["goal2", "goal3", "goal4", 38], "green": ["home"] * 4},
+        }
+    )
+    table.start_session(session)
+    table.roll_now((2,))  # 38 -> goal1: red's last piece reaches the goal
+    run_until(table, lambda: table.state is Mode.MOVING)
+    long_system_press(table)
+    assert session.state.is_terminal() and table.state is Mode.MENU
