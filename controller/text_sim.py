@@ -51,7 +51,12 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     moves = 0
     for step in steps(state, bots, rng):
         if step.dice is not None:
-            continue  # the roll shows with the move it leads to
+            state = step.after
+            if state.is_terminal():  # a roll ended it (Mini-Maki: black caught red)
+                rolled = ",".join(map(str, step.dice))
+                frame = render_board(state, colour=tty)
+                out.write((CLEAR if tty else "\n") + f"{step.player} rolled {rolled}\n{frame}\n")
+            continue  # any other roll shows with the move it leads to
         moves += 1
         dice = ",".join(map(str, step.before.to_json().get("dice", [])))
         notation = step.move.notation if step.move is not None else "?"
