@@ -338,3 +338,56 @@ def test_sim_starts_a_chosen_game_with_a_state_dir_and_again_over_its_save(
         assert sim.returncode == 0, err
         assert "Traceback" not in err
         assert json.loads(save.read_text())["game"] == "backgammon"
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--game", "maedn", "--seats", "human,bto"], "'bto'"),
+        (["--seats", "human,bot,bot,bot,bot"], "1 to 4 seats"),
+        (["--game", "maedx"], "'maedx'"),
+        (["--game", "maedn", "--preset", "lingoo"], "'lingoo'"),
+        (["--preset", "lingo"], "needs --game"),
+    ],
+)
+@pytest.mark.parametrize("display", ["auto", "text"])
+def test_sim_rejects_a_bad_seat_game_or_preset_before_choosing_a_display(
+    cli: Any, args: list[str], named: str, display: str
+) -> None:
+    """Without a terminal on stdin `auto` would fall back to a text bot game that ignores
+    the seats; every display choice reports the typo instead, in one line, exit 2."""
+    code, out, err = cli("sim", "--display", display, "--seed", "1", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and named in err and err.startswith("spieltisch: error: ")
+
+
+@pytest.mark.parametrize("display", [[], ["--display", "asciiblock"]])
+def test_sim_without_a_terminal_reports_a_mistyped_seat(display: list[str]) -> None:
+    """The command as a user types it, stdin not a terminal and no screen; a bad seat
+    stops the terminal panel from opening too."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("SDL_VIDEODRIVER", None)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "controller",
+            "sim",
+            "--game",
+            "maedn",
+            "--seats",
+            "human,bto",
+            *display,
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "'bto'" in result.stderr
