@@ -92,7 +92,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 def state_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--state", help="state JSON file, or - for stdin")
     p.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
-    p.add_argument("--dice", help="roll to apply first, e.g. 6 or 3,1")
+    p.add_argument(
+        "--dice",
+        nargs="+",
+        metavar="DIE",
+        help="roll to apply first, e.g. 6, or two dice as 3,1 or 3 1",
+    )
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
@@ -108,11 +113,16 @@ def emit(out: IO[str], data: object) -> None:
     out.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
-def parse_dice(text: str) -> tuple[int, ...]:
+def parse_dice(words: Sequence[str]) -> tuple[int, ...]:
+    """The dice of ``--dice 3,1``, ``--dice 3 1`` and ``--dice 3, 1`` alike."""
+    parts = [part for word in words for part in word.split(",") if part.strip()]
     try:
-        return tuple(int(part) for part in text.split(","))
+        if parts:
+            return tuple(int(part) for part in parts)
     except ValueError:
-        raise InvalidDiceError(f"--dice takes numbers like 6 or 3,1, got {text!r}") from None
+        pass
+    given = " ".join(words)
+    raise InvalidDiceError(f"--dice takes numbers like 6, 3,1 or 3 1, got {given!r}")
 
 
 def load_json_text(text: str, where: str) -> Any:

@@ -391,3 +391,31 @@ def test_sim_without_a_terminal_reports_a_mistyped_seat(display: list[str]) -> N
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "'bto'" in result.stderr
+
+
+@pytest.mark.parametrize("dice", [["3,1"], ["3", "1"], ["3,", "1"]])
+@pytest.mark.parametrize("command", ["hint", "moves", "apply"])
+def test_two_dice_are_written_with_a_comma_or_a_space(
+    cli: Any, dice: list[str], command: str
+) -> None:
+    start = ["rules", "new", "backgammon", "--position-id", "4HPwATDgc/ABMA"]
+    code, state, _ = cli(*start)
+    assert code == 0
+    code, out, err = cli(
+        "rules", command, "backgammon", "--state", "-", "--dice", *dice, stdin=state
+    )
+    assert code == 0, err
+    reference = cli("rules", command, "backgammon", "--state", "-", "--dice", "3,1", stdin=state)
+    assert json.loads(out) == json.loads(reference[1])
+    if command == "moves":
+        assert "8/5 6/5" in {m["move"] for m in json.loads(out)["moves"]}
+
+
+@pytest.mark.parametrize("dice", [["x"], [","], ["3,x"]])
+def test_dice_that_are_no_numbers_are_one_line_saying_how_to_write_them(
+    cli: Any, dice: list[str]
+) -> None:
+    state = cli("rules", "new", "maedn", "--first", "red")[1]
+    code, out, err = cli("rules", "moves", "maedn", "--state", "-", "--dice", *dice, stdin=state)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "like 6, 3,1 or 3 1" in err
