@@ -63,7 +63,9 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     game_args(hint)
     state_args(hint)
     hint.add_argument("--bot", default="strong", help="bot kind (default: strong)")
-    hint.add_argument("--seed", type=int, default=0)
+    hint.add_argument(
+        "--seed", type=int, default=0, help="seed of the bot's random choices (default 0)"
+    )
     hint.add_argument(
         "--jsonl",
         action="store_true",
@@ -80,8 +82,10 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     play.add_argument(
         "--bots", default="random", help="bot kind per seat, comma-separated (one = all seats)"
     )
-    play.add_argument("--games", type=int, default=100)
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    play.add_argument(
+        "--seed", type=int, default=0, help="seed of the dice and the bots (default 0)"
+    )
     play.add_argument(
         "--export",
         metavar="FILE",

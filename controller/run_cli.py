@@ -83,8 +83,8 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
     # the text watcher's options
-    sim.add_argument("--players", type=int, help=argparse.SUPPRESS)
-    sim.add_argument("--bots", default="random", help=argparse.SUPPRESS)
+    sim.add_argument("--players", type=int, help="text mode: number of players")
+    sim.add_argument("--bots", default="random", help="text mode: bot kind (default random)")
     sim.add_argument("--delay", type=float, help="text mode: seconds between moves")
 
 

@@ -419,3 +419,30 @@ def test_dice_that_are_no_numbers_are_one_line_saying_how_to_write_them(
     code, out, err = cli("rules", "moves", "maedn", "--state", "-", "--dice", *dice, stdin=state)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "like 6, 3,1 or 3 1" in err
+
+
+def test_every_option_of_every_command_has_a_one_line_help() -> None:
+    """`--help` explains every option (hidden ones included) and every subcommand."""
+    import argparse
+
+    from controller.cli import build_parser
+
+    missing: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser, path: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if isinstance(action, argparse._SubParsersAction):
+                helps = {choice.dest: choice.help for choice in action._choices_actions}
+                for name, sub in action.choices.items():
+                    if not helps.get(name) or "\n" in str(helps[name]):
+                        missing.append(f"{path} {name}")
+                    walk(sub, f"{path} {name}")
+                continue
+            text = action.help
+            if not text or text == argparse.SUPPRESS or "\n" in text:
+                missing.append(f"{path} {'/'.join(action.option_strings) or action.dest}")
+
+    walk(build_parser(), "spieltisch")
+    assert not missing
