@@ -258,13 +258,27 @@ def _display(t: _Table) -> DisplaySpec:
         port=t.get("port", str, d.port),
     )
     t.finish()
-    _check_size(t, spec)
+    _check_size(t, spec, type_ok=t.table.get("type") == kind)
     return spec
 
 
-def _check_size(t: _Table, spec: DisplaySpec) -> None:
-    """The size must be one a view layout exists for, and fit the chosen chain order."""
+def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
+    """The size must be one a view layout exists for, and fit the chosen chain order.
+
+    Without a valid type (``type_ok`` False, already reported) ``spec.type`` is only the
+    placeholder default: the checks that depend on the type are left out, rather than
+    blaming a display the user never configured; a size no display could draw is still
+    reported, so the file can be fixed in one go."""
     size = spec.logical_size
+    if not type_ok:
+        if size not in RGB_SIZES + MONO_SIZES:
+            allowed = ", ".join(f"{w}x{h}" for w, h in RGB_SIZES + MONO_SIZES)
+            t.error(
+                "width",
+                f"{size[0]}x{size[1]} (after rotation {spec.rotation}) has no game layout "
+                f"on any display; allowed: {allowed}",
+            )
+        return
     if spec.type == "unicornhathd" and (spec.width, spec.height) != (16, 16):
         t.error("width", f"{spec.width}x{spec.height} is not allowed; unicornhathd is 16x16")
         return
