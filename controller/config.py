@@ -27,7 +27,7 @@ from hardware.specs import (
     MONO_SIZES,
     RGB_SIZES,
     ROTATIONS,
-    ButtonSpec,
+    ButtonWiring,
     DisplaySpec,
     HardwareSpec,
     SeatPins,
@@ -80,7 +80,7 @@ class Config:
         return self.hardware.display
 
     @property
-    def buttons(self) -> ButtonSpec:
+    def buttons(self) -> ButtonWiring:
         return self.hardware.buttons
 
     @property
@@ -118,7 +118,9 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     display = _display(_Table("display", data.get("display", {}), errors))
     input_type, buttons = _input(_Table("input", data.get("input", {}), errors))
     seats, players = _seats(data.get("seats"), errors)
-    buttons = ButtonSpec(seats, buttons.system, buttons.pull_up, buttons.debounce_s, buttons.hold_s)
+    buttons = ButtonWiring(
+        seats, buttons.system, buttons.pull_up, buttons.debounce_s, buttons.hold_s
+    )
     sound = _sound(_Table("sound", data.get("sound", {}), errors))
     game = _game(_Table("game", data.get("game", {}), errors))
     _check_pins(display, buttons, sound, errors)
@@ -304,9 +306,9 @@ def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
         )
 
 
-def _input(t: _Table) -> tuple[str, ButtonSpec]:
+def _input(t: _Table) -> tuple[str, ButtonWiring]:
     kind = t.get("type", str, "gpio", choices=INPUT_TYPES)
-    spec = ButtonSpec(
+    spec = ButtonWiring(
         system=_pin(t, "system_pin", DEFAULT_SYSTEM_PIN),
         pull_up=t.get("pull_up", bool, True),
         debounce_s=t.get("debounce_ms", int, 20, lo=0, hi=500) / 1000,
@@ -365,7 +367,7 @@ def _game(t: _Table) -> GameConfig:
 
 
 def _check_pins(
-    display: DisplaySpec, buttons: ButtonSpec, sound: SoundSpec, errors: list[str]
+    display: DisplaySpec, buttons: ButtonWiring, sound: SoundSpec, errors: list[str]
 ) -> None:
     """No pin may serve two purposes: a button, the buzzer and the display bus."""
     taken: dict[int, str] = {}

@@ -20,7 +20,7 @@ from controller.text_board import render_board
 from rules.bots import BOT_KINDS, make_bot
 from rules.core import Bot, Game, Move, State
 from rules.errors import InvalidDiceError, InvalidStateError, RulesError
-from rules.playout import GameRecord, Step, play_game
+from rules.playout import GameRecord, PlayStep, play_game
 from rules.summary import PlaySummary
 
 
@@ -381,7 +381,7 @@ def export_game(
     exporter = rules.capabilities(game.name).record_export
     if exporter is None:
         raise CliError(f"--export has no record format for {game.name}")
-    recorded: list[Step] = []
+    recorded: list[PlayStep] = []
     record = play_game(start, bots, rng, on_step=recorded.append)
     try:
         with open(path, "w", encoding="utf-8") as fh:

@@ -36,7 +36,7 @@ LEFT_WIDTH = 28
 
 
 class StepLike(Protocol):
-    """One event of a game, as :class:`rules.playout.Step` records it."""
+    """One event of a game, as :class:`rules.playout.PlayStep` records it."""
 
     @property
     def before(self) -> State: ...
