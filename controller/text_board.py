@@ -14,7 +14,7 @@ from controller.text_board_backgammon import BACKGAMMON_LEGEND, render_backgammo
 from controller.text_board_minimaki import MINIMAKI_LEGEND, render_minimaki
 from controller.text_paint import paint
 from rules.core import State
-from rules.track.engine import MaednState
+from rules.track.engine import MOVE, MaednState
 
 TextRenderer = Callable[[State, bool], str]
 RENDERERS: dict[str, TextRenderer] = {}
@@ -76,7 +76,7 @@ def render_track_game(state: State, colour: bool = False) -> str:
             else:
                 grid[geo.goal_cells[c][p - geo.track_steps]] = letter
     if geo.centre is not None:
-        centre = str(state.die) if state.phase == 2 else "*"
+        centre = str(state.die) if state.phase == MOVE else "*"
         grid[geo.centre] = (centre, None)
     lines = []
     for r in range(geo.size):

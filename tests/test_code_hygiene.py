@@ -34,3 +34,25 @@ def test_no_two_classes_share_a_name() -> None:
                 homes[node.name].append(path)
     shared = {name: paths for name, paths in homes.items() if len(paths) > 1}
     assert shared == {}
+
+
+def test_phases_are_compared_by_name_not_by_number() -> None:
+    """``phase == 4`` says nothing and breaks silently when a game's phases change; the
+    rules name every phase (``MOVE``, ``OPENING``, ...)."""
+    bare: list[str] = []
+    for path, tree in modules().items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            about_phase = any(
+                (isinstance(side, ast.Attribute) and side.attr == "phase")
+                or (isinstance(side, ast.Name) and side.id == "phase")
+                for side in sides
+            )
+            numbers = [s for s in sides if isinstance(s, ast.Constant) and type(s.value) is int]
+            for item in (s for s in sides if isinstance(s, ast.Tuple | ast.List | ast.Set)):
+                numbers += [e for e in item.elts if isinstance(e, ast.Constant)]
+            if about_phase and numbers:
+                bare.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
+    assert bare == []
