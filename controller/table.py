@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import rules
+from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.machine import Mode, build_machine
 from controller.match_banner import banner_seconds, game_end_banner
 from controller.scene import (
@@ -85,8 +86,8 @@ class TableOptions:
     menu: tuple[MenuItem, ...] = field(default_factory=default_menu)
 
 
-BotRequest = Callable[[State, str, int, int], None]
-"""Ask a bot (on a worker thread) for a move: (state, bot kind, request id, seed)."""
+AskBot = Callable[[State, str, BotRequest, int], None]
+"""Ask a bot (on a worker thread) for a move: (state, bot kind, request, seed)."""
 
 
 class Table:
@@ -117,7 +118,7 @@ class Table:
         options: TableOptions | None = None,
         sound: Sound | None = None,
         save: Callable[[Session | None], None] | None = None,
-        ask_bot: BotRequest | None = None,
+        ask_bot: AskBot | None = None,
         poweroff: Callable[[], None] | None = None,
     ) -> None:
         self.options = options or TableOptions()
@@ -151,8 +152,8 @@ class Table:
         self.system_down_at: float | None = None
         self.defer_saves = False
         self.save_pending = False
-        self.bot_request = 0
-        self.hint_request = 0
+        self.bot_request = MoveRequest(0)
+        self.hint_request = HintRequest(0)
         self.hint: Move | None = None
         self.stop_requested = False
         self.ignored_presses = 0
@@ -208,8 +209,7 @@ class Table:
         self.timer_end = None
         player = session.player
         if session.is_bot(player):
-            self.bot_request += 1
-            request = self.bot_request
+            self.bot_request = request = MoveRequest(self.bot_request.number + 1)
             if self.ask_bot is not None:
                 self.ask_bot(session.state, session.bot, request, session.rng.getrandbits(32))
             else:  # no worker: think on this thread
@@ -326,8 +326,7 @@ class Table:
         session = self.require_session()
         if not self.options.hints or session.game not in HINT_GAMES:
             return
-        self.hint_request += 1
-        request = -self.hint_request  # hint answers use negative ids
+        self.hint_request = request = HintRequest(self.hint_request.number + 1)
         if self.ask_bot is not None:
             self.ask_bot(session.state, "strong", request, 0)
         else:
@@ -337,10 +336,10 @@ class Table:
                 request, make_bot(bot_kind("strong")).choose(session.state, random.Random(0))
             )
 
-    def bot_answer(self, request: int, move: Move | None) -> None:
+    def bot_answer(self, request: BotRequest, move: Move | None) -> None:
         """A bot's move arrived (from the worker) or is to be computed here."""
-        if request < 0:  # a hint
-            if request == -self.hint_request and self.state is Mode.CHOOSE and move in self.moves:
+        if isinstance(request, HintRequest):
+            if request == self.hint_request and self.state is Mode.CHOOSE and move in self.moves:
                 self.hint = move
                 self.dirty = True
             return

@@ -394,3 +394,54 @@ def test_a_long_system_press_during_the_last_move_goes_to_the_menu() -> None:
     run_until(table, lambda: table.state is Mode.MOVING)
     long_system_press(table)
     assert session.state.is_terminal() and table.state is Mode.MENU
+
+
+def test_hints_and_bot_moves_are_asked_with_their_own_request_types() -> None:
+    """A hint is asked as a HintRequest and a bot seat's move as a MoveRequest, so an
+    answer to one can never be taken for the other, whatever their numbers."""
+    from controller.events import BotRequest, HintRequest, MoveRequest
+
+    asked: list[tuple[str, BotRequest]] = []
+    table = Table(
+        options(), ask_bot=lambda state, kind, request, seed: asked.append((kind, request))
+    )
+    session = Session.start("minimaki", "standard", ["human"], seed=3)
+    table.start_session(session)  # red (human) chooses its start field: a hint is asked
+    assert asked == [("strong", HintRequest(1))]
+    best = table.moves[-1]
+    table.bot_answer(MoveRequest(1), best)  # no bot asked for it: ignored
+    assert table.hint is None and table.action is None
+    table.bot_answer(HintRequest(1), best)
+    assert table.scene().hint == best and table.action is None  # type: ignore[union-attr]
+
+    asked.clear()
+    table = Table(
+        options(), ask_bot=lambda state, kind, request, seed: asked.append((kind, request))
+    )
+    bots = Session.start("maedn", "classic", ["bot", "empty", "bot", "empty"], seed=3)
+    bots.state = rules.get_game("maedn", "classic").new_state(2, first="red")
+    table.start_session(bots)
+    run_until(table, lambda: table.state is Mode.CHOOSE)
+    assert asked == [("strong", MoveRequest(1))]
+    move = table.moves[-1]
+    table.bot_answer(HintRequest(1), move)  # same number, other kind: not a move
+    assert table.action is None and table.state is Mode.CHOOSE
+    table.bot_answer(MoveRequest(1), move)
+    run_until(table, lambda: table.state is not Mode.CHOOSE)
+    assert bots.history[-1] == {"player": "red", "move": move.notation}
+
+
+def test_the_bot_worker_answers_with_the_request_it_was_given() -> None:
+    from controller.bot_worker import BotWorker
+    from controller.events import BotMoveEvent, HintRequest
+
+    events = EventQueue()
+    worker = BotWorker(events)
+    try:
+        state = Session.start("minimaki", "standard", ["human"], seed=3).state
+        worker.request(state, "strong", HintRequest(7), 0)
+        answer = events.get(timeout=60)
+    finally:
+        worker.close()
+    assert isinstance(answer, BotMoveEvent) and answer.request == HintRequest(7)
+    assert answer.move in state.legal_moves()
