@@ -14,7 +14,7 @@ import random
 import threading
 import time
 
-from controller.events import BotMoveEvent, EventQueue
+from controller.events import BotMoveEvent, BotRequest, EventQueue
 from rules.bots import BOT_KINDS, make_bot
 from rules.budget import Budget
 from rules.core import State
@@ -27,11 +27,11 @@ class BotWorker:
         self.events = events
         # The rules never read a clock; the controller lends them one for the budget.
         self.budget = Budget(seconds=seconds, clock=time.monotonic)
-        self.jobs: queue.Queue[tuple[State, str, int, int] | None] = queue.Queue()
+        self.jobs: queue.Queue[tuple[State, str, BotRequest, int] | None] = queue.Queue()
         self.thread = threading.Thread(target=self.run, name="bot-worker", daemon=True)
         self.thread.start()
 
-    def request(self, state: State, kind: str, request: int, seed: int) -> None:
+    def request(self, state: State, kind: str, request: BotRequest, seed: int) -> None:
         self.jobs.put((state, kind, request, seed))
 
     def run(self) -> None:

@@ -27,7 +27,7 @@ from hardware.specs import (
     MONO_SIZES,
     RGB_SIZES,
     ROTATIONS,
-    ButtonSpec,
+    ButtonWiring,
     DisplaySpec,
     HardwareSpec,
     SeatPins,
@@ -80,7 +80,7 @@ class Config:
         return self.hardware.display
 
     @property
-    def buttons(self) -> ButtonSpec:
+    def buttons(self) -> ButtonWiring:
         return self.hardware.buttons
 
     @property
@@ -118,7 +118,9 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     display = _display(_Table("display", data.get("display", {}), errors))
     input_type, buttons = _input(_Table("input", data.get("input", {}), errors))
     seats, players = _seats(data.get("seats"), errors)
-    buttons = ButtonSpec(seats, buttons.system, buttons.pull_up, buttons.debounce_s, buttons.hold_s)
+    buttons = ButtonWiring(
+        seats, buttons.system, buttons.pull_up, buttons.debounce_s, buttons.hold_s
+    )
     sound = _sound(_Table("sound", data.get("sound", {}), errors))
     game = _game(_Table("game", data.get("game", {}), errors))
     _check_pins(display, buttons, sound, errors)
@@ -258,13 +260,27 @@ def _display(t: _Table) -> DisplaySpec:
         port=t.get("port", str, d.port),
     )
     t.finish()
-    _check_size(t, spec)
+    _check_size(t, spec, type_ok=t.table.get("type") == kind)
     return spec
 
 
-def _check_size(t: _Table, spec: DisplaySpec) -> None:
-    """The size must be one a view layout exists for, and fit the chosen chain order."""
+def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
+    """The size must be one a view layout exists for, and fit the chosen chain order.
+
+    Without a valid type (``type_ok`` False, already reported) ``spec.type`` is only the
+    placeholder default: the checks that depend on the type are left out, rather than
+    blaming a display the user never configured; a size no display could draw is still
+    reported, so the file can be fixed in one go."""
     size = spec.logical_size
+    if not type_ok:
+        if size not in RGB_SIZES + MONO_SIZES:
+            allowed = ", ".join(f"{w}x{h}" for w, h in RGB_SIZES + MONO_SIZES)
+            t.error(
+                "width",
+                f"{size[0]}x{size[1]} (after rotation {spec.rotation}) has no game layout "
+                f"on any display; allowed: {allowed}",
+            )
+        return
     if spec.type == "unicornhathd" and (spec.width, spec.height) != (16, 16):
         t.error("width", f"{spec.width}x{spec.height} is not allowed; unicornhathd is 16x16")
         return
@@ -290,9 +306,9 @@ def _check_size(t: _Table, spec: DisplaySpec) -> None:
         )
 
 
-def _input(t: _Table) -> tuple[str, ButtonSpec]:
+def _input(t: _Table) -> tuple[str, ButtonWiring]:
     kind = t.get("type", str, "gpio", choices=INPUT_TYPES)
-    spec = ButtonSpec(
+    spec = ButtonWiring(
         system=_pin(t, "system_pin", DEFAULT_SYSTEM_PIN),
         pull_up=t.get("pull_up", bool, True),
         debounce_s=t.get("debounce_ms", int, 20, lo=0, hi=500) / 1000,
@@ -351,7 +367,7 @@ def _game(t: _Table) -> GameConfig:
 
 
 def _check_pins(
-    display: DisplaySpec, buttons: ButtonSpec, sound: SoundSpec, errors: list[str]
+    display: DisplaySpec, buttons: ButtonWiring, sound: SoundSpec, errors: list[str]
 ) -> None:
     """No pin may serve two purposes: a button, the buzzer and the display bus."""
     taken: dict[int, str] = {}

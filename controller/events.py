@@ -33,10 +33,29 @@ class StatusEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class BotMoveEvent:
-    """A bot worker's answer to request ``request`` (stale answers are ignored)."""
+class MoveRequest:
+    """Ask for the move a bot seat plays. ``number`` counts the table's move requests,
+    so the answer to an older one (the game has moved on) is recognised and ignored."""
 
-    request: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class HintRequest:
+    """Ask for the best move to light for a human player (games with hints); counted
+    apart from move requests, so a hint is never played as a bot's move."""
+
+    number: int
+
+
+BotRequest = MoveRequest | HintRequest
+
+
+@dataclass(frozen=True, slots=True)
+class BotMoveEvent:
+    """A bot worker's answer to ``request`` (stale answers are ignored)."""
+
+    request: BotRequest
     move: Move
 
 

@@ -20,7 +20,7 @@ from controller.text_board import render_board
 from rules.bots import BOT_KINDS, make_bot
 from rules.core import Bot, Game, Move, State
 from rules.errors import InvalidDiceError, InvalidStateError, RulesError
-from rules.playout import GameRecord, Step, play_game
+from rules.playout import GameRecord, PlayStep, play_game
 from rules.summary import PlaySummary
 
 
@@ -63,7 +63,9 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     game_args(hint)
     state_args(hint)
     hint.add_argument("--bot", default="strong", help="bot kind (default: strong)")
-    hint.add_argument("--seed", type=int, default=0)
+    hint.add_argument(
+        "--seed", type=int, default=0, help="seed of the bot's random choices (default 0)"
+    )
     hint.add_argument(
         "--jsonl",
         action="store_true",
@@ -80,8 +82,10 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     play.add_argument(
         "--bots", default="random", help="bot kind per seat, comma-separated (one = all seats)"
     )
-    play.add_argument("--games", type=int, default=100)
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    play.add_argument(
+        "--seed", type=int, default=0, help="seed of the dice and the bots (default 0)"
+    )
     play.add_argument(
         "--export",
         metavar="FILE",
@@ -92,7 +96,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 def state_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--state", help="state JSON file, or - for stdin")
     p.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
-    p.add_argument("--dice", help="roll to apply first, e.g. 6 or 3,1")
+    p.add_argument(
+        "--dice",
+        nargs="+",
+        metavar="DIE",
+        help="roll to apply first, e.g. 6, or two dice as 3,1 or 3 1",
+    )
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
@@ -108,11 +117,16 @@ def emit(out: IO[str], data: object) -> None:
     out.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
-def parse_dice(text: str) -> tuple[int, ...]:
+def parse_dice(words: Sequence[str]) -> tuple[int, ...]:
+    """The dice of ``--dice 3,1``, ``--dice 3 1`` and ``--dice 3, 1`` alike."""
+    parts = [part for word in words for part in word.split(",") if part.strip()]
     try:
-        return tuple(int(part) for part in text.split(","))
+        if parts:
+            return tuple(int(part) for part in parts)
     except ValueError:
-        raise InvalidDiceError(f"--dice takes numbers like 6 or 3,1, got {text!r}") from None
+        pass
+    given = " ".join(words)
+    raise InvalidDiceError(f"--dice takes numbers like 6, 3,1 or 3 1, got {given!r}")
 
 
 def load_json_text(text: str, where: str) -> Any:
@@ -367,7 +381,7 @@ def export_game(
     exporter = rules.capabilities(game.name).record_export
     if exporter is None:
         raise CliError(f"--export has no record format for {game.name}")
-    recorded: list[Step] = []
+    recorded: list[PlayStep] = []
     record = play_game(start, bots, rng, on_step=recorded.append)
     try:
         with open(path, "w", encoding="utf-8") as fh:

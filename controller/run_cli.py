@@ -83,8 +83,8 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
     # the text watcher's options
-    sim.add_argument("--players", type=int, help=argparse.SUPPRESS)
-    sim.add_argument("--bots", default="random", help=argparse.SUPPRESS)
+    sim.add_argument("--players", type=int, help="text mode: number of players")
+    sim.add_argument("--bots", default="random", help="text mode: bot kind (default random)")
     sim.add_argument("--delay", type=float, help="text mode: seconds between moves")
 
 
@@ -251,6 +251,27 @@ def has_screen() -> bool:
     )
 
 
+def validate_sim_args(args: argparse.Namespace) -> list[str]:
+    """Check ``--seats``, ``--game`` and ``--preset`` before any display is chosen, so a
+    typo is one line and exit 2 whether a window, a terminal or the text board follows
+    (raises ``ValueError``). Returns the seat kinds."""
+    import rules
+    from controller.session import SEAT_KINDS
+
+    kinds = [k.strip() for k in args.seats.split(",")]
+    bad = [k for k in kinds if k not in SEAT_KINDS]
+    if bad:
+        allowed = ", ".join(SEAT_KINDS)
+        raise ValueError(f"--seats: {bad[0]!r} is not a seat kind ({allowed}) in {args.seats!r}")
+    if not 1 <= len(kinds) <= 4:
+        raise ValueError(f"--seats takes 1 to 4 seats, got {len(kinds)} in {args.seats!r}")
+    if args.game is not None:
+        rules.get_game(args.game, args.preset)  # an unknown game or preset raises
+    elif args.preset is not None:
+        raise ValueError(f"--preset {args.preset} needs --game")
+    return kinds
+
+
 def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     """Play at a simulated table: the window, or the terminal with the keyboard.
 
@@ -261,6 +282,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller import text_sim
     from controller.held_output import held_output
 
+    validate_sim_args(args)
     choice = args.display
     if choice == "auto" and not has_screen() and not sys.stdin.isatty():
         # No window and no keyboard to play with: watch the bots on the text board.
@@ -295,7 +317,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from controller.app import Appliance, install_signal_handlers, table_options
     from controller.config import default_config, load_config
     from controller.events import WakeEvent
-    from controller.session import SEAT_KINDS, Session
+    from controller.session import Session
     from controller.views import render
     from hardware.build import build_display
     from hardware.display_terminal import TerminalDisplay
@@ -338,12 +360,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             recorder = build_display(replace(display_spec, type="gifanim", file=str(args.record)))
             display = TeeDisplay(primary, recorder)
             closers.append(display)
-        kinds = [k.strip() for k in args.seats.split(",")]
-        bad = [k for k in kinds if k not in SEAT_KINDS]
-        if bad or not 1 <= len(kinds) <= 4:
-            raise ValueError(
-                f"--seats takes up to 4 of {', '.join(SEAT_KINDS)}, got {args.seats!r}"
-            )
+        kinds = validate_sim_args(args)
         options = table_options(config, seat_count=4, default_seats=tuple(kinds))
         if args.state_dir is not None:
             args.state_dir.mkdir(parents=True, exist_ok=True)

@@ -15,10 +15,16 @@ from rules.core import Move, State
 
 @dataclass(frozen=True)
 class RollAnimation:
-    """Dice tumbling for about 0.6 s; ``final`` is shown once ``progress`` reaches 1."""
+    """Dice tumbling for about 0.6 s; ``final`` is shown once ``progress`` reaches 1.
+
+    ``roller`` is the player who threw. The state drawn with a roll is the one after it,
+    and after an opening throw the turn has already passed to the next contender, so
+    the state alone cannot say whose colour the tumbling dice take.
+    """
 
     final: tuple[int, ...]
     progress: float
+    roller: str | None = None
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import rules
+from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.machine import Mode, build_machine
 from controller.match_banner import banner_seconds, game_end_banner
 from controller.scene import (
@@ -85,8 +86,8 @@ class TableOptions:
     menu: tuple[MenuItem, ...] = field(default_factory=default_menu)
 
 
-BotRequest = Callable[[State, str, int, int], None]
-"""Ask a bot (on a worker thread) for a move: (state, bot kind, request id, seed)."""
+AskBot = Callable[[State, str, BotRequest, int], None]
+"""Ask a bot (on a worker thread) for a move: (state, bot kind, request, seed)."""
 
 
 class Table:
@@ -117,7 +118,7 @@ class Table:
         options: TableOptions | None = None,
         sound: Sound | None = None,
         save: Callable[[Session | None], None] | None = None,
-        ask_bot: BotRequest | None = None,
+        ask_bot: AskBot | None = None,
         poweroff: Callable[[], None] | None = None,
     ) -> None:
         self.options = options or TableOptions()
@@ -137,6 +138,7 @@ class Table:
         self.anim_start = 0.0
         self.anim_length = 0.0
         self.roll_result: Dice | None = None
+        self.roller: str | None = None
         self.last_dice: Dice | None = None
         self.moving: tuple[Move, State, State] | None = None
         self.action_at: float | None = None
@@ -150,8 +152,8 @@ class Table:
         self.system_down_at: float | None = None
         self.defer_saves = False
         self.save_pending = False
-        self.bot_request = 0
-        self.hint_request = 0
+        self.bot_request = MoveRequest(0)
+        self.hint_request = HintRequest(0)
         self.hint: Move | None = None
         self.stop_requested = False
         self.ignored_presses = 0
@@ -207,8 +209,7 @@ class Table:
         self.timer_end = None
         player = session.player
         if session.is_bot(player):
-            self.bot_request += 1
-            request = self.bot_request
+            self.bot_request = request = MoveRequest(self.bot_request.number + 1)
             if self.ask_bot is not None:
                 self.ask_bot(session.state, session.bot, request, session.rng.getrandbits(32))
             else:  # no worker: think on this thread
@@ -274,6 +275,7 @@ class Table:
     def roll_now(self, dice: Dice | None = None) -> None:
         session = self.require_session()
         self.roll_result = dice if dice is not None else session.draw_dice()
+        self.roller = session.player  # before the roll: an opening throw passes the turn
         session.roll(self.roll_result)
         self.last_dice = self.roll_result
         self.persist()
@@ -324,8 +326,7 @@ class Table:
         session = self.require_session()
         if not self.options.hints or session.game not in HINT_GAMES:
             return
-        self.hint_request += 1
-        request = -self.hint_request  # hint answers use negative ids
+        self.hint_request = request = HintRequest(self.hint_request.number + 1)
         if self.ask_bot is not None:
             self.ask_bot(session.state, "strong", request, 0)
         else:
@@ -335,10 +336,10 @@ class Table:
                 request, make_bot(bot_kind("strong")).choose(session.state, random.Random(0))
             )
 
-    def bot_answer(self, request: int, move: Move | None) -> None:
+    def bot_answer(self, request: BotRequest, move: Move | None) -> None:
         """A bot's move arrived (from the worker) or is to be computed here."""
-        if request < 0:  # a hint
-            if request == -self.hint_request and self.state is Mode.CHOOSE and move in self.moves:
+        if isinstance(request, HintRequest):
+            if request == self.hint_request and self.state is Mode.CHOOSE and move in self.moves:
                 self.hint = move
                 self.dirty = True
             return
@@ -414,10 +415,25 @@ class Table:
             self.system_down_at = self.now
         elif event.kind == "up":
             self.system_down_at = None
-        elif event.kind == "held" and self.state in (Mode.AWAIT_ROLL, Mode.CHOOSE):
+        elif event.kind == "held":
+            self.system_held()
+        self.dirty = True
+
+    def system_held(self) -> None:
+        """A long press asks "back to menu?", and is never lost to an animation: a roll
+        or move already happened in the session, so its animation is cut short and the
+        question follows at once. A game the cut move ended goes to the menu, as OK does."""
+        if self.state is Mode.ROLLING:
+            self.clear_action()
+            self.finish_roll()
+        elif self.state is Mode.MOVING:
+            self.clear_action()
+            self.finish_move()
+        if self.state in (Mode.AWAIT_ROLL, Mode.CHOOSE):
             self.clear_action()
             self.ask_menu()
-        self.dirty = True
+        elif self.state is Mode.GAME_OVER:
+            self.finish()
 
     def on_turn(self, seat: int) -> bool:
         """Only the seat whose player is on turn acts (an automatic roll: any human)."""
@@ -630,7 +646,7 @@ class Table:
             preview = self.moves[self.cursor % len(self.moves)]
         roll = None
         if mode is Mode.ROLLING and self.roll_result is not None:
-            roll = RollAnimation(self.roll_result, self.progress())
+            roll = RollAnimation(self.roll_result, self.progress(), self.roller)
         moving = None
         state = session.state
         if mode is Mode.MOVING and self.moving is not None:

@@ -10,20 +10,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from controller.text_board_backgammon import render_backgammon
-from controller.text_board_minimaki import render_minimaki
+from controller.text_board_backgammon import BACKGAMMON_LEGEND, render_backgammon
+from controller.text_board_minimaki import MINIMAKI_LEGEND, render_minimaki
 from controller.text_paint import paint
 from rules.core import State
-from rules.track.engine import MaednState
+from rules.track.engine import MOVE, MaednState
 
 TextRenderer = Callable[[State, bool], str]
 RENDERERS: dict[str, TextRenderer] = {}
 """Game name -> its text board; filled at the end of this module."""
+LEGENDS: dict[str, str] = {}
+"""Game name -> one line saying what the symbols of its board mean."""
 
 
-def register(game: str, renderer: TextRenderer) -> None:
-    """Add the text board of a game that is not built in."""
+def register(game: str, renderer: TextRenderer, legend: str = "") -> None:
+    """Add the text board of a game that is not built in; ``legend`` says what its
+    symbols mean, for whoever watches it first."""
     RENDERERS[game] = renderer
+    LEGENDS[game] = legend
+
+
+def legend(game: str) -> str:
+    """One line explaining the symbols of ``game``'s text board ("" if it has none)."""
+    return LEGENDS.get(game, "")
 
 
 def render_board(state: State, colour: bool = False) -> str:
@@ -67,7 +76,7 @@ def render_track_game(state: State, colour: bool = False) -> str:
             else:
                 grid[geo.goal_cells[c][p - geo.track_steps]] = letter
     if geo.centre is not None:
-        centre = str(state.die) if state.phase == 2 else "*"
+        centre = str(state.die) if state.phase == MOVE else "*"
         grid[geo.centre] = (centre, None)
     lines = []
     for r in range(geo.size):
@@ -90,7 +99,10 @@ def status_line(state: State) -> str:
     who = state.current_player
     phase = data.get("phase")
     if phase == "opening":
-        return f"opening roll: {who} throws"
+        opening = data.get("opening") or {}
+        thrown = zip(opening.get("contenders", ()), opening.get("rolls", ()), strict=False)
+        so_far = ", ".join(f"{player} {value}" for player, value in thrown)
+        return f"opening roll: {so_far + '; ' if so_far else ''}{who} throws"
     if phase == "move":
         return f"{who} rolled {data['dice'][0]}"
     tries = data.get("tries", 0)
@@ -98,7 +110,15 @@ def status_line(state: State) -> str:
     return f"{who} to roll{extra}"
 
 
-register("maedn", render_track_game)
-register("kleiner_aerger", render_track_game)
-register("backgammon", render_backgammon)
-register("minimaki", render_minimaki)
+def track_legend(home_circles: bool) -> str:
+    homes = "o empty home circle, " if home_circles else ""
+    return (
+        "R B G Y pieces (red blue green yellow), r b g y their start fields, . track, "
+        f"{homes}- empty goal field, centre: the die rolled (* before the roll)"
+    )
+
+
+register("maedn", render_track_game, track_legend(home_circles=True))
+register("kleiner_aerger", render_track_game, track_legend(home_circles=False))
+register("backgammon", render_backgammon, BACKGAMMON_LEGEND)
+register("minimaki", render_minimaki, MINIMAKI_LEGEND)

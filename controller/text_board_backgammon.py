@@ -108,3 +108,8 @@ def render_backgammon(state: State, colour: bool = False) -> str:
     lines.append(f"white (W) moves 24 -> 1; Position ID {state.position_id()}")
     lines.append(_status(state))
     return "\n".join(lines)
+
+
+BACKGAMMON_LEGEND = (
+    f"W white's checkers, B black's, . an empty point; a number tops a stack of more than {ROWS}"
+)

@@ -52,3 +52,9 @@ def status(state: MinimakiState) -> str:
     if state.is_chance():
         return prefix + f"round {state.round}: black to roll two dice"
     return prefix + f"round {state.round}: red on {field_name(state.red)} to step{rolled}"
+
+
+MINIMAKI_LEGEND = (
+    "B black pieces, R the red Maki, X red captured on a black, . empty field; "
+    "rows r1-r6, columns 1-6 (the die faces)"
+)

@@ -13,8 +13,9 @@ import time
 from typing import IO, Any
 
 import rules
-from controller.text_board import render_board
+from controller.text_board import legend, render_board
 from rules.bots import make_bot
+from rules.core import State
 from rules.playout import steps
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -47,16 +48,31 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.4 if tty else 0.0)
     out.write(f"{game.name}/{game.preset}, {len(players)} bots, seed {seed}\n")
+    if legend(game.name):
+        out.write(f"legend: {legend(game.name)}\n")
     out.write(render_board(state, colour=tty) + "\n")
     moves = 0
+    opening: list[str] = []
     for step in steps(state, bots, rng):
         if step.dice is not None:
-            continue  # the roll shows with the move it leads to
+            state = step.after
+            if state.is_terminal():  # a roll ended it (Mini-Maki: black caught red)
+                rolled = ",".join(map(str, step.dice))
+                frame = render_board(state, colour=tty)
+                out.write((CLEAR if tty else "\n") + f"{step.player} rolled {rolled}\n{frame}\n")
+            elif state.is_chance():  # a throw no move follows: the opening roll
+                opening.append(opening_throw(step.player, step.dice, step.before))
+                if state.to_json().get("phase") != "opening":
+                    opening[-1] += f" -> {state.current_player} starts"
+            continue  # any other roll shows with the move it leads to
         moves += 1
         dice = ",".join(map(str, step.before.to_json().get("dice", [])))
         notation = step.move.notation if step.move is not None else "?"
         frame = render_board(step.after, colour=tty)
         header = f"move {moves}: {step.player} rolled {dice} and played {notation}"
+        if opening:
+            header = "opening roll: " + ", ".join(opening) + "\n" + header
+            opening = []
         out.write((CLEAR if tty else "\n") + header + "\n" + frame + "\n")
         out.flush()
         if delay > 0:
@@ -64,3 +80,12 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         state = step.after
     out.write(f"{state.winners()[0]} wins after {moves} moves (seed {seed})\n")
     return 0
+
+
+def opening_throw(player: str, dice: tuple[int, ...], before: State) -> str:
+    """One throw of the opening roll as "red 4"; "(again)" starts the re-throw of a tie."""
+    data = before.to_json()
+    opening = data.get("opening") or {}
+    tie = len(opening.get("contenders", ())) < len(data.get("players", ()))
+    again = "(again) " if tie and not opening.get("rolls") else ""
+    return f"{again}{player} {','.join(map(str, dice))}"

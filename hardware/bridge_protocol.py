@@ -152,7 +152,10 @@ class Decoder:
 
 
 @dataclass(frozen=True, slots=True)
-class ButtonSpec:
+class BridgeButton:
+    """One button wired to the Pico, as HELLO_REPLY lists it (seat None: the system
+    button); the host's GPIO wiring is :class:`hardware.specs.ButtonWiring`."""
+
     seat: int | None
     button: str
 
@@ -167,7 +170,7 @@ class HelloInfo:
     height: int
     hold_ms: int
     down_mask: int
-    buttons: tuple[ButtonSpec, ...]
+    buttons: tuple[BridgeButton, ...]
 
     @property
     def firmware_version(self) -> str:
@@ -187,7 +190,7 @@ class HelloInfo:
         if not (1 <= width <= MAX_PANEL_SIDE and 1 <= height <= MAX_PANEL_SIDE):
             raise BridgeProtocolError(f"panel size {width}x{height} is outside 1..32")
         buttons = tuple(
-            ButtonSpec(_seat(payload[13 + 2 * i]), _button_name(payload[14 + 2 * i]))
+            BridgeButton(_seat(payload[13 + 2 * i]), _button_name(payload[14 + 2 * i]))
             for i in range(count)
         )
         return cls(proto, (major, minor, patch), width, height, hold_ms, mask, buttons)

@@ -25,13 +25,13 @@ from typing import Any
 
 from hardware.debounce import Debouncer
 from hardware.interfaces import ButtonEvent, ButtonName, EventKind, EventSink, HardwareError
-from hardware.specs import ButtonSpec
+from hardware.specs import ButtonWiring
 
 Key = tuple[int | None, ButtonName]
 """(seat, button); the system button is (None, "system")."""
 
 
-def button_pins(spec: ButtonSpec) -> dict[Key, int]:
+def button_pins(spec: ButtonWiring) -> dict[Key, int]:
     """Every configured button and its BCM pin, seats first, in seat order."""
     pins: dict[Key, int] = {}
     for seat, seat_pins in enumerate(spec.seats):
@@ -58,7 +58,7 @@ class GpioButtons:
 
     def __init__(
         self,
-        spec: ButtonSpec,
+        spec: ButtonWiring,
         *,
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,

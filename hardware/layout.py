@@ -18,7 +18,7 @@ The result is luma's ``mapping`` list: ``mapping[i]`` is the chain position of t
 from __future__ import annotations
 
 
-class LayoutError(ValueError):
+class PixelOrderError(ValueError):
     """A mapping that cannot fit the panel size; the message names both."""
 
 
@@ -37,7 +37,7 @@ def build_mapping(
         return [serpentine_index(x, y, width) for y in range(height) for x in range(width)]
     if mapping == "tiled":
         if tile_width <= 0 or tile_height <= 0 or width % tile_width or height % tile_height:
-            raise LayoutError(
+            raise PixelOrderError(
                 f"tiled mapping: {width}x{height} is not a whole number of "
                 f"{tile_width}x{tile_height} tiles"
             )
@@ -50,4 +50,4 @@ def build_mapping(
                 local = serpentine_index(x % tile_width, y % tile_height, tile_width)
                 out.append(tile * per_tile + local)
         return out
-    raise LayoutError(f"unknown mapping {mapping!r}; allowed: row, serpentine, tiled")
+    raise PixelOrderError(f"unknown mapping {mapping!r}; allowed: row, serpentine, tiled")

@@ -81,7 +81,7 @@ class SeatPins:
 
 
 @dataclass(frozen=True, slots=True)
-class ButtonSpec:
+class ButtonWiring:
     """Seat buttons and the system button, wired from a GPIO pin to ground (pull-up).
 
     ``debounce_s`` is the software lock-out after an accepted edge; ``hold_s`` is how
@@ -109,5 +109,5 @@ class HardwareSpec:
 
     display: DisplaySpec = field(default_factory=DisplaySpec)
     input_type: str = "keyboard"
-    buttons: ButtonSpec = field(default_factory=ButtonSpec)
+    buttons: ButtonWiring = field(default_factory=ButtonWiring)
     sound: SoundSpec = field(default_factory=SoundSpec)

@@ -39,7 +39,7 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
-class Step:
+class PlayStep:
     """One event of a game: a roll (``dice``) or a move (``move``) by ``player``."""
 
     player: str
@@ -54,7 +54,7 @@ def steps(
     bots: Mapping[str, Bot],
     rng: random.Random,
     max_steps: int = 1_000_000,
-) -> Iterator[Step]:
+) -> Iterator[PlayStep]:
     """Yield every roll and move until the game ends (or ``max_steps`` is reached)."""
     for _ in range(max_steps):
         if state.is_terminal():
@@ -63,11 +63,11 @@ def steps(
         if state.is_chance():
             dice = sample_roll(state.chance_outcomes(), rng)
             after = state.roll(dice)
-            yield Step(player, state, after, dice=dice)
+            yield PlayStep(player, state, after, dice=dice)
         else:
             move = bots[player].choose(state, rng)
             after = state.apply(move)
-            yield Step(player, state, after, move=move)
+            yield PlayStep(player, state, after, move=move)
         state = after
 
 
@@ -76,7 +76,7 @@ def play_game(
     bots: Mapping[str, Bot],
     rng: random.Random,
     record_history: bool = False,
-    on_step: Callable[[Step], None] | None = None,
+    on_step: Callable[[PlayStep], None] | None = None,
 ) -> GameRecord:
     """Play to the end and count throws (every die thrown, the opening roll and failed
     tries included), moves (passes excluded) and passes."""

@@ -19,35 +19,35 @@ import rules
 from controller.cli import main
 from rules.backgammon.mat import match_file
 from rules.bots import RandomBot
-from rules.playout import Step, steps
+from rules.playout import PlayStep, steps
 
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
 BOTS = {"white": RandomBot(), "black": RandomBot()}
 
 
-def played(preset: str, seed: int) -> list[Step]:
+def played(preset: str, seed: int) -> list[PlayStep]:
     start = rules.get_game("backgammon", preset).new_state()
     return list(steps(start, BOTS, random.Random(seed)))
 
 
-def scripted(preset: str) -> list[Step]:
+def scripted(preset: str) -> list[PlayStep]:
     """A short hand-played money game: white opens 3-1, black plays 6-4, white doubles,
     black takes, white plays 5-5, black redoubles to 4 and white drops (black wins 2)."""
     game = rules.get_game("backgammon", preset)
     state = game.new_state()
-    events: list[Step] = []
+    events: list[PlayStep] = []
 
     def roll(dice: tuple[int, int]) -> None:
         nonlocal state
         after = state.roll(dice)
-        events.append(Step(state.current_player or "", state, after, dice=dice))
+        events.append(PlayStep(state.current_player or "", state, after, dice=dice))
         state = after
 
     def move(text: str) -> None:
         nonlocal state
         chosen = state.parse_move(text)
         after = state.apply(chosen)
-        events.append(Step(state.current_player or "", state, after, move=chosen))
+        events.append(PlayStep(state.current_player or "", state, after, move=chosen))
         state = after
 
     roll((3, 1))

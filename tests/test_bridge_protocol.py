@@ -57,9 +57,9 @@ def test_hello_reply_parses_versions_size_and_buttons() -> None:
     assert info.firmware_version == "1.0.0"
     assert (info.width, info.height, info.hold_ms, info.down_mask) == (16, 16, 1000, 0)
     assert info.buttons == (
-        bp.ButtonSpec(0, "ok"),
-        bp.ButtonSpec(0, "next"),
-        bp.ButtonSpec(None, "system"),
+        bp.BridgeButton(0, "ok"),
+        bp.BridgeButton(0, "next"),
+        bp.BridgeButton(None, "system"),
     )
 
 

@@ -255,3 +255,30 @@ def test_config_check_exits_2_with_one_line_per_error(
 def test_config_check_missing_file_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["config", "check", "/nonexistent/config.toml"]) == 2
     assert "config file not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "size_error"),
+    [
+        ('[display]\ntype = "ws2811"\nwidth = 20\n', "20x16 (after rotation 0) has no game layout"),
+        ("[display]\nwidth = 20\n", "20x16 (after rotation 0) has no game layout"),
+        ('[display]\ntype = "ws2811"\nwidth = 32\nheight = 8\nmapping = "serpentine"\n', None),
+        ("[display]\ntype = 2812\nwidth = 32\nheight = 32\n", None),
+    ],
+)
+def test_a_bad_display_type_is_not_followed_by_errors_about_a_display_never_configured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, size_error: str | None
+) -> None:
+    """The type was rejected: nothing may then blame the "dummy" placeholder; a size
+    that no display at all could draw is still reported (one run fixes the file)."""
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["config", "check", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert "display.type: " in lines[0]
+    assert not any("dummy" in line.split("allowed:")[0] for line in lines)
+    if size_error is None:
+        assert len(lines) == 1, lines
+    else:
+        assert len(lines) == 2 and size_error in lines[1]
+        assert lines[1].endswith("on any display; allowed: 16x16, 32x32, 32x8, 8x8")

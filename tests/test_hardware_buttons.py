@@ -17,10 +17,10 @@ from gpiozero.pins.mock import MockFactory
 from hardware.buttons import GpioButtons, button_pins, describe
 from hardware.debounce import Debouncer
 from hardware.interfaces import ButtonEvent, HardwareError
-from hardware.specs import ButtonSpec, SeatPins
+from hardware.specs import ButtonWiring, SeatPins
 
 SEATS = (SeatPins(17, 27), SeatPins(22, 23), SeatPins(24, 25), SeatPins(5, 6))
-SPEC = ButtonSpec(seats=SEATS, system=26, debounce_s=0.02, hold_s=5.0)
+SPEC = ButtonWiring(seats=SEATS, system=26, debounce_s=0.02, hold_s=5.0)
 """Long holds, so a test never sees one it did not ask for. Tests release every pin
 before closing: gpiozero's hold thread only stops once its button is released."""
 
@@ -66,7 +66,7 @@ def factory() -> Iterator[MockFactory]:
 
 
 def open_buttons(
-    factory: MockFactory, spec: ButtonSpec = SPEC
+    factory: MockFactory, spec: ButtonWiring = SPEC
 ) -> tuple[GpioButtons, Clock, Recorder]:
     clock = Clock()
     buttons = GpioButtons(spec, pin_factory=factory, clock=clock)
@@ -201,7 +201,7 @@ def test_four_seats_pressing_at_once_each_get_one_press(factory: MockFactory) ->
 
 
 def test_a_long_press_gives_one_held_event(factory: MockFactory) -> None:
-    spec = ButtonSpec(seats=SEATS[:1], system=26, hold_s=0.05)
+    spec = ButtonWiring(seats=SEATS[:1], system=26, hold_s=0.05)
     buttons, clock, rec = open_buttons(factory, spec)
     try:
         factory.pin(26).drive_low()
@@ -218,7 +218,7 @@ def test_a_long_press_gives_one_held_event(factory: MockFactory) -> None:
 
 
 def test_a_short_press_is_never_held(factory: MockFactory) -> None:
-    spec = ButtonSpec(seats=SEATS[:1], system=26, hold_s=0.5)
+    spec = ButtonWiring(seats=SEATS[:1], system=26, hold_s=0.5)
     buttons, clock, rec = open_buttons(factory, spec)
     try:
         factory.pin(26).drive_low()
@@ -231,7 +231,7 @@ def test_a_short_press_is_never_held(factory: MockFactory) -> None:
 
 def test_release_before_the_hold_thread_wakes_gives_no_hold(factory: MockFactory) -> None:
     """A bounce on release must not leave a stale "held" for the next press."""
-    spec = ButtonSpec(seats=SEATS[:1], system=None, hold_s=0.05)
+    spec = ButtonWiring(seats=SEATS[:1], system=None, hold_s=0.05)
     buttons, clock, rec = open_buttons(factory, spec)
     try:
         bounce(factory, 17, clock, edges=10, span_s=0.005)
@@ -243,7 +243,7 @@ def test_release_before_the_hold_thread_wakes_gives_no_hold(factory: MockFactory
 
 
 def test_pull_down_wiring_reads_a_high_pin_as_pressed(factory: MockFactory) -> None:
-    spec = ButtonSpec(seats=SEATS[:1], pull_up=False)
+    spec = ButtonWiring(seats=SEATS[:1], pull_up=False)
     buttons, clock, rec = open_buttons(factory, spec)
     try:
         factory.pin(27).drive_high()
@@ -256,10 +256,10 @@ def test_pull_down_wiring_reads_a_high_pin_as_pressed(factory: MockFactory) -> N
 
 
 def test_a_pin_already_in_use_is_a_one_line_hardware_error(factory: MockFactory) -> None:
-    first = GpioButtons(ButtonSpec(seats=SEATS[:1]), pin_factory=factory)
+    first = GpioButtons(ButtonWiring(seats=SEATS[:1]), pin_factory=factory)
     try:
         with pytest.raises(HardwareError) as info:
-            GpioButtons(ButtonSpec(seats=SEATS[:1]), pin_factory=factory)
+            GpioButtons(ButtonWiring(seats=SEATS[:1]), pin_factory=factory)
         assert "GPIO17" in str(info.value) and "seat 1 OK" in str(info.value)
         assert "\n" not in str(info.value)
     finally:

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from hardware.display import DisplayClosed, FrameError, open_display
 from hardware.interfaces import HardwareError
-from hardware.layout import LayoutError, build_mapping
+from hardware.layout import PixelOrderError, build_mapping
 from hardware.power import PowerModel, limit_frame
 from hardware.specs import DisplaySpec
 
@@ -62,7 +62,7 @@ def test_tiled_2x2_of_16x16_makes_32x32_in_reading_order() -> None:
 
 
 def test_tiled_mapping_rejects_partial_tiles() -> None:
-    with pytest.raises(LayoutError, match="whole number"):
+    with pytest.raises(PixelOrderError, match="whole number"):
         build_mapping("tiled", 24, 16, 16, 16)
 
 

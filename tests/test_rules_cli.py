@@ -338,3 +338,111 @@ def test_sim_starts_a_chosen_game_with_a_state_dir_and_again_over_its_save(
         assert sim.returncode == 0, err
         assert "Traceback" not in err
         assert json.loads(save.read_text())["game"] == "backgammon"
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--game", "maedn", "--seats", "human,bto"], "'bto'"),
+        (["--seats", "human,bot,bot,bot,bot"], "1 to 4 seats"),
+        (["--game", "maedx"], "'maedx'"),
+        (["--game", "maedn", "--preset", "lingoo"], "'lingoo'"),
+        (["--preset", "lingo"], "needs --game"),
+    ],
+)
+@pytest.mark.parametrize("display", ["auto", "text"])
+def test_sim_rejects_a_bad_seat_game_or_preset_before_choosing_a_display(
+    cli: Any, args: list[str], named: str, display: str
+) -> None:
+    """Without a terminal on stdin `auto` would fall back to a text bot game that ignores
+    the seats; every display choice reports the typo instead, in one line, exit 2."""
+    code, out, err = cli("sim", "--display", display, "--seed", "1", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and named in err and err.startswith("spieltisch: error: ")
+
+
+@pytest.mark.parametrize("display", [[], ["--display", "asciiblock"]])
+def test_sim_without_a_terminal_reports_a_mistyped_seat(display: list[str]) -> None:
+    """The command as a user types it, stdin not a terminal and no screen; a bad seat
+    stops the terminal panel from opening too."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("SDL_VIDEODRIVER", None)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "controller",
+            "sim",
+            "--game",
+            "maedn",
+            "--seats",
+            "human,bto",
+            *display,
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "'bto'" in result.stderr
+
+
+@pytest.mark.parametrize("dice", [["3,1"], ["3", "1"], ["3,", "1"]])
+@pytest.mark.parametrize("command", ["hint", "moves", "apply"])
+def test_two_dice_are_written_with_a_comma_or_a_space(
+    cli: Any, dice: list[str], command: str
+) -> None:
+    start = ["rules", "new", "backgammon", "--position-id", "4HPwATDgc/ABMA"]
+    code, state, _ = cli(*start)
+    assert code == 0
+    code, out, err = cli(
+        "rules", command, "backgammon", "--state", "-", "--dice", *dice, stdin=state
+    )
+    assert code == 0, err
+    reference = cli("rules", command, "backgammon", "--state", "-", "--dice", "3,1", stdin=state)
+    assert json.loads(out) == json.loads(reference[1])
+    if command == "moves":
+        assert "8/5 6/5" in {m["move"] for m in json.loads(out)["moves"]}
+
+
+@pytest.mark.parametrize("dice", [["x"], [","], ["3,x"]])
+def test_dice_that_are_no_numbers_are_one_line_saying_how_to_write_them(
+    cli: Any, dice: list[str]
+) -> None:
+    state = cli("rules", "new", "maedn", "--first", "red")[1]
+    code, out, err = cli("rules", "moves", "maedn", "--state", "-", "--dice", *dice, stdin=state)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "like 6, 3,1 or 3 1" in err
+
+
+def test_every_option_of_every_command_has_a_one_line_help() -> None:
+    """`--help` explains every option (hidden ones included) and every subcommand."""
+    import argparse
+
+    from controller.cli import build_parser
+
+    missing: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser, path: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if isinstance(action, argparse._SubParsersAction):
+                helps = {choice.dest: choice.help for choice in action._choices_actions}
+                for name, sub in action.choices.items():
+                    if not helps.get(name) or "\n" in str(helps[name]):
+                        missing.append(f"{path} {name}")
+                    walk(sub, f"{path} {name}")
+                continue
+            text = action.help
+            if not text or text == argparse.SUPPRESS or "\n" in text:
+                missing.append(f"{path} {'/'.join(action.option_strings) or action.dest}")
+
+    walk(build_parser(), "spieltisch")
+    assert not missing

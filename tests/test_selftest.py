@@ -14,9 +14,9 @@ from controller.cli import main
 from controller.selftest import Selftest
 from hardware.buttons import GpioButtons, Key, button_pins
 from hardware.display import LumaDisplay, open_display
-from hardware.specs import ButtonSpec, DisplaySpec, SeatPins
+from hardware.specs import ButtonWiring, DisplaySpec, SeatPins
 
-SPEC = ButtonSpec(seats=(SeatPins(17, 27), SeatPins(22, 23)), system=26, hold_s=5.0)
+SPEC = ButtonWiring(seats=(SeatPins(17, 27), SeatPins(22, 23)), system=26, hold_s=5.0)
 
 
 class RecordingDisplay:

@@ -324,3 +324,124 @@ def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
     assert table.banner == "white +3  4:0  Crawford"
     assert table.banner_until - table.now >= 0.45 * len(table.banner)  # time to scroll
     assert not session.state.is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("game", "size"), [("kleiner_aerger", 16), ("kleiner_aerger", 32), ("maedn", 32)]
+)
+def test_an_opening_throw_tumbles_in_the_throwers_colour(game: str, size: int) -> None:
+    """Red's opening throw passes the turn to green at once; its dice stay red's."""
+    from controller import views
+    from controller.views import maedn as maedn_view
+    from controller.views.palette import seat_colour
+
+    table = Table(options())
+    preset = rules.default_preset(game)
+    session = Session.start(game, preset, ["human", "bot", "empty", "empty"], seed=1)
+    table.start_session(session)
+    assert table.state is Mode.AWAIT_ROLL and session.player == "red"
+    press(table, session.seats["red"], "ok")
+    assert table.state is Mode.ROLLING and session.player != "red"  # the turn moved on
+    table.tick(table.now + table.options.roll_time_s / 3)
+    scene = table.scene()
+    assert isinstance(scene, Scene) and scene.roll is not None and scene.roll.progress < 1
+    image = views.render(scene, size, size, "RGB").convert("RGB")
+    lay = maedn_view.layout_for(game, size, size)
+    x, y = lay.die_at["red"]
+    side = maedn_view.die_size(lay.die_pitch) + (2 if lay.framed else 0)
+    die = {image.getpixel((x + dx, y + dy)) for dx in range(side) for dy in range(side)}
+    assert seat_colour("red") in die
+    assert seat_colour(session.player or "") not in die
+
+
+def long_system_press(table: Table) -> None:
+    press(table, None, "system", "down")
+    press(table, None, "system", "held")
+    press(table, None, "system", "up")
+
+
+@pytest.mark.parametrize("animation", [Mode.ROLLING, Mode.MOVING])
+def test_a_long_system_press_during_an_animation_is_not_lost(animation: Mode) -> None:
+    """The animation is cut short (what it shows already happened) and "menu?" follows."""
+    table = Table(options())
+    session = Session.start("maedn", "classic", ["bot"] * 4, seed=5)
+    table.start_session(session)
+    run_until(table, lambda: table.state is animation and len(session.history) > 12)
+    played = len(session.history)
+    long_system_press(table)
+    assert table.state is Mode.CONFIRM_MENU
+    assert len(session.history) == played  # nothing undone, nothing played in its place
+    press(table, 0, "next")  # back to the game, which goes on from where it was
+    run_until(table, lambda: len(session.history) > played + 2)
+    assert table.state is not Mode.CONFIRM_MENU
+
+
+def test_a_long_system_press_during_the_last_move_goes_to_the_menu() -> None:
+    """The cut move ended the game: there is nothing to ask, the menu comes (as OK does)."""
+    table = Table(options())
+    session = Session.start("maedn", "classic", ["bot", "empty", "human", "empty"], seed=1)
+    session.state = rules.state_from_json(
+        {
+            "game": "maedn",
+            "preset": "classic",
+            "players": ["red", "green"],
+            "turn": "red",
+            "pieces": {"red": ["goal2", "goal3", "goal4", 38], "green": ["home"] * 4},
+        }
+    )
+    table.start_session(session)
+    table.roll_now((2,))  # 38 -> goal1: red's last piece reaches the goal
+    run_until(table, lambda: table.state is Mode.MOVING)
+    long_system_press(table)
+    assert session.state.is_terminal() and table.state is Mode.MENU
+
+
+def test_hints_and_bot_moves_are_asked_with_their_own_request_types() -> None:
+    """A hint is asked as a HintRequest and a bot seat's move as a MoveRequest, so an
+    answer to one can never be taken for the other, whatever their numbers."""
+    from controller.events import BotRequest, HintRequest, MoveRequest
+
+    asked: list[tuple[str, BotRequest]] = []
+    table = Table(
+        options(), ask_bot=lambda state, kind, request, seed: asked.append((kind, request))
+    )
+    session = Session.start("minimaki", "standard", ["human"], seed=3)
+    table.start_session(session)  # red (human) chooses its start field: a hint is asked
+    assert asked == [("strong", HintRequest(1))]
+    best = table.moves[-1]
+    table.bot_answer(MoveRequest(1), best)  # no bot asked for it: ignored
+    assert table.hint is None and table.action is None
+    table.bot_answer(HintRequest(1), best)
+    assert table.scene().hint == best and table.action is None  # type: ignore[union-attr]
+
+    asked.clear()
+    table = Table(
+        options(), ask_bot=lambda state, kind, request, seed: asked.append((kind, request))
+    )
+    bots = Session.start("maedn", "classic", ["bot", "empty", "bot", "empty"], seed=3)
+    bots.state = rules.get_game("maedn", "classic").new_state(2, first="red")
+    table.start_session(bots)
+    run_until(table, lambda: table.state is Mode.CHOOSE)
+    assert asked == [("strong", MoveRequest(1))]
+    move = table.moves[-1]
+    table.bot_answer(HintRequest(1), move)  # same number, other kind: not a move
+    assert table.action is None and table.state is Mode.CHOOSE
+    table.bot_answer(MoveRequest(1), move)
+    run_until(table, lambda: table.state is not Mode.CHOOSE)
+    assert bots.history[-1] == {"player": "red", "move": move.notation}
+
+
+def test_the_bot_worker_answers_with_the_request_it_was_given() -> None:
+    from controller.bot_worker import BotWorker
+    from controller.events import BotMoveEvent, HintRequest
+
+    events = EventQueue()
+    worker = BotWorker(events)
+    try:
+        state = Session.start("minimaki", "standard", ["human"], seed=3).state
+        worker.request(state, "strong", HintRequest(7), 0)
+        answer = events.get(timeout=60)
+    finally:
+        worker.close()
+    assert isinstance(answer, BotMoveEvent) and answer.request == HintRequest(7)
+    assert answer.move in state.legal_moves()

@@ -87,7 +87,7 @@ def test_every_game_has_16_and_32_rgb_and_minimaki_has_mono() -> None:
 
 
 def test_unsupported_size_is_one_clear_line() -> None:
-    with pytest.raises(views.LayoutError) as info:
+    with pytest.raises(views.ViewLayoutError) as info:
         views.render(Scene(maedn_midgame()), 8, 8, "1")
     message = str(info.value)
     assert "\n" not in message

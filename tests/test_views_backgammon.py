@@ -217,7 +217,7 @@ def test_views_are_pure_functions_of_the_scene() -> None:
 def test_layouts_16_32_rgb_and_32x8_mono() -> None:
     """Issue 6: 16×16 and 32×32 RGB for every game, also 32×8 monochrome for Backgammon."""
     assert sorted(views.layouts()["backgammon"]) == sorted(SIZES)
-    with pytest.raises(views.LayoutError) as info:
+    with pytest.raises(views.ViewLayoutError) as info:
         views.render(Scene(midgame()), 8, 8, "1")
     assert "\n" not in str(info.value) and "32x8 1" in str(info.value)
 

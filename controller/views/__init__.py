@@ -27,7 +27,7 @@ from controller.views.overlay import Box
 MODES = ("RGB", "1")
 
 
-class LayoutError(ValueError):
+class ViewLayoutError(ValueError):
     """A game cannot be drawn at the requested panel size or mode."""
 
 
@@ -83,14 +83,14 @@ def _describe(sizes: list[tuple[int, int, str]]) -> str:
 
 
 def check(game: str, width: int, height: int, mode: str) -> GameView:
-    """The view for ``game`` at that size, or a one-line :class:`LayoutError`."""
+    """The view for ``game`` at that size, or a one-line :class:`ViewLayoutError`."""
     if mode not in MODES:
-        raise LayoutError(f"display mode must be one of {', '.join(MODES)}, got {mode!r}")
+        raise ViewLayoutError(f"display mode must be one of {', '.join(MODES)}, got {mode!r}")
     view = VIEWS.get(game)
     if view is None:
-        raise LayoutError(f"no views for game {game!r}; games with views: {', '.join(VIEWS)}")
+        raise ViewLayoutError(f"no views for game {game!r}; games with views: {', '.join(VIEWS)}")
     if (width, height, mode) not in view.sizes():
-        raise LayoutError(
+        raise ViewLayoutError(
             f"{game} has no layout for {width}x{height} {mode}; layouts: {_describe(view.sizes())}"
         )
     return view
@@ -102,9 +102,9 @@ def render(scene: AnyScene, width: int, height: int, mode: str) -> Image.Image:
         game = scene.state.game.name
         return check(game, width, height, mode).render(scene, width, height, mode)
     if mode not in MODES:
-        raise LayoutError(f"display mode must be one of {', '.join(MODES)}, got {mode!r}")
+        raise ViewLayoutError(f"display mode must be one of {', '.join(MODES)}, got {mode!r}")
     if width < 8 or height < 8:
-        raise LayoutError(f"panels smaller than 8x8 cannot show the menu, got {width}x{height}")
+        raise ViewLayoutError(f"panels smaller than 8x8 cannot show the menu, got {width}x{height}")
     if isinstance(scene, MenuScene):
         return _menu.render_menu(scene, width, height, mode)
     if isinstance(scene, SetupScene):
@@ -124,4 +124,4 @@ def cell_box(game: str, width: int, height: int, cell: tuple[int, int], mode: st
     return check(game, width, height, mode).cell_box(width, height, mode, cell)
 
 
-__all__ = ["LayoutError", "cell_box", "check", "layouts", "render", "supports"]
+__all__ = ["ViewLayoutError", "cell_box", "check", "layouts", "render", "supports"]

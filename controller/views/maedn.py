@@ -344,6 +344,8 @@ def _draw_dice(
     t: float,
 ) -> None:
     roller = on_turn or (scene.winner or "red")
+    if scene.roll is not None and scene.roll.roller is not None:
+        roller = scene.roll.roller  # an opening throw has already passed the turn on
     x, y = lay.die_at.get(roller, next(iter(lay.die_at.values())))
     pip = WHITE
     values: tuple[int, ...] | None = None

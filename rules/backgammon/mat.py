@@ -23,6 +23,7 @@ from typing import Protocol
 from rules.backgammon.engine import (
     DOUBLE_ACTION,
     DROP_ACTION,
+    MOVE,
     PLAYERS,
     TAKE_ACTION,
     BackgammonState,
@@ -36,7 +37,7 @@ LEFT_WIDTH = 28
 
 
 class StepLike(Protocol):
-    """One event of a game, as :class:`rules.playout.Step` records it."""
+    """One event of a game, as :class:`rules.playout.PlayStep` records it."""
 
     @property
     def before(self) -> State: ...
@@ -121,7 +122,7 @@ def match_file(steps: Iterable[StepLike]) -> str:
             game = _GameLines()
         move = step.move
         if move is not None:
-            if before.phase == 4:  # a checker play (or a lost roll)
+            if before.phase == MOVE:  # a checker play (or a lost roll)
                 game.add(before.turn, _play_text(before, move))
             elif move == DOUBLE_ACTION:
                 game.add(before.turn, f" Doubles => {before.cube * 2}")
