@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -38,12 +39,35 @@ _SQLITE_ERRNO = {
 }
 
 
-def as_os_error(exc: Exception) -> OSError:
-    """The disk problem behind a failed write, as the errno the save warning knows."""
+def as_os_error(exc: Exception, directory: Path | None = None) -> OSError:
+    """The disk problem behind a failed write, as the errno the save warning knows.
+
+    SQLite names a full or read-only database itself, but reports a file it could not
+    open or write (a read-only disk, a missing directory) only as such: then the
+    directory itself is asked what is wrong with it.
+    """
     if isinstance(exc, OSError):
         return exc
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-    return OSError(_SQLITE_ERRNO.get(code, errno.EIO), str(exc))
+    number = _SQLITE_ERRNO.get(code)
+    if number is None and directory is not None:
+        number = disk_problem(directory)
+    return OSError(number or errno.EIO, str(exc))
+
+
+def disk_problem(directory: Path) -> int | None:
+    """Why nothing can be written in ``directory``, as an errno (None: no idea)."""
+    try:
+        info = os.statvfs(directory)
+    except OSError as exc:
+        return exc.errno
+    if info.f_flag & os.ST_RDONLY:
+        return errno.EROFS
+    if info.f_bavail == 0:
+        return errno.ENOSPC
+    if not os.access(directory, os.W_OK):
+        return errno.EACCES
+    return None
 
 
 class HistoryKeeper:
@@ -117,7 +141,7 @@ class HistoryKeeper:
                 self.failing += 1
                 if self.failing == 1:
                     log.error("recording the game failed: %s; the game goes on", exc)
-                    self.warn(as_os_error(exc))
+                    self.warn(as_os_error(exc, self.store.directory))
                 return False
             self.backlog.pop(0)
             summary = record.summary
