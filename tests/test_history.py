@@ -23,7 +23,7 @@ from controller.session import Session
 from controller.table import Table, TableOptions
 from hardware.interfaces import ButtonEvent
 from tests.appliance_proc import advance, in_process
-from tests.history_games import played
+from tests.history_games import played, tmpfs
 from tests.test_save_failures import fill
 
 V1_DATABASE = Path(__file__).parent / "data" / "history_v1.sqlite3"
@@ -344,25 +344,8 @@ def play_to_the_end(app: Any, clock: Any) -> None:
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 1 MiB tmpfs (room for SQLite's write-ahead log and its 32 KiB index), where
-    this process may mount (root, as CI and this machine run)."""
-    mount_point = tmp_path / "disk"
-    mount_point.mkdir()
-    tool = shutil.which("mount")
-    if tool is None:
-        pytest.skip("no mount command")
-    done = subprocess.run(
-        [tool, "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount_point)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
+    with tmpfs(tmp_path / "disk") as mount_point:
         yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
 def test_a_full_disk_never_stops_play_warns_and_records_later(small_disk: Path) -> None:
