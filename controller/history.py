@@ -287,14 +287,20 @@ class HistoryStore:
         return self._summaries(rows.fetchall())
 
     def finished(self, last: int | None = None) -> list[Summary]:
-        """Finished games, newest first; with ``last`` only the last ones of each game."""
-        rows = self._db().execute(
-            f"SELECT {_SUMMARY_COLUMNS} FROM (SELECT {_SUMMARY_COLUMNS}, row_number() OVER"
-            " (PARTITION BY game ORDER BY ended DESC, id DESC) AS recent FROM records"
-            " WHERE outcome = 'finished') WHERE recent <= ? ORDER BY ended DESC, id DESC",
-            (2**62 if last is None else last,),
-        )
-        return self._summaries(rows.fetchall())
+        """Finished games, newest first; with ``last`` only the last ones of each game
+        (read backwards along the index, so the statistics screen opens as fast with
+        ten thousand games recorded as with ten)."""
+        db = self._db()
+        query = f"SELECT {_SUMMARY_COLUMNS} FROM records WHERE outcome = 'finished'"
+        if last is None:
+            return self._summaries(db.execute(f"{query} ORDER BY ended DESC, id DESC").fetchall())
+        rows: list[Any] = []
+        for (game,) in db.execute("SELECT DISTINCT game FROM records").fetchall():
+            rows += db.execute(
+                f"{query} AND game = ? ORDER BY ended DESC, id DESC LIMIT ?", (game, last)
+            ).fetchall()
+        rows.sort(key=lambda row: (row[5], row[0]), reverse=True)  # ended, id
+        return self._summaries(rows)
 
     def get(self, record_id: int) -> GameRecord:
         """The whole record of game ``record_id``; :class:`HistoryError` if there is none."""
