@@ -143,6 +143,10 @@ class HistoryKeeper:
                     log.error("recording the game failed: %s; the game goes on", exc)
                     self.warn(as_os_error(exc, self.store.directory))
                 return False
+            except Exception:  # a bug, not the disk: this record would fail for ever
+                log.exception("history: cannot store the record of %s", record.summary.uid)
+                self.backlog.pop(0)
+                continue
             self.backlog.pop(0)
             summary = record.summary
             # The kill -9 test reads this line: the record was committed.
@@ -172,14 +176,16 @@ class HistoryKeeper:
             if self.store.connection is None:
                 self.store.open()
             summaries = self.store.finished(last=last)
+            return tuple(
+                StatisticsPage(game, counted.games, tuple(counted.wins()))
+                for game, counted in tally(summaries).items()
+            )
         except (sqlite3.Error, OSError, HistoryError) as exc:
             log.error("history: cannot read the statistics: %s", exc)
             self.store.close()
-            return ()
-        return tuple(
-            StatisticsPage(game, counted.games, tuple(counted.wins()))
-            for game, counted in tally(summaries).items()
-        )
+        except Exception:  # e.g. a record a future version wrote: never stop the table
+            log.exception("history: cannot count the statistics")
+        return ()
 
     def close(self) -> None:
         if self.backlog:
