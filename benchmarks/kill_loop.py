@@ -46,7 +46,8 @@ def main() -> int:
         "--after-record",
         type=float,
         default=0.1,
-        help="share of kills that wait for a game to end and come right after its record",
+        help="share of kills that wait (up to 60 s) for a game to end and come right after"
+        " its record",
     )
     args = parser.parse_args()
     share = [args.kills // len(GAMES)] * len(GAMES)

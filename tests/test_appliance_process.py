@@ -271,7 +271,12 @@ def test_kill_loop_short(tmp_path: Path, record_property: Record) -> None:
     entry the process had saved, and equals the uninterrupted game. The history database
     stays sound (SQLite's integrity check) and keeps every game finished before a kill."""
     stats = kill_loop(
-        tmp_path, kills=10, seed=7, game=("minimaki", "standard", 1), after_record=0.3
+        tmp_path,
+        kills=10,
+        seed=7,
+        game=("minimaki", "standard", 1),
+        after_record=0.3,
+        record_wait=120.0,  # a Mini-Maki game ends well within it
     )
     record_property("kill_loop", stats.summary())
     assert stats.problems == []
