@@ -91,9 +91,12 @@ class HistoryKeeper:
         """Why no records are written at all (a database from a newer program)."""
 
     def open(self) -> str | None:
-        """Open the database at start. Returns a short notice for the panel when a
-        damaged database had to be moved aside (None otherwise). Any other problem is
-        logged and left for the first write to retry."""
+        """Open the database at start, if there is one (a table that never finished a
+        game has none; the first record makes it). Returns a short notice for the panel
+        when a damaged database had to be moved aside (None otherwise). Any other
+        problem is logged and left for the first write to retry."""
+        if not self.store.path.exists():
+            return None
         try:
             moved = self.store.open()
         except CorruptHistoryError as exc:  # could not even be moved aside
@@ -174,6 +177,8 @@ class HistoryKeeper:
         database cannot be read (the screen then says there is nothing yet)."""
         try:
             if self.store.connection is None:
+                if not self.store.path.exists():
+                    return ()
                 self.store.open()
             summaries = self.store.finished(last=last)
             return tuple(
