@@ -22,12 +22,29 @@ unit sets it.
   watchdog ping); what remains is gpiozero's hold-detection thread per Button, which
   wakes 10 times a second by gpiozero's design.
 
+* **History**: ``--records`` (1,000) games recorded into a fresh ``history.sqlite3``
+  through the table's own path (:class:`controller.history_keeper.HistoryKeeper`, which
+  makes the record from the session and commits it; WAL, ``synchronous=FULL``): the
+  database's size afterwards and the time of one record write (median, 95th percentile,
+  max). The games are a mix of bot-played MÄDN (4 seats), Kleiner Ärger, Backgammon
+  match to 5 and Mini-Maki. Peers in the same run: the save the table writes after every
+  move (:class:`controller.persistence.SaveStore`, same sessions); appending one
+  record's worth of bytes to a file with ``fdatasync`` (the disk's floor for a durable
+  commit: SQLite syncs the write-ahead log once per record); and the same record writes
+  with ``synchronous=OFF``, which is the cost without the commit's wait for the disk.
+  The history is measured in a directory under the current one, on a real disk (a
+  tmpfs ``/tmp`` would sync for free).
+
 Targets (issue 7): start-up < 1.5 s, RSS < 60 MB, idle CPU < 1 % of a core.
+
+Target for the history: one record write < 5 ms; it runs after the frame, like the save.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import random
 import statistics
 import subprocess
 import sys
@@ -37,8 +54,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from controller.history_keeper import HistoryKeeper
 from controller.persistence import SaveStore
 from controller.session import Session
+from rules.bots import make_bot
 from tests.appliance_proc import (
     Appliance,
     NotifySocket,
@@ -140,12 +159,113 @@ def measure_idle(work: Path, seconds: float, waiting_for_human: bool) -> float:
     return 100.0 * (cpu1 - cpu0) / (wall1 - wall0)
 
 
+HISTORY_MIX = [
+    ("maedn", "classic", ["bot"] * 4),
+    ("kleiner_aerger", "standard", ["human", "bot"]),
+    ("backgammon", "match5", ["human", "bot"]),
+    ("minimaki", "standard", ["human"]),
+]
+
+
+def bot_games(per_game: int) -> list[Session]:
+    """Whole games played by random bots (the table's sessions, finished)."""
+    sessions = []
+    bot = make_bot("random")
+    for index in range(per_game):
+        for game, preset, kinds in HISTORY_MIX:
+            session = Session.start(game, preset, kinds, seed=index, bot="random")
+            while not session.state.is_terminal():
+                if session.state.is_chance():
+                    session.roll(session.draw_dice())
+                else:
+                    seed = session.rng.getrandbits(32)
+                    session.play(bot.choose(session.state, random.Random(seed)))
+            sessions.append(session)
+    return sessions
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def record_writes(directory: Path, sessions: list[Session], count: int, sync: str) -> list[float]:
+    """Seconds per record write, ``count`` games cycling through ``sessions``."""
+    keeper = HistoryKeeper(directory, 4, lambda exc: None)
+    keeper.store.open()  # made now (the table makes it with its first record)
+    assert keeper.store.connection is not None
+    keeper.store.connection.execute(f"PRAGMA synchronous={sync}")
+    times = []
+    for index in range(count):
+        session = sessions[index % len(sessions)]
+        session.started = f"2025-01-01T00:00:00.{index:06d}+00:00"  # one game each
+        start = time.perf_counter()
+        keeper.record(session, "finished")
+        times.append(time.perf_counter() - start)
+        if keeper.backlog:
+            raise SystemExit(f"a record write failed: {keeper.failures} failures")
+    keeper.close()
+    return times
+
+
+def size_per_game(directory: Path, records: int) -> float:
+    return sum(f.stat().st_size for f in directory.glob("history.sqlite3*")) / records
+
+
+def measure_history(work: Path, records: int) -> None:
+    sessions = bot_games(10)
+    events = statistics.mean(len(s.history) for s in sessions)
+    full_dir, off_dir, save_dir = work / "history", work / "history-off", work / "saves"
+    full = record_writes(full_dir, sessions, records, "FULL")
+    off = record_writes(off_dir, sessions, min(records, 200), "OFF")
+    save_dir.mkdir()
+    store = SaveStore(save_dir)
+    saves = []
+    for session in sessions * 5:
+        start = time.perf_counter()
+        store.save(session)
+        saves.append(time.perf_counter() - start)
+    fsyncs = []  # the floor: append one record's worth of bytes to a file and sync it
+    chunk = b"x" * int(size_per_game(full_dir, records))
+    fd = os.open(save_dir / "probe", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    for _ in range(200):
+        start = time.perf_counter()
+        os.write(fd, chunk)
+        os.fdatasync(fd)
+        fsyncs.append(time.perf_counter() - start)
+    os.close(fd)
+    size = size_per_game(full_dir, records) * records
+    median = statistics.median(full)
+    print(
+        f"history after {records} recorded games ({events:.0f} rolls and moves per game on"
+        f" average): {size / 1e6:.1f} MB, {size / records / 1024:.1f} KiB per game"
+    )
+    print(
+        f"one record write (WAL, synchronous=FULL): median {median * 1e3:.2f} ms, 95th"
+        f" percentile {percentile(full, 0.95) * 1e3:.2f} ms, max {max(full) * 1e3:.2f} ms"
+        "  target < 5 ms, after the frame"
+    )
+    print(
+        f"  peers in this run: the save after every move {statistics.median(saves) * 1e3:.2f}"
+        f" ms median ({median / statistics.median(saves):.2f}x); appending as many bytes to a"
+        " file and fdatasync (what a commit waits for)"
+        f" {statistics.median(fsyncs) * 1e3:.2f} ms ({median / statistics.median(fsyncs):.2f}x);"
+        f" the record write with synchronous=OFF {statistics.median(off) * 1e3:.2f} ms"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=7)
     parser.add_argument("--game-s", type=float, default=15.0)
     parser.add_argument("--idle-s", type=float, default=30.0)
+    parser.add_argument("--records", type=int, default=1000, help="games for the history")
+    parser.add_argument("--history-only", action="store_true", help="only the history figures")
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix=".st-footprint-", dir=Path.cwd()) as tmp:
+        measure_history(Path(tmp), args.records)
+    if args.history_only:
+        return 0
     with tempfile.TemporaryDirectory(prefix="st-footprint-") as tmp:
         work = Path(tmp)
         bare = bare_python_start(args.starts)

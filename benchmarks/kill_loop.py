@@ -12,6 +12,9 @@ and Mini-Maki; a finished game is replaced by a new one. After every kill the sa
 load (never moved aside as corrupt), its history must extend the one before, it must
 hold every entry the process had logged as saved (nothing lost but the move in flight)
 and it must equal the same game played without interruption (same dice, same moves).
+The history database (``history.sqlite3``) must pass SQLite's ``PRAGMA integrity_check``,
+never be moved aside, hold every game record the process had logged as committed, and
+hold every game whose finished position is in the save.
 See :func:`tests.appliance_proc.kill_loop`. Prints the counts per game and in total.
 """
 
@@ -39,6 +42,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--after-record",
+        type=float,
+        default=0.1,
+        help="share of kills that wait (up to 60 s) for a game to end and come right after"
+        " its record",
+    )
     args = parser.parse_args()
     share = [args.kills // len(GAMES)] * len(GAMES)
     share[0] += args.kills - sum(share)
@@ -48,7 +58,11 @@ def main() -> int:
     for index, ((game, preset, players), kills) in enumerate(zip(GAMES, share, strict=True)):
         with tempfile.TemporaryDirectory(prefix="st-kill-") as tmp:
             stats = kill_loop(
-                Path(tmp), kills, seed=args.seed * 10 + index, game=(game, preset, players)
+                Path(tmp),
+                kills,
+                seed=args.seed * 10 + index,
+                game=(game, preset, players),
+                after_record=args.after_record,
             )
         print(f"{game}/{preset} x{players}: {stats.summary()}")
         for problem in stats.problems:
@@ -57,7 +71,8 @@ def main() -> int:
         for name in (
             "kills", "early_kills", "restarts", "resumed", "corrupt", "lost",
             "in_flight_completed", "temp_files_left", "temp_files_cleaned", "entries",
-            "games_finished", "diverged",
+            "games_finished", "diverged", "records", "records_lost", "finished_unrecorded",
+            "database_damaged", "record_kills",
         ):  # fmt: skip
             setattr(total, name, getattr(total, name) + getattr(stats, name))
         total.startup_s += stats.startup_s
@@ -65,6 +80,8 @@ def main() -> int:
     print(f"TOTAL: {total.summary()}")
     print(f"wall time {time.monotonic() - start:.0f} s")
     failed = failed or total.corrupt > 0 or total.lost > 0 or total.diverged > 0
+    failed = failed or total.records_lost > 0 or total.finished_unrecorded > 0
+    failed = failed or total.database_damaged > 0
     print("RESULT:", "FAIL" if failed else "PASS")
     return 1 if failed else 0
 

@@ -9,6 +9,7 @@ gpiozero's MockFactory pins, a temp state directory and a fake clock.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import logging
 import signal
@@ -21,12 +22,13 @@ from typing import Any
 from controller.bot_worker import BotWorker
 from controller.config import Config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
+from controller.history_keeper import HistoryKeeper
 from controller.loop import Loop, Renderer
 from controller.persistence import CorruptSaveError, SaveStore
-from controller.scene import MenuItem, MessageScene
+from controller.scene import STATISTICS_ITEM, MenuItem, MessageScene
 from controller.sdnotify import Notifier
 from controller.session import Session
-from controller.table import Table, TableOptions, default_menu
+from controller.table import Table, TableOptions, bot_kind, default_menu
 from hardware.interfaces import Display, InputBackend, Sound
 
 log = logging.getLogger(__name__)
@@ -105,12 +107,22 @@ class Appliance:
         self.poweroff = poweroff
         self.poweroff_requested = False
         self.farewell_s = farewell_s
+        options = options or table_options(config)
+        self.history: HistoryKeeper | None = None
+        """Every game played is recorded in the state directory (controller.history)."""
+        if state_dir is not None:
+            self.history = HistoryKeeper(
+                state_dir, options.seat_count, self._history_failed, bot_kind
+            )
+            options = dataclasses.replace(options, menu=(*options.menu, STATISTICS_ITEM))
         self.table = Table(
-            options or table_options(config),
+            options,
             sound=sound,
             save=self._save,
             ask_bot=self.worker.request if self.worker else None,
             poweroff=self._request_poweroff if poweroff is not None else None,
+            record=self.history.record if self.history else None,
+            statistics=self.history.statistics if self.history else None,
         )
         self.loop = Loop(
             self.table,
@@ -154,6 +166,10 @@ class Appliance:
             log.warning("saving works again after %d failed saves", self.failing_saves)
             self.failing_saves = 0
 
+    def _history_failed(self, exc: OSError) -> None:
+        """A record could not be written: the same warning as a failed save."""
+        self.table.flash(save_warning(exc), SAVE_WARNING_S)
+
     def start(self, new_game: Session | None = None) -> None:
         """Start ``new_game`` if given (it replaces any saved game, as a game chosen in
         the menu does), else resume a saved game (or report a bad save); then start the
@@ -161,6 +177,8 @@ class Appliance:
         self.table.now = self.loop.clock()
         if self.store is not None:
             self.store.prepare()
+        if self.history is not None and (notice := self.history.open()) is not None:
+            self.table.flash(notice, SAVE_WARNING_S)
         if new_game is not None:
             self.table.start_session(new_game)
         elif self.store is not None:
@@ -225,6 +243,8 @@ class Appliance:
                 backend.close()
         if self.worker is not None:
             self.worker.close(timeout=0.2)
+        if self.history is not None:
+            self.history.close()
         with contextlib.suppress(Exception):
             self.display.close()
         if self.sound is not None:

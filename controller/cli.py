@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from controller import config, rules_cli, run_cli, selftest
+from controller import config, history_cli, rules_cli, run_cli, selftest
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     run_cli.add_parsers(sub)
     selftest.add_parser(sub)
     config.add_parser(sub)
+    history_cli.add_parser(sub)
     return parser
 
 
@@ -40,6 +41,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": run_cli.run_appliance,
     "selftest": selftest.run,
     "config": config.run,
+    "history": history_cli.run,
 }
 
 

@@ -29,6 +29,7 @@ class Mode(Enum):
     CONFIRM_MENU = "confirm_menu"
     MESSAGE = "message"
     SHUTDOWN = "shutdown"
+    STATISTICS = "statistics"
 
 
 PLAYING = [Mode.AWAIT_ROLL, Mode.CHOOSE]
@@ -37,6 +38,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     # app flow
     {"trigger": "pick_game", "source": Mode.MENU, "dest": Mode.SETUP},
     {"trigger": "back", "source": Mode.SETUP, "dest": Mode.MENU},
+    {"trigger": "show_statistics", "source": Mode.MENU, "dest": Mode.STATISTICS},
+    {"trigger": "back", "source": Mode.STATISTICS, "dest": Mode.MENU},
     {"trigger": "start_game", "source": [Mode.SETUP, Mode.MENU], "dest": Mode.NEXT_TURN},
     # one turn: roll (a chance node) or choose (a decision node), then animate
     {"trigger": "roll", "source": [Mode.AWAIT_ROLL, Mode.CHOOSE], "dest": Mode.ROLLING},

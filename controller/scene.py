@@ -106,4 +106,25 @@ class MessageScene:
     extra: dict[str, float] = field(default_factory=dict)
 
 
-AnyScene = Scene | MenuScene | SetupScene | MessageScene
+@dataclass(frozen=True)
+class StatisticsPage:
+    """One game's chart: wins per seat colour over its last finished games."""
+
+    game: str
+    games: int
+    wins: tuple[tuple[str, int], ...]  # (colour, wins) in seat order
+
+
+@dataclass(frozen=True)
+class StatisticsScene:
+    """Who wins: one page per game that has finished games; NEXT turns the page."""
+
+    pages: tuple[StatisticsPage, ...]
+    page: int
+    t: float = 0.0
+
+
+STATISTICS_ITEM = MenuItem("statistics", "", "statistics")
+"""The menu entry of the statistics screen (on tables that keep a history)."""
+
+AnyScene = Scene | MenuScene | SetupScene | MessageScene | StatisticsScene

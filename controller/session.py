@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import rules
@@ -34,6 +35,9 @@ class Session:
     rng: random.Random
     history: list[dict[str, Any]] = field(default_factory=list)
     bot: str = "strong"
+    started: str | None = None
+    """When the game began (UTC, ISO 8601). It is kept in the save so that a game
+    resumed after a power cut is still one game in the history, with its real start."""
 
     @classmethod
     def start(
@@ -57,7 +61,8 @@ class Session:
         chosen = {p: kinds[s] for p, s in seats.items()}
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        return cls(game, engine.preset, state, seats, chosen, random.Random(seed), bot=bot)
+        rng = random.Random(seed)
+        return cls(game, engine.preset, state, seats, chosen, rng, bot=bot, started=utc_now())
 
     # -- play -------------------------------------------------------------------------
 
@@ -87,7 +92,7 @@ class Session:
 
     def to_json(self) -> dict[str, Any]:
         version, internal, gauss = self.rng.getstate()
-        return {
+        data: dict[str, Any] = {
             "version": SAVE_VERSION,
             "game": self.game,
             "preset": self.preset,
@@ -98,6 +103,9 @@ class Session:
             "history": self.history,
             "rng": {"version": version, "internal": list(internal), "gauss": gauss},
         }
+        if self.started is not None:
+            data["started"] = self.started
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Session:
@@ -117,6 +125,9 @@ class Session:
             rng.setstate((int(rng_data["version"]), internal, gauss))
             history = list(data.get("history", []))
             bot = str(data.get("bot", "strong"))
+            started = data.get("started")
+            if started is not None and not isinstance(started, str):
+                raise TypeError('"started" must be a time stamp string')
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
         if state.game.name != data.get("game") or state.game.preset != data.get("preset"):
@@ -126,7 +137,15 @@ class Session:
             raise InvalidStateError("save seats do not match the state's players")
         if any(k not in SEAT_KINDS for k in kinds.values()):
             raise InvalidStateError(f"seat kinds must be {', '.join(SEAT_KINDS)}")
-        return cls(state.game.name, state.game.preset, state, seats, kinds, rng, history, bot)
+        return cls(
+            state.game.name, state.game.preset, state, seats, kinds, rng, history, bot, started
+        )
+
+
+def utc_now() -> str:
+    """The wall-clock time as the history stores it: UTC, ISO 8601, microseconds (it
+    also tells two games apart, so it must not repeat within a table's life)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def seats_for(players: int, seat_count: int, playing: Sequence[int] | None = None) -> list[int]:

@@ -27,6 +27,7 @@ from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.machine import Mode, build_machine
 from controller.match_banner import banner_seconds, game_end_banner
 from controller.scene import (
+    STATISTICS_ITEM,
     AnyScene,
     MenuItem,
     MenuScene,
@@ -35,6 +36,8 @@ from controller.scene import (
     RollAnimation,
     Scene,
     SetupScene,
+    StatisticsPage,
+    StatisticsScene,
 )
 from controller.session import SEAT_KINDS, Session
 from hardware.interfaces import ButtonEvent, Cue, Sound
@@ -112,6 +115,7 @@ class Table:
         def show_message(self) -> bool: ...
         def dismiss(self) -> bool: ...
         def shut_down(self) -> bool: ...
+        def show_statistics(self) -> bool: ...
 
     def __init__(
         self,
@@ -120,12 +124,22 @@ class Table:
         save: Callable[[Session | None], None] | None = None,
         ask_bot: AskBot | None = None,
         poweroff: Callable[[], None] | None = None,
+        record: Callable[[Session, str], None] | None = None,
+        statistics: Callable[[], tuple[StatisticsPage, ...]] | None = None,
     ) -> None:
         self.options = options or TableOptions()
         self.sound = sound
         self.save = save
         self.ask_bot = ask_bot
         self.poweroff = poweroff
+        self.record = record
+        """Hands a game that ended ("finished") or was given up ("abandoned") to the
+        history, after the frame like the save (controller.history_keeper)."""
+        self.records_pending: list[tuple[Session, str]] = []
+        self.recorded: Session | None = None
+        self.statistics = statistics
+        self.statistics_pages: tuple[StatisticsPage, ...] = ()
+        self.statistics_page = 0
         self.session: Session | None = None
         self.machine = build_machine(self)
         self.now = 0.0
@@ -407,6 +421,8 @@ class Table:
                     self.cancel()
         elif mode is Mode.MESSAGE and event.kind == "down":
             self.dismiss()
+        elif mode is Mode.STATISTICS and event.kind == "down":
+            self.statistics_press(event)
         else:
             self.ignored_presses += 1
 
@@ -452,6 +468,9 @@ class Table:
             self.menu_index = (self.menu_index + 1) % len(self.options.menu)
             self.dirty = True
         elif event.button == "ok":
+            if self.options.menu[self.menu_index].game == STATISTICS_ITEM.game:
+                self.open_statistics()
+                return
             self.pick_game()
 
     def setup_press(self, event: ButtonEvent) -> None:
@@ -525,7 +544,9 @@ class Table:
         self.dirty = True
 
     def abandon_game(self) -> None:
-        """Confirmed "back to menu": the unfinished game is dropped for good."""
+        """Confirmed "back to menu": the unfinished game is dropped for good (the
+        history keeps it, marked abandoned)."""
+        self.keep_record("abandoned")
         self.session = None
         self.persist()
         self.confirm()
@@ -597,16 +618,50 @@ class Table:
         follows in the same loop iteration, so a slow SD card never delays what the
         players see, and a pulled plug still loses at most the move in flight.
         """
+        if self.session is not None and self.session.state.is_terminal():
+            self.keep_record("finished")
         if self.defer_saves:
             self.save_pending = True
         elif self.save is not None:
             self.save(self.session)
 
     def flush_save(self) -> None:
+        self.flush_records()  # a finished game is in the history before its last save
         if self.save_pending:
             self.save_pending = False
             if self.save is not None:
                 self.save(self.session)
+
+    def keep_record(self, outcome: str) -> None:
+        """Hand the game to the history once, when it ends or is abandoned; like a
+        save it waits for the next frame when the loop defers."""
+        session = self.session
+        if self.record is None or session is None or session is self.recorded:
+            return
+        self.recorded = session
+        self.records_pending.append((session, outcome))
+        if not self.defer_saves:
+            self.flush_records()
+
+    def flush_records(self) -> None:
+        pending, self.records_pending = self.records_pending, []
+        for session, outcome in pending:
+            if self.record is not None:
+                self.record(session, outcome)
+
+    def open_statistics(self) -> None:
+        self.statistics_pages = self.statistics() if self.statistics is not None else ()
+        self.statistics_page = 0
+        self.dirty = True
+        self.show_statistics()
+
+    def statistics_press(self, event: ButtonEvent) -> None:
+        """NEXT turns to the next game's chart, OK goes back to the menu."""
+        if event.button == "next":
+            self.statistics_page = (self.statistics_page + 1) % max(1, len(self.statistics_pages))
+            self.dirty = True
+        elif event.button == "ok":
+            self.back()
 
     def play_cue(self, cue: Cue) -> None:
         if self.sound is not None:
@@ -635,6 +690,8 @@ class Table:
             item = self.options.menu[self.menu_index]
             colours = colours_of(item, len(self.setup_kinds))
             return SetupScene(item, tuple(self.setup_kinds), colours, self.setup_cursor, now)
+        if mode is Mode.STATISTICS:
+            return StatisticsScene(self.statistics_pages, self.statistics_page, now)
         if mode in (Mode.MESSAGE, Mode.SHUTDOWN):
             kind = "shutdown" if mode is Mode.SHUTDOWN else "info"
             return MessageScene(self.message or "bye", now, kind)

@@ -19,6 +19,7 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -309,6 +310,35 @@ def advance(app: Any, clock: FakeClock) -> None:
 # -- the kill -9 loop -------------------------------------------------------------------
 
 SAVED_LINE = re.compile(r"saved (\d+) history entries")
+RECORDED_LINE = re.compile(r"recorded game \d+ (\S+) \(")
+HISTORY = "history.sqlite3"
+
+
+def history_check(state_dir: Path) -> tuple[list[str], dict[str, list[Any]]]:
+    """SQLite's integrity check of the history database and its records (uid ->
+    history). It reads a copy (the database with the write-ahead log a kill left
+    behind), as any SQLite tool would, so that recovering the log stays the next
+    start's job."""
+    path = state_dir / HISTORY
+    if not path.exists():
+        return ["ok"], {}
+    with tempfile.TemporaryDirectory(prefix="st-history-") as tmp:
+        copy = Path(tmp) / HISTORY
+        shutil.copyfile(path, copy)
+        wal = path.with_name(HISTORY + "-wal")
+        if wal.exists():
+            shutil.copyfile(wal, copy.with_name(HISTORY + "-wal"))
+        connection = sqlite3.connect(copy)
+        try:
+            check = [str(row[0]) for row in connection.execute("PRAGMA integrity_check")]
+            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+            records: dict[str, list[Any]] = {}
+            if "records" in tables:
+                for uid, history in connection.execute("SELECT uid, history FROM records"):
+                    records[uid] = json.loads(history)
+        finally:
+            connection.close()
+    return check, records
 
 
 def reference_history(first: dict[str, Any], length: int) -> list[dict[str, Any]]:
@@ -328,6 +358,16 @@ def reference_history(first: dict[str, Any], length: int) -> list[dict[str, Any]
     return session.history
 
 
+def wait_for_record(app: Appliance, timeout: float = 120.0) -> bool:
+    """Block until ``app`` logs a committed game record (its DEBUG line)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if RECORDED_LINE.search(app.stderr()):
+            return True
+        time.sleep(0.01)
+    return False
+
+
 @dataclass
 class KillStats:
     kills: int = 0
@@ -342,6 +382,11 @@ class KillStats:
     entries: int = 0
     games_finished: int = 0
     diverged: int = 0
+    records: int = 0
+    records_lost: int = 0
+    finished_unrecorded: int = 0
+    database_damaged: int = 0
+    record_kills: int = 0
     startup_s: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -357,7 +402,11 @@ class KillStats:
             f"{self.temp_files_cleaned}), history entries (rolls and moves) saved "
             f"{self.entries}, "
             f"games finished {self.games_finished}, diverged from uninterrupted play "
-            f"{self.diverged}, median start-up to READY {median:.2f} s"
+            f"{self.diverged}; history: games recorded {self.records}, kills right after a "
+            f"record {self.record_kills}, committed records "
+            f"lost {self.records_lost}, finished games not recorded "
+            f"{self.finished_unrecorded}, damaged databases {self.database_damaged}; "
+            f"median start-up to READY {median:.2f} s"
         )
 
 
@@ -368,15 +417,23 @@ def kill_loop(
     game: tuple[str, str, int] = ("maedn", "classic", 4),
     max_wait: float = 2.5,
     early: float = 0.15,
+    after_record: float = 0.0,
+    record_wait: float = 60.0,
 ) -> KillStats:
     """SIGKILL a bot game in ``spieltisch run`` at random moments ``kills`` times,
     restarting it each time, and check every save on the way (issue 7).
 
     A fraction ``early`` of the kills hit the start-up (0-0.6 s after the spawn, before
-    or around READY); the others come 0-``max_wait`` s after READY, mid-game. After each
-    kill: no save moved aside, the save loads, its history extends the one before, it
+    or around READY); the others come 0-``max_wait`` s after READY, mid-game, except a
+    fraction ``after_record`` of them, which waits (up to ``record_wait`` s) for the
+    process to log that it committed a game record and kills right then (before or just
+    after the final save).
+    After each kill: no save moved aside, the save loads, its history extends the one before, it
     holds every entry the process had logged as saved (the "saved N" DEBUG line comes
-    right after the rename), and it equals the same game played without interruption."""
+    right after the rename), and it equals the same game played without interruption.
+    The history database passes SQLite's integrity check, is never moved aside, holds
+    every record the process had logged as committed, and holds every game whose
+    finished position is in the save (the record is written before that save)."""
     rng = random.Random(seed)
     stats = KillStats()
     state = work / "state"
@@ -384,6 +441,7 @@ def kill_loop(
     game_seed = seed * 1000
     first = write_bot_game(state, *game, seed=game_seed).to_json()
     previous: list[dict[str, Any]] = []
+    committed_records: set[str] = set()
     while stats.kills < kills:
         saved = read_save(state)
         if saved is None or Session.from_json(saved).state.is_terminal():
@@ -412,14 +470,33 @@ def kill_loop(
                 if temps_before:
                     left = len(list(state.glob(".session-*.tmp")))
                     stats.temp_files_cleaned += temps_before - left
-                time.sleep(rng.uniform(0.0, max_wait))
+                if rng.random() < after_record:
+                    # a long game may not end within the wait: then this is a kill
+                    # mid-game like the others, and the game goes on after the restart
+                    if wait_for_record(app, record_wait):
+                        stats.record_kills += 1
+                else:
+                    time.sleep(rng.uniform(0.0, max_wait))
             app.kill()
             stats.kills += 1
         finally:
             app.close()
             notify.close()
-        committed = [int(m) for m in SAVED_LINE.findall(app.stderr())]
+        log = app.stderr()
+        committed = [int(m) for m in SAVED_LINE.findall(log)]
+        committed_records.update(RECORDED_LINE.findall(log))
         app.stderr_path.unlink()
+        check, records = history_check(state)
+        stats.records = len(records)
+        if check != ["ok"] or list(state.glob(f"{HISTORY}.bad-*")):
+            stats.database_damaged += 1
+            stats.problems.append(f"kill {stats.kills}: history database damaged: {check[:3]}")
+            break
+        lost = committed_records - set(records)
+        if lost:
+            stats.records_lost += len(lost)
+            stats.problems.append(f"kill {stats.kills}: committed records lost: {sorted(lost)}")
+            committed_records -= lost
         stats.temp_files_left += len(list(state.glob(".session-*.tmp")))
         if list(state.glob("session.json.bad-*")):
             stats.corrupt += 1
@@ -443,7 +520,11 @@ def kill_loop(
         if history != reference_history(first, len(history))[: len(history)]:
             stats.diverged += 1
         stats.entries += max(0, len(history) - len(previous))
-        if Session.from_json(read_save(state) or {}).state.is_terminal():
+        final = Session.from_json(read_save(state) or {})
+        if final.state.is_terminal():
             stats.games_finished += 1
+            if records.get(final.started or "") != final.history:
+                stats.finished_unrecorded += 1
+                stats.problems.append(f"kill {stats.kills}: a finished game is not recorded")
         previous = history
     return stats

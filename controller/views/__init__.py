@@ -19,9 +19,17 @@ from types import ModuleType
 
 from PIL import Image
 
-from controller.scene import AnyScene, MenuScene, MessageScene, Scene, SetupScene
+from controller.scene import (
+    AnyScene,
+    MenuScene,
+    MessageScene,
+    Scene,
+    SetupScene,
+    StatisticsScene,
+)
 from controller.views import maedn as _maedn
 from controller.views import menu as _menu
+from controller.views import statistics as _statistics
 from controller.views.overlay import Box
 
 MODES = ("RGB", "1")
@@ -111,6 +119,8 @@ def render(scene: AnyScene, width: int, height: int, mode: str) -> Image.Image:
         return _menu.render_setup(scene, width, height, mode)
     if isinstance(scene, MessageScene):
         return _menu.render_message(scene, width, height, mode)
+    if isinstance(scene, StatisticsScene):
+        return _statistics.render(scene, width, height, mode)
     raise TypeError(f"not a scene: {type(scene).__name__}")
 
 

@@ -62,6 +62,17 @@ ICONS: dict[str, tuple[str, ...]] = {
         "........",
         "........",
     ),
+    # The statistics screen: a bar chart of wins per colour.
+    "statistics": (
+        "........",
+        "......Y.",
+        "..B...Y.",
+        "..B.G.Y.",
+        "R.B.G.Y.",
+        "R.B.G.Y.",
+        "########",
+        "........",
+    ),
 }
 """8×8 icons: '#' board (grey), '.' off, letters: seat colours (R B G Y), K black side,
 O the other Backgammon side."""

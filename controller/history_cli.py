@@ -1,0 +1,301 @@
+"""``spieltisch history``: the games played at the table, from ``history.sqlite3``.
+
+* ``list``: newest first, one line each: date, game, seats, result, length;
+* ``show N``: game N move by move on the text board;
+* ``export N FILE``: Backgammon games and matches as ``.mat`` (GNU Backgammon's
+  ``import mat``), the other games as JSON lines that ``spieltisch rules apply`` replays
+  (``--format`` chooses; ``-`` writes to stdout);
+* ``stats``: wins per seat colour and per kind of player, for each game.
+
+``--json`` on ``list``, ``show`` and ``stats`` prints one JSON document instead. It
+reads while a table may be writing (WAL lets both go on); the database is never created
+or moved aside from here, only brought up to this program's schema version as the table
+itself would at its next start. Bad input (an unknown game number, a
+file that cannot be written, an unreadable database) is one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sqlite3
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from controller.history import HistoryError, HistoryStore
+from controller.history_export import can_export_match, json_lines, match_text, replay
+from controller.history_record import ABANDONED, GameRecord, Summary
+from controller.history_stats import tally
+
+FORMATS = ("mat", "jsonl")
+
+
+def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
+    """Register ``history`` and its subcommands on the top-level parser."""
+    top = sub.add_parser("history", help="the games played at the table (list, show, export)")
+    top.add_argument(
+        "--state-dir",
+        type=Path,
+        help="the table's state directory (default: $STATE_DIRECTORY or /var/lib/spieltisch)",
+    )
+    cmds = top.add_subparsers(dest="history_command", required=True, metavar="COMMAND")
+    listing = cmds.add_parser("list", help="every game, newest first")
+    listing.add_argument("--limit", type=int, help="only the newest N games")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    show = cmds.add_parser("show", help="one game, move by move, on the text board")
+    show.add_argument("id", type=int, help="the game's number (see list)")
+    show.add_argument("--json", action="store_true", help="print JSON: the game and every event")
+    export = cmds.add_parser("export", help="write a game out (.mat or JSON lines)")
+    export.add_argument("id", type=int, help="the game's number (see list)")
+    export.add_argument("file", help="where to write it (- for stdout)")
+    export.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="mat (Backgammon only) or jsonl (default: mat for Backgammon, else jsonl)",
+    )
+    stats = cmds.add_parser("stats", help="wins per seat colour and per kind of player")
+    stats.add_argument("--last", type=int, help="count only each game's last N finished games")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    command: Callable[[HistoryStore | None, argparse.Namespace, IO[str]], int] = COMMANDS[
+        args.history_command
+    ]
+    with opened(state_dir(args.state_dir)) as store:
+        return command(store, args, out if out is not None else sys.stdout)
+
+
+def state_dir(given: Path | None) -> Path:
+    if given is not None:
+        return given
+    from controller.app import DEFAULT_STATE_DIR
+
+    return Path(os.environ.get("STATE_DIRECTORY", str(DEFAULT_STATE_DIR)).split(":")[0])
+
+
+@contextlib.contextmanager
+def opened(directory: Path) -> Iterator[HistoryStore | None]:
+    """The store, or None when no game was ever recorded there; SQLite's own errors
+    (locked, unreadable) become one-line :class:`HistoryError`."""
+    store = HistoryStore(directory)
+    if not store.path.exists():
+        yield None
+        return
+    try:
+        store.open(create=False)
+        yield store
+    except sqlite3.Error as exc:
+        raise HistoryError(f"cannot read {store.path}: {exc}") from None
+    finally:
+        store.close()
+
+
+def record(store: HistoryStore | None, record_id: int) -> GameRecord:
+    if store is None:
+        raise HistoryError(f"no game {record_id}: no games recorded yet")
+    return store.get(record_id)
+
+
+def emit(out: IO[str], data: object) -> None:
+    out.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+# -- list ---------------------------------------------------------------------------------
+
+
+def cmd_list(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
+    if args.limit is not None and args.limit < 1:
+        raise HistoryError("--limit must be at least 1")
+    summaries = store.summaries(args.limit) if store is not None else []
+    if args.json:
+        emit(out, [s.to_json() for s in summaries])
+        return 0
+    if not summaries:
+        out.write("no games recorded yet\n")
+        return 0
+    rows = [
+        [
+            f"{s.id}",
+            local_time(s.started or s.ended),
+            f"{s.game}/{s.preset}",
+            seats_text(s),
+            result_text(s),
+            length_text(s),
+        ]
+        for s in summaries
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        cells = [
+            c.rjust(w) if i == 0 else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        out.write("  ".join(cells).rstrip() + "\n")
+    return 0
+
+
+def local_time(stamp: str) -> str:
+    """``2025-06-01 14:02`` in this machine's time zone."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def seats_text(summary: Summary) -> str:
+    return ", ".join(s.label() for s in summary.seats if s.colour is not None)
+
+
+def result_text(summary: Summary) -> str:
+    if summary.outcome == ABANDONED:
+        return "abandoned"
+    winner = summary.winner
+    if winner is None:
+        return "no winner"
+    length = summary.result.get("match_length")
+    score = summary.result.get("score")
+    if length and isinstance(score, dict) and winner in score:
+        other = ":".join(str(v) for side, v in score.items() if side != winner)
+        return f"{winner} won {score[winner]}:{other} (match to {length})"
+    if summary.games:
+        last = summary.games[-1]
+        return f"{winner} won {points(last.points)} ({last.kind})"
+    return f"{winner} won"
+
+
+def points(count: int) -> str:
+    return f"{count} point{'s' if count != 1 else ''}"
+
+
+def length_text(summary: Summary) -> str:
+    text = f"{summary.moves} moves"
+    if summary.started is None:
+        return text
+    try:
+        seconds = (
+            datetime.fromisoformat(summary.ended) - datetime.fromisoformat(summary.started)
+        ).total_seconds()
+    except ValueError:
+        return text
+    minutes = round(seconds / 60)
+    return f"{text}, {minutes} min" if minutes >= 1 else f"{text}, <1 min"
+
+
+# -- show ---------------------------------------------------------------------------------
+
+
+def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
+    from controller.text_board import render_board
+
+    game = record(store, args.id)
+    steps = replay(game)
+    summary = game.summary
+    if args.json:
+        events = [
+            {**entry, "state": step.after.to_json()}
+            for entry, step in zip(game.history, steps, strict=True)
+        ]
+        emit(out, {**summary.to_json(), "start_state": game.start_state, "events": events})
+        return 0
+    colour = out.isatty()
+    out.write(f"game {summary.id}: {summary.game}/{summary.preset}, {summary.outcome}\n")
+    out.write(f"played {local_time(summary.started or summary.ended)}, {length_text(summary)}\n")
+    out.write(f"seats: {', '.join(s.label() for s in summary.seats)}\n")
+    out.write(f"result: {result_text(summary)}\n")
+    for played in summary.games:
+        score = ":".join(str(v) for v in played.score.values())
+        crawford = ", Crawford game" if played.crawford else ""
+        out.write(
+            f"  game {played.number}: {played.winner} won {points(played.points)} ({played.kind}),"
+            f" cube {played.cube}, score {score}{crawford}\n"
+        )
+    if steps:
+        out.write("\n" + render_board(steps[0].before, colour=colour) + "\n")
+    for number, step in enumerate(steps, start=1):
+        who = step.player or "dice"
+        if step.dice is not None:
+            out.write(f"{number:4d}  {who} rolls {'-'.join(map(str, step.dice))}\n")
+            continue
+        notation = step.move.notation if step.move is not None else "?"
+        out.write(f"{number:4d}  {who} plays {notation}\n")
+        out.write(render_board(step.after, colour=colour) + "\n")
+    return 0
+
+
+# -- export -------------------------------------------------------------------------------
+
+
+def cmd_export(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
+    game = record(store, args.id)
+    chosen = args.format or ("mat" if can_export_match(game) else "jsonl")
+    if chosen == "mat":
+        text = match_text(game)
+    else:
+        text = "".join(f"{line}\n" for line in json_lines(game))
+    if args.file == "-":
+        out.write(text)
+        return 0
+    write_file(Path(args.file), text)
+    return 0
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all: a temp file beside ``path``, then a rename,
+    so a full disk never leaves half an export (or damages an older one)."""
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent or Path("."))
+    except OSError as exc:
+        raise HistoryError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(temp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise HistoryError(f"cannot write {path}: {exc.strerror}") from None
+
+
+# -- stats --------------------------------------------------------------------------------
+
+
+def cmd_stats(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
+    if args.last is not None and args.last < 1:
+        raise HistoryError("--last must be at least 1")
+    counted = tally(store.finished(args.last) if store is not None else [])
+    if args.json:
+        emit(out, {game: t.to_json() for game, t in counted.items()})
+        return 0
+    if not counted:
+        out.write("no finished games yet\n")
+        return 0
+    for game, t in counted.items():
+        out.write(f"{game}: {t.games} finished game{'s' if t.games != 1 else ''}\n")
+        colours = [(c, t.colours[c].seated, won) for c, won in t.wins()]
+        table(out, "colour", colours, t.games)
+        table(out, "player", [(k, n.seated, n.won) for k, n in sorted(t.kinds.items())], t.games)
+    return 0
+
+
+def table(out: IO[str], title: str, rows: Sequence[tuple[str, int, int]], games: int) -> None:
+    width = max(len(title), *(len(name) for name, _, _ in rows))
+    out.write(f"  {title:<{width}}  seated   won  of all games\n")
+    for name, seated, won in rows:
+        share = f"{100 * won / games:5.1f} %" if games else ""
+        out.write(f"  {name:<{width}}  {seated:6d}  {won:4d}  {share}\n")
+
+
+COMMANDS: dict[str, Callable[[HistoryStore | None, argparse.Namespace, IO[str]], int]] = {
+    "list": cmd_list,
+    "show": cmd_show,
+    "export": cmd_export,
+    "stats": cmd_stats,
+}

@@ -1,0 +1,198 @@
+"""The table's side of the history: record each game as it ends, and never stop play.
+
+The table hands over a game when it ends or is abandoned, right after the frame that
+shows it (like the save); the record is committed before the save of the final
+position, so a finished game is in the history before the save says it is over. A
+record that cannot be written (disk full, read-only, gone) stays in memory and is tried
+again with the next one; the panel shows the same short warning as a failed save, once
+per run of failures. A database found damaged, at start or on a write, is moved aside
+and a new one takes the record.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from controller.history import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
+from controller.history_record import GameRecord, record_of
+from controller.history_stats import tally
+from controller.scene import StatisticsPage
+from controller.session import Session, utc_now
+
+log = logging.getLogger(__name__)
+
+CHART_GAMES = 50
+"""The statistics screen counts each game's last this many finished games."""
+BACKLOG_LIMIT = 100
+"""Records kept in memory while the disk fails (the oldest go first beyond this)."""
+
+_SQLITE_ERRNO = {
+    3: errno.EACCES,  # SQLITE_PERM
+    8: errno.EROFS,  # SQLITE_READONLY
+    13: errno.ENOSPC,  # SQLITE_FULL
+    23: errno.EACCES,  # SQLITE_AUTH
+}
+
+
+def as_os_error(exc: Exception, directory: Path | None = None) -> OSError:
+    """The disk problem behind a failed write, as the errno the save warning knows.
+
+    SQLite names a full or read-only database itself, but reports a file it could not
+    open or write (a read-only disk, a missing directory) only as such: then the
+    directory itself is asked what is wrong with it.
+    """
+    if isinstance(exc, OSError):
+        return exc
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    number = _SQLITE_ERRNO.get(code)
+    if number is None and directory is not None:
+        number = disk_problem(directory)
+    return OSError(number or errno.EIO, str(exc))
+
+
+def disk_problem(directory: Path) -> int | None:
+    """Why nothing can be written in ``directory``, as an errno (None: no idea)."""
+    try:
+        info = os.statvfs(directory)
+    except OSError as exc:
+        return exc.errno
+    if info.f_flag & os.ST_RDONLY:
+        return errno.EROFS
+    if info.f_bavail == 0:
+        return errno.ENOSPC
+    if not os.access(directory, os.W_OK):
+        return errno.EACCES
+    return None
+
+
+class HistoryKeeper:
+    def __init__(
+        self,
+        directory: Path,
+        seat_count: int,
+        warn: Callable[[OSError], None],
+        bot_kind: Callable[[str], str] = lambda kind: kind,
+    ) -> None:
+        self.store = HistoryStore(directory)
+        self.seat_count = seat_count
+        self.warn = warn
+        self.bot_kind = bot_kind
+        self.backlog: list[GameRecord] = []
+        self.failures = 0
+        """Every failed write since start (diagnostics and tests)."""
+        self.failing = 0
+        """Failed writes in a row: the panel warns once per run of failures."""
+        self.disabled: str | None = None
+        """Why no records are written at all (a database from a newer program)."""
+
+    def open(self) -> str | None:
+        """Open the database at start, if there is one (a table that never finished a
+        game has none; the first record makes it). Returns a short notice for the panel
+        when a damaged database had to be moved aside (None otherwise). Any other
+        problem is logged and left for the first write to retry."""
+        if not self.store.path.exists():
+            return None
+        try:
+            moved = self.store.open()
+        except CorruptHistoryError as exc:  # could not even be moved aside
+            log.error("history: %s", exc)
+            return None
+        except HistoryError as exc:
+            self.disabled = str(exc)
+            log.error("history: %s; games are not recorded", exc)
+            return None
+        except (sqlite3.Error, OSError) as exc:
+            log.error("history: cannot open %s: %s; will retry", self.store.path, exc)
+            self.store.close()
+            return None
+        if moved is not None:
+            return f"history damaged, moved to {moved.name}"
+        return None
+
+    def record(self, session: Session, outcome: str) -> None:
+        """Record ``session`` (finished or abandoned). Never raises: play goes on."""
+        if self.disabled is not None:
+            return
+        try:
+            record = record_of(
+                session, outcome, utc_now(), self.seat_count, self.bot_kind(session.bot)
+            )
+        except Exception:  # a bug here must not stop the table
+            log.exception("history: cannot make a record of %s", session.game)
+            return
+        uid = record.summary.uid
+        self.backlog = [r for r in self.backlog if r.summary.uid != uid] + [record]
+        if len(self.backlog) > BACKLOG_LIMIT:
+            log.error("history: dropping %d unwritten records", len(self.backlog) - BACKLOG_LIMIT)
+            del self.backlog[:-BACKLOG_LIMIT]
+        self.flush()
+
+    def flush(self) -> bool:
+        """Write what is waiting; False if the disk refused (the records stay)."""
+        while self.backlog:
+            record = self.backlog[0]
+            try:
+                record_id = self._write(record)
+            except (sqlite3.Error, OSError, HistoryError) as exc:
+                self.store.close()  # reopened by the next attempt
+                self.failures += 1
+                self.failing += 1
+                if self.failing == 1:
+                    log.error("recording the game failed: %s; the game goes on", exc)
+                    self.warn(as_os_error(exc, self.store.directory))
+                return False
+            except Exception:  # a bug, not the disk: this record would fail for ever
+                log.exception("history: cannot store the record of %s", record.summary.uid)
+                self.backlog.pop(0)
+                continue
+            self.backlog.pop(0)
+            summary = record.summary
+            # The kill -9 test reads this line: the record was committed.
+            log.debug("recorded game %d %s (%s)", record_id, summary.uid, summary.outcome)
+        if self.failing:
+            log.warning("recording works again after %d failed writes", self.failing)
+            self.failing = 0
+        return True
+
+    def _write(self, record: GameRecord) -> int:
+        if self.store.connection is None:
+            self.store.open()
+        try:
+            return self.store.add(record)
+        except sqlite3.DatabaseError as exc:
+            if not is_corruption(exc):
+                raise
+            log.error("history: %s", exc)
+            self.store.move_aside()
+            self.store.open()
+            return self.store.add(record)
+
+    def statistics(self, last: int = CHART_GAMES) -> tuple[StatisticsPage, ...]:
+        """Per game, wins per seat colour over its ``last`` finished games; () if the
+        database cannot be read (the screen then says there is nothing yet)."""
+        try:
+            if self.store.connection is None:
+                if not self.store.path.exists():
+                    return ()
+                self.store.open()
+            summaries = self.store.finished(last=last)
+            return tuple(
+                StatisticsPage(game, counted.games, tuple(counted.wins()))
+                for game, counted in tally(summaries).items()
+            )
+        except (sqlite3.Error, OSError, HistoryError) as exc:
+            log.error("history: cannot read the statistics: %s", exc)
+            self.store.close()
+        except Exception:  # e.g. a record a future version wrote: never stop the table
+            log.exception("history: cannot count the statistics")
+        return ()
+
+    def close(self) -> None:
+        if self.backlog:
+            self.flush()
+        self.store.close()

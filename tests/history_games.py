@@ -1,0 +1,77 @@
+"""Games for the history tests: sessions played by seeded random bots, and whole games
+played at an in-process table (the real Appliance, luma's dummy panel, a fake clock)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import shutil
+import subprocess
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.machine import Mode
+from controller.session import Session
+from rules.bots import make_bot
+from tests.appliance_proc import advance, in_process
+
+
+def played(
+    game: str, preset: str, kinds: Sequence[str], seed: int, events: int | None = None
+) -> Session:
+    """A session played by random bots to its end (or for ``events`` rolls and moves)."""
+    session = Session.start(game, preset, list(kinds), seed=seed, bot="random")
+    bot = make_bot("random")
+    while not session.state.is_terminal() and (events is None or len(session.history) < events):
+        if session.state.is_chance():
+            session.roll(session.draw_dice())
+        else:
+            session.play(bot.choose(session.state, random.Random(session.rng.getrandbits(32))))
+    return session
+
+
+def table_game(state_dir: Path, game: str, preset: str, seats: int, seed: int) -> Any:
+    """Play one whole bot game at an in-process table with ``state_dir``; returns the
+    appliance, closed, after the frames that follow the game's end."""
+    app, clock = in_process(state_dir, seats=("bot",) * seats, buttons=False)
+    app.table.options.frame_interval_s = 0.5  # fewer animation frames: same game
+    session = Session.start(game, preset, ["bot"] * seats, seed=seed, bot="random")
+    app.start(new_game=session)
+    app.table.defer_saves = True  # as Loop.run does: saves and records after the frame
+    try:
+        for _ in range(1_000_000):
+            advance(app, clock)
+            if app.table.state is Mode.GAME_OVER and not app.table.records_pending:
+                break
+        else:
+            raise AssertionError("the bots did not finish the game")
+        advance(app, clock)
+    finally:
+        app.close()
+    return app
+
+
+@contextlib.contextmanager
+def tmpfs(mount_point: Path, size: str = "1m") -> Iterator[Path]:
+    """A small tmpfs at ``mount_point`` (1 MiB: room for SQLite's write-ahead log and
+    its 32 KiB index) where this process may mount (root, as CI and this machine run);
+    the test is skipped elsewhere."""
+    mount_point.mkdir()
+    tool = shutil.which("mount")
+    if tool is None:
+        pytest.skip("no mount command")
+    done = subprocess.run(
+        [tool, "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=False)
