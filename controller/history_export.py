@@ -22,13 +22,13 @@ import rules
 from controller.history import HistoryError
 from controller.history_record import GameRecord
 from rules.errors import RulesError
-from rules.playout import Step
+from rules.playout import PlayStep
 
 JSONL_FORMAT = "spieltisch-history"
 JSONL_VERSION = 1
 
 
-def replay(record: GameRecord) -> list[Step]:
+def replay(record: GameRecord) -> list[PlayStep]:
     """Every roll and move of ``record`` with the positions before and after it.
 
     Raises :class:`HistoryError` if an event does not apply (a record made by rules
@@ -39,18 +39,18 @@ def replay(record: GameRecord) -> list[Step]:
         state = rules.state_from_json(record.start_state)
     except RulesError as exc:
         raise HistoryError(f"{where}: its start position no longer loads: {exc}") from None
-    steps: list[Step] = []
+    steps: list[PlayStep] = []
     for number, entry in enumerate(record.history, start=1):
         player = str(entry.get("player") or "")
         try:
             if "dice" in entry:
                 dice = tuple(int(d) for d in entry["dice"])
                 after = state.roll(dice)
-                steps.append(Step(player, state, after, dice=dice))
+                steps.append(PlayStep(player, state, after, dice=dice))
             else:
                 move = state.parse_move(str(entry["move"]))
                 after = state.apply(move)
-                steps.append(Step(player, state, after, move=move))
+                steps.append(PlayStep(player, state, after, move=move))
         except (RulesError, KeyError, TypeError, ValueError) as exc:
             problem = f"{where}: event {number} ({entry}) does not replay: {exc}"
             raise HistoryError(problem) from None

@@ -17,7 +17,14 @@ from __future__ import annotations
 import math
 
 from controller.machine import Mode
-from controller.scene import AnyScene, MenuScene, MessageScene, Scene, SetupScene
+from controller.scene import (
+    AnyScene,
+    MenuScene,
+    MessageScene,
+    Scene,
+    SetupScene,
+    StatisticsScene,
+)
 from controller.session import Session
 from controller.views.palette import SEAT
 from hardware.display_status import SEAT_DEFAULTS, SeatLook, TableStatus
@@ -71,6 +78,15 @@ def describe(
         return describe_setup(scene)
     if isinstance(scene, MessageScene):
         return "shutting down: bye" if scene.kind == "shutdown" else scene.text
+    if isinstance(scene, StatisticsScene):
+        if not scene.pages:
+            return "statistics: no finished games yet · OK: back to the menu"
+        page = scene.pages[scene.page % len(scene.pages)]
+        wins = ", ".join(f"{colour} {count}" for colour, count in page.wins)
+        return (
+            f"statistics: {page.game}, last {page.games} games: {wins} · "
+            "NEXT: next game, OK: back to the menu"
+        )
     if session is None:
         return ""
     return describe_game(mode, scene, session, choice, physical_dice)
