@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from controller.text_board_backgammon import BACKGAMMON_LEGEND, render_backgammon
 from controller.text_board_minimaki import MINIMAKI_LEGEND, render_minimaki
-from controller.text_paint import paint
+from controller.text_paint import ANSI, paint
 from rules.core import State
 from rules.track.engine import MOVE, MaednState
 
@@ -37,10 +37,26 @@ def legend(game: str) -> str:
 
 def render_board(state: State, colour: bool = False) -> str:
     """The board of any registered game as text, plus a status line."""
-    renderer = RENDERERS.get(state.game.name)
-    if renderer is None:
-        return f"(no text board for {state.game.name} yet)\n" + str(state.to_json())
+    renderer = RENDERERS.get(state.game.name, render_any_game)
     return renderer(state, colour)
+
+
+def render_any_game(state: State, colour: bool = False) -> str:
+    """A game without a board of its own: its JSON fields one per line, then who acts."""
+    lines = [f"{state.game.name} ({state.game.preset})"]
+    for key, value in state.to_json().items():
+        if key not in ("game", "preset"):
+            lines.append(f"  {key}: {value}")
+    if state.is_terminal():
+        winners = state.winners()
+        lines.append(f"{winners[0]} wins" if winners else "game over")
+    else:
+        player = state.current_player or "?"
+        lines.append(
+            f"{paint(player, player if player in ANSI else None, colour)} to "
+            + ("roll" if state.is_chance() else "move")
+        )
+    return "\n".join(lines) + "\n"
 
 
 def render_track_game(state: State, colour: bool = False) -> str:

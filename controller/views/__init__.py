@@ -27,6 +27,7 @@ from controller.scene import (
     SetupScene,
     StatisticsScene,
 )
+from controller.views import generic as _generic
 from controller.views import maedn as _maedn
 from controller.views import menu as _menu
 from controller.views import statistics as _statistics
@@ -81,9 +82,16 @@ def layouts() -> dict[str, list[tuple[int, int, str]]]:
     return {name: view.sizes() for name, view in sorted(VIEWS.items())}
 
 
+GENERIC = GameView(_generic.sizes, _generic.render, _generic.cell_box)
+"""The view of any registered game without a board of its own (controller.views.generic)."""
+
+
+def view_of(game: str) -> GameView:
+    return VIEWS.get(game, GENERIC)
+
+
 def supports(game: str, width: int, height: int, mode: str) -> bool:
-    view = VIEWS.get(game)
-    return view is not None and (width, height, mode) in view.sizes()
+    return (width, height, mode) in view_of(game).sizes()
 
 
 def _describe(sizes: list[tuple[int, int, str]]) -> str:
@@ -94,9 +102,7 @@ def check(game: str, width: int, height: int, mode: str) -> GameView:
     """The view for ``game`` at that size, or a one-line :class:`ViewLayoutError`."""
     if mode not in MODES:
         raise ViewLayoutError(f"display mode must be one of {', '.join(MODES)}, got {mode!r}")
-    view = VIEWS.get(game)
-    if view is None:
-        raise ViewLayoutError(f"no views for game {game!r}; games with views: {', '.join(VIEWS)}")
+    view = view_of(game)
     if (width, height, mode) not in view.sizes():
         raise ViewLayoutError(
             f"{game} has no layout for {width}x{height} {mode}; layouts: {_describe(view.sizes())}"
