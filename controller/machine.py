@@ -84,11 +84,11 @@ def build_machine(model: object, initial: Mode = Mode.MENU) -> Machine:
 
 
 def mermaid(wildcards: bool = False) -> str:
-    """The machine as a mermaid state diagram (the README shows it).
+    """The machine as a mermaid state diagram (docs/architecture.md shows it).
 
     ``show_message`` and ``shut_down`` may fire from every state; they are left out
     unless ``wildcards`` is set, because their 22 edges hide the game flow.
-    Regenerate the README's copy with ``python -m controller.machine``.
+    Regenerate the copy in docs/architecture.md with ``python -m controller.machine``.
     """
     from transitions.extensions import GraphMachine
 

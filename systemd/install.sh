@@ -9,7 +9,7 @@
 #                                        # under DIR, system commands are only logged
 #                                        # to DIR/install-actions.log
 #
-# What it does (README "Install on a Raspberry Pi"):
+# What it does (docs/install.md, "Install on a Raspberry Pi"):
 #   1. apt packages: python3-venv, the Debian builds of lgpio and spidev, a compiler
 #      for wheels piwheels lacks;
 #   2. a system user "spieltisch" in the gpio, spi and dialout groups;
@@ -33,8 +33,8 @@ USER_NAME=spieltisch
 GROUPS_WANTED=(gpio spi dialout)
 APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-spidev build-essential polkitd)
 # What of the checkout goes to $PREFIX/src: enough to pip-install it and read its docs.
-SOURCE_ITEMS=(pyproject.toml README.md wiring.md config.example.toml rules controller hardware
-    systemd)
+SOURCE_ITEMS=(pyproject.toml README.md wiring.md docs config.example.toml rules controller
+    hardware systemd)
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRY_RUN=0

@@ -237,8 +237,8 @@ def test_lookahead_with_room_picks_a_legal_play_and_agrees_on_the_obvious() -> N
 
 
 def test_beats_its_yardstick_in_a_small_seeded_match() -> None:
-    """40 seeded single games, colours alternating. The 2000-game figure is in the
-    README; this catches a broken network (a random-weights net wins about 15 %)."""
+    """40 seeded single games, colours alternating. The 2000-game figure is in
+    docs/bots.md; this catches a broken network (a random-weights net wins about 15 %)."""
     from_yardstick = load_benchmark("pubeval.py").PubevalBot()
     game = rules.get_game("backgammon", "single")
     wins = 0

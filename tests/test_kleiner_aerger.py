@@ -163,7 +163,7 @@ def test_after_entering_roll_again_and_move_that_piece() -> None:
 
 def test_start_field_must_be_cleared_as_soon_as_possible() -> None:
     """ "Das Startfeld muss so bald wie möglich wieder freigemacht werden." Also when no
-    piece waits off the board (unlike MÄDN rule 5; README), and only if the piece on the
+    piece waits off the board (unlike MÄDN rule 5; docs/games.md), and only if the piece on the
     start field can move."""
     assert moves(ka("red", 3, red=[0, 10], green=OUT)) == {"0-3"}
     assert moves(ka("red", 3, red=[0, "out"], green=OUT)) == {"0-3"}

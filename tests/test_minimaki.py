@@ -443,7 +443,7 @@ def test_two_player_mode_first_game_ends_and_second_player_starts_fresh() -> Non
 
 
 def test_two_player_exact_tie_plays_another_pair() -> None:
-    """Our decision (README): an exact tie (same result in the same number of rounds)
+    """Our decision (docs/games.md): an exact tie (same result in the same number of rounds)
     plays another pair of games; of two losses the longer one is better."""
     state = mm(
         "two_player",

@@ -1,7 +1,7 @@
 """The statistics screen: wins per seat colour as a bar chart, at 16×16 and 32×32.
 
 Golden pictures live in ``tests/golden/statistics_*``; with ``SPIELTISCH_REGEN_GOLDEN=1``
-they are rewritten, and so are the README's pictures ``docs/img/statistics_*.png``
+they are rewritten, and so are the pictures ``docs/img/statistics_*.png`` of docs/history.md
 (scaled up). Look at them before committing. The last test opens the screen at a table
 (mock pins, luma's dummy panel) over a history of recorded games and checks that the
 panel shows exactly the chart of those games.

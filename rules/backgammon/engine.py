@@ -291,7 +291,7 @@ class BackgammonGame:
     # -- JSON ---------------------------------------------------------------------------
 
     def state_from_json(self, data: Mapping[str, Any]) -> BackgammonState:
-        """Parse and validate a JSON state (format in the README).
+        """Parse and validate a JSON state (format in docs/json.md).
 
         Required: ``points`` (per side, 24 counts from its own view) and ``turn``;
         ``bar`` defaults to 0 each, ``phase`` to ``"roll"`` (``"move"`` with ``dice``),
@@ -781,7 +781,7 @@ class BackgammonState(ValueState):
         """Per finished single/money game (``rules play``): points won and how.
 
         For a match only the last game's kind is known from the final state, so the
-        counts are per match there (documented in the README).
+        counts are per match there (documented in docs/games.md).
         """
         kinds = [kind for _, _, kind in self.results]
         points = sum(p for _, p, _ in self.results)
