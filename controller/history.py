@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.history_record import GameRecord, MatchGame, Seat, Summary
+from controller.history_record import HistoryEntry, RecordedMatchGame, Seat, Summary
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +209,7 @@ class HistoryStore:
 
     # -- writing ------------------------------------------------------------------------
 
-    def add(self, record: GameRecord) -> int:
+    def add(self, record: HistoryEntry) -> int:
         """Store ``record`` in one transaction; returns its id. A record with the same
         uid (the same game, recorded again after a power cut) is replaced, keeping its
         id."""
@@ -302,7 +302,7 @@ class HistoryStore:
         rows.sort(key=lambda row: (row[5], row[0]), reverse=True)  # ended, id
         return self._summaries(rows)
 
-    def get(self, record_id: int) -> GameRecord:
+    def get(self, record_id: int) -> HistoryEntry:
         """The whole record of game ``record_id``; :class:`HistoryError` if there is none."""
         db = self._db()
         row = db.execute(
@@ -315,7 +315,7 @@ class HistoryStore:
                 f"no game {record_id} in the history (see `spieltisch history list`)"
             )
         (summary,) = self._summaries([row[:-3]])
-        return GameRecord(summary, _load(row[-3]), _load(row[-2]), _load(row[-1]))
+        return HistoryEntry(summary, _load(row[-3]), _load(row[-2]), _load(row[-1]))
 
     def count(self) -> int:
         return int(self._db().execute("SELECT count(*) FROM records").fetchone()[0])
@@ -330,7 +330,7 @@ class HistoryStore:
     def _summaries(self, rows: Sequence[Sequence[Any]]) -> list[Summary]:
         ids = [int(row[0]) for row in rows]
         seats: dict[int, list[Seat]] = {i: [] for i in ids}
-        games: dict[int, list[MatchGame]] = {i: [] for i in ids}
+        games: dict[int, list[RecordedMatchGame]] = {i: [] for i in ids}
         db = self._db()
         for chunk in range(0, len(ids), 500):
             part = ids[chunk : chunk + 500]
@@ -347,7 +347,9 @@ class HistoryStore:
                 part,
             ):
                 games[rid].append(
-                    MatchGame(number, winner, points, kind, cube, bool(crawford), _load(score))
+                    RecordedMatchGame(
+                        number, winner, points, kind, cube, bool(crawford), _load(score)
+                    )
                 )
         out = []
         for row in rows:

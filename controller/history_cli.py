@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from controller.history import HistoryError, HistoryStore
 from controller.history_export import can_export_match, json_lines, match_text, replay
-from controller.history_record import ABANDONED, GameRecord, Summary
+from controller.history_record import ABANDONED, HistoryEntry, Summary
 from controller.history_stats import tally
 
 FORMATS = ("mat", "jsonl")
@@ -97,7 +97,7 @@ def opened(directory: Path) -> Iterator[HistoryStore | None]:
         store.close()
 
 
-def record(store: HistoryStore | None, record_id: int) -> GameRecord:
+def record(store: HistoryStore | None, record_id: int) -> HistoryEntry:
     if store is None:
         raise HistoryError(f"no game {record_id}: no games recorded yet")
     return store.get(record_id)

@@ -3,7 +3,7 @@
 * :func:`replay` turns a record's rolls and moves back into positions, event by event,
   and checks that they lead to the position the record ended in.
 * Backgammon games and matches go out as GNU Backgammon's ``.mat`` match files, through
-  the rules layer's own writer (the game's ``export_match``).
+  the rules layer's own writer (the record format the game registered).
 * Every game can go out as JSON lines that ``spieltisch rules apply`` replays: the first
   line describes the game and holds the start position (``"state"``); every further line
   is one event in the save file's form, ``{"player", "dice": [...]}`` or
@@ -20,7 +20,7 @@ from typing import Any
 
 import rules
 from controller.history import HistoryError
-from controller.history_record import GameRecord
+from controller.history_record import HistoryEntry
 from rules.errors import RulesError
 from rules.playout import PlayStep
 
@@ -28,7 +28,7 @@ JSONL_FORMAT = "spieltisch-history"
 JSONL_VERSION = 1
 
 
-def replay(record: GameRecord) -> list[PlayStep]:
+def replay(record: HistoryEntry) -> list[PlayStep]:
     """Every roll and move of ``record`` with the positions before and after it.
 
     Raises :class:`HistoryError` if an event does not apply (a record made by rules
@@ -60,22 +60,20 @@ def replay(record: GameRecord) -> list[PlayStep]:
     return steps
 
 
-def can_export_match(record: GameRecord) -> bool:
-    """Whether the game has a match-file writer (Backgammon)."""
-    game = rules.get_game(record.summary.game, record.summary.preset)
-    return getattr(game, "export_match", None) is not None
+def can_export_match(record: HistoryEntry) -> bool:
+    """Whether the game registered a record format (Backgammon: ``.mat``)."""
+    return rules.capabilities(record.summary.game).record_export is not None
 
 
-def match_text(record: GameRecord) -> str:
+def match_text(record: HistoryEntry) -> str:
     """The game or match as a ``.mat`` file (GNU Backgammon's ``import mat``)."""
-    game = rules.get_game(record.summary.game, record.summary.preset)
-    writer = getattr(game, "export_match", None)
+    writer = rules.capabilities(record.summary.game).record_export
     if writer is None:
         raise HistoryError(f"{record.summary.game} has no match-file format; export as JSON lines")
     return str(writer(replay(record)))
 
 
-def json_lines(record: GameRecord) -> Iterator[str]:
+def json_lines(record: HistoryEntry) -> Iterator[str]:
     """The game as JSON lines (see the module's description)."""
     steps = replay(record)
     header: dict[str, Any] = {

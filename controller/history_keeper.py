@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.history import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
-from controller.history_record import GameRecord, record_of
+from controller.history_record import HistoryEntry, record_of
 from controller.history_stats import tally
 from controller.scene import StatisticsPage
 from controller.session import Session, utc_now
@@ -82,7 +82,7 @@ class HistoryKeeper:
         self.seat_count = seat_count
         self.warn = warn
         self.bot_kind = bot_kind
-        self.backlog: list[GameRecord] = []
+        self.backlog: list[HistoryEntry] = []
         self.failures = 0
         """Every failed write since start (diagnostics and tests)."""
         self.failing = 0
@@ -159,7 +159,7 @@ class HistoryKeeper:
             self.failing = 0
         return True
 
-    def _write(self, record: GameRecord) -> int:
+    def _write(self, record: HistoryEntry) -> int:
         if self.store.connection is None:
             self.store.open()
         try:

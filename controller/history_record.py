@@ -61,7 +61,7 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class MatchGame:
+class RecordedMatchGame:
     """One game of a Backgammon match (a single or money game is a match of one)."""
 
     number: int
@@ -108,7 +108,7 @@ class Summary:
     """Moves made (every decision but a pass)."""
     result: dict[str, Any] = field(default_factory=dict)
     """Game-specific results: a Backgammon match's length and final score."""
-    games: tuple[MatchGame, ...] = ()
+    games: tuple[RecordedMatchGame, ...] = ()
     id: int | None = None
 
     @property
@@ -142,7 +142,7 @@ class Summary:
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class HistoryEntry:
     """A whole game: its summary, the start and final positions and every event."""
 
     summary: Summary
@@ -159,7 +159,9 @@ class GameRecord:
         }
 
 
-def record_of(session: Session, outcome: str, ended: str, seat_count: int, bot: str) -> GameRecord:
+def record_of(
+    session: Session, outcome: str, ended: str, seat_count: int, bot: str
+) -> HistoryEntry:
     """The record of ``session`` as it stands (``outcome``: finished or abandoned).
 
     ``seat_count`` is the number of seats wired at the table (the ones without a player
@@ -194,7 +196,7 @@ def record_of(session: Session, outcome: str, ended: str, seat_count: int, bot: 
         result=result,
         games=match_games(final, crawford_rule(session)),
     )
-    return GameRecord(summary, start, final, list(session.history))
+    return HistoryEntry(summary, start, final, list(session.history))
 
 
 def legacy_uid(session: Session) -> str:
@@ -208,7 +210,7 @@ def crawford_rule(session: Session) -> bool:
     return bool(getattr(getattr(session.state.game, "rules", None), "crawford", False))
 
 
-def match_games(final: Mapping[str, Any], crawford_rule: bool) -> tuple[MatchGame, ...]:
+def match_games(final: Mapping[str, Any], crawford_rule: bool) -> tuple[RecordedMatchGame, ...]:
     """The games of a Backgammon match (or single game) from its final position.
 
     The cube is the points divided by what the game was won by; a dropped double scores
@@ -229,7 +231,7 @@ def match_games(final: Mapping[str, Any], crawford_rule: bool) -> tuple[MatchGam
         if length:
             score[winner] = score.get(winner, 0) + points
         cube = points // _KIND_FACTOR.get(kind, 1)
-        games.append(MatchGame(number, winner, points, kind, cube, crawford, dict(score)))
+        games.append(RecordedMatchGame(number, winner, points, kind, cube, crawford, dict(score)))
         away = length - 1
         crawford = (
             crawford_rule
