@@ -39,7 +39,7 @@ def render_board(state: State, colour: bool = False) -> str:
     """The board of any registered game as text, plus a status line."""
     renderer = RENDERERS.get(state.game.name)
     if renderer is None:
-        return f"(no text board for {state.game.name} yet)\n" + str(state.to_json())
+        return f"(no text board for {state.game.name})\n" + str(state.to_json())
     return renderer(state, colour)
 
 
