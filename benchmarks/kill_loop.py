@@ -1,4 +1,4 @@
-"""The kill -9 loop (issue 7): pull the plug on ``spieltisch run`` 200 times.
+"""The kill -9 loop: pull the plug on ``spieltisch run`` 200 times; nothing may be lost.
 
 Run by hand (tests/test_appliance_process.py runs a short version on every CI run):
 

@@ -1,8 +1,8 @@
 """Kleiner Ärger, first player against the random bot: the exact optimum and its policy.
 
-Issue 9 sets the strong bot's target at 58 % and says the optimum is "about 61 %"; this
-script computes it exactly and writes the optimal policy that the strong bot plays
-(``rules/track/kleiner_aerger_policy.bin``).
+The strong bot's target is to win 58 % as first player, against an estimated optimum of
+about 61 %; this script computes the optimum exactly and writes the optimal policy that
+the strong bot plays (``rules/track/kleiner_aerger_policy.bin``).
 
 Against a fixed random opponent the 2-player game is a finite Markov decision process.
 The script enumerates every reachable state by breadth-first search over the rules

@@ -1,4 +1,7 @@
-"""The ``spieltisch`` command: one entry point, one subcommand per job (DESIGN §6).
+"""The ``spieltisch`` command: one entry point, one subcommand per job.
+
+The subcommands (``sim``, ``run``, ``selftest``, ``history``, ``config check``, ``rules``)
+are an interface others script against, so their names and options stay stable.
 
 Bad input never shows a traceback: argparse errors and every ``ValueError``/``OSError``
 from below become one line on stderr and exit code 2.

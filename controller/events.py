@@ -1,4 +1,4 @@
-"""Events on the loop's one queue, and the bounded queue itself (DESIGN §3).
+"""Events on the loop's one queue, and the bounded queue itself.
 
 Every input — GPIO callbacks, keyboard, serial, timers, signals — becomes an event here.
 Producers run on their own threads and only call :meth:`EventQueue.put`; the loop thread

@@ -2,8 +2,9 @@
 
 transitions runs it with ``queued=True`` so a trigger fired from a callback runs after
 the current transition finishes, never re-entrantly. The machine is plain (not the
-thread-safe variant) because only the loop thread ever touches it (DESIGN §3); timeouts
-are scheduled by the loop, not by transitions' timer threads.
+thread-safe variant) because only the loop thread ever touches it (see the Threading
+section of docs/architecture.md); timeouts are scheduled by the loop, not by
+transitions' timer threads.
 
 The model (``controller.table.Table``) supplies the guards (``conditions``) and the
 ``on_enter_*`` callbacks.

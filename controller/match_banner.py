@@ -3,8 +3,9 @@
 Why: inside a match the rules start the next game at once (a new opening roll), so
 without a word the board would simply jump back to the start and nobody at the table
 would know who scored what. The LED views have no room for a permanent score, so the
-table flashes this line as a banner instead (DESIGN §3's banner, used for "pass" and
-"time!" too). The text board prints the score on its status line.
+table flashes this line as a banner instead (the scene's ``banner``, the text that
+also scrolls over the board for "pass" and "time!"). The text board prints the score on
+its status line.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Saving the session so a pulled plug loses at most the move in flight (DESIGN §3).
+"""Saving the session so a pulled plug loses at most the move in flight.
 
 A save is written atomically: a temp file in the same directory, flushed and fsynced,
 ``os.replace``d over the old save, then the directory is fsynced so the rename itself

@@ -1,7 +1,8 @@
-"""``spieltisch rules ...``: a JSON command line over the rules layer (DESIGN §6).
+"""``spieltisch rules ...``: a JSON command line over the rules layer.
 
-It exists for scripting, tests and bug reports: every answer is JSON on stdout, every
-bad input is one line on stderr and exit code 2. Games plug in through the registry;
+It exists for scripting, tests and bug reports; other programs script against it, so its
+commands and JSON formats stay stable. Every answer is JSON on stdout, every bad input
+is one line on stderr and exit code 2. Games plug in through the registry;
 optional per-game extras (GNU Backgammon Position IDs, summaries) are looked up by
 attribute so this module never names a game.
 """

@@ -1,8 +1,8 @@
 """A game in progress: game + preset, who sits where, the state, the history and the dice.
 
-The session is everything that must survive a pulled plug (DESIGN §3, §6): it
-serialises to plain JSON, including the RNG state, so a resumed game continues with the
-same player to move and the very same dice to come.
+The session is everything that must survive a pulled plug: it serialises to plain JSON
+(with the rules' own JSON state inside), including the RNG state, so a resumed game
+continues with the same player to move and the very same dice to come.
 """
 
 from __future__ import annotations

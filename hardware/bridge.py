@@ -1,6 +1,7 @@
 """Host driver for the Pico serial bridge: one USB port as display and as buttons.
 
-Threads (DESIGN §3): a *supervisor* opens the port, says HELLO, sends frames,
+Threads (only the controller's loop thread touches the game; see the Threading section of
+docs/architecture.md): a *supervisor* opens the port, says HELLO, sends frames,
 brightness and keep-alive pings one at a time and waits for each ACK; it reconnects
 with exponential backoff whenever the port fails or acks stop. A *reader* per
 connection only parses bytes and hands results on: button events go to the

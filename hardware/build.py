@@ -38,7 +38,9 @@ def build_input(spec: HardwareSpec, *, pin_factory: Any = None) -> InputBackend:
             return PygameKeys(hold_s=spec.buttons.hold_s)
         return TerminalKeys()
     if spec.input_type == "bridge":
-        raise HardwareError("input.type 'bridge' is opened by hardware.bridge (issue 8)")
+        raise HardwareError(
+            "input.type 'bridge' is opened by hardware.bridge (the Pico serial bridge)"
+        )
     raise HardwareError(f"unknown input type {spec.input_type!r}; allowed: gpio, keyboard, bridge")
 
 

@@ -4,9 +4,10 @@ Each seat has an OK/ROLL and a NEXT button, plus one system button; each is wire
 its BCM pin to ground and read with the internal pull-up (``pull_up=False`` for
 buttons switching to 3.3 V with external pull-downs).
 
-Threads (DESIGN §3): gpiozero calls ``when_pressed``/``when_released`` on the thread
-that saw the edge and ``when_held`` on its own hold thread; a ``threading.Timer``
-settles bounces that end in a level change. All of them only pass a ``ButtonEvent``
+Threads (one loop thread owns the game; everything else only enqueues events): gpiozero
+calls ``when_pressed``/``when_released`` on the thread that saw the edge and
+``when_held`` on its own hold thread; a ``threading.Timer`` settles bounces that end in a
+level change. All of them only pass a ``ButtonEvent``
 to the sink, which enqueues it; a lock keeps the debounce state and the event order
 consistent across those threads.
 

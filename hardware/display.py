@@ -304,7 +304,7 @@ def _dummy(spec: DisplaySpec, interface: Any) -> LumaDisplay:
 
 def _bridge(spec: DisplaySpec, interface: Any) -> LumaDisplay:
     raise HardwareError(
-        "display.type 'bridge' is opened by hardware.bridge (serial bridge, issue 8), "
+        "display.type 'bridge' is opened by hardware.bridge (the Pico serial bridge), "
         "not by open_display"
     )
 

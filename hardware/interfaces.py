@@ -1,4 +1,4 @@
-"""The small interfaces the controller drives the table through (DESIGN §4).
+"""The small interfaces the controller drives the table through.
 
 The controller only ever sees these protocols; real drivers (luma devices, gpiozero
 buttons, a TonalBuzzer, the serial bridge) and their fakes implement them. That keeps
@@ -39,8 +39,8 @@ class ButtonEvent:
 
 
 EventSink = Callable[[ButtonEvent], None]
-"""Where input backends deliver events. It only enqueues (DESIGN §3): it must never
-touch the state machine, and it may be called from any thread."""
+"""Where input backends deliver events. It only enqueues (one loop thread owns the game): it must
+never touch the state machine, and it may be called from any thread."""
 
 
 class Display(Protocol):

@@ -23,8 +23,8 @@ ROTATIONS = (0, 90, 180, 270)
 
 RGB_SIZES = ((16, 16), (32, 32))
 MONO_SIZES = ((32, 8), (8, 8))
-"""The sizes the game views have layouts for (DESIGN §3), as (width, height) after
-rotation. A display of any other size could be driven, but nothing could be drawn."""
+"""The sizes the game views have layouts for, as (width, height) after rotation. A display
+of any other size could be driven, but nothing could be drawn."""
 
 INPUT_TYPES = ("gpio", "keyboard", "bridge")
 BUTTONS = ("ok", "next")

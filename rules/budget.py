@@ -1,13 +1,13 @@
 """How much thinking a computer player may do for one move.
 
-The rules never read a clock (DESIGN §2), yet a bot must keep to a time budget per move
-(issue 9: default 0.5 s). The two are reconciled by *injection*: a :class:`Budget`
-counts work in nodes (positions evaluated or playout steps), which is deterministic and
-is what tests and seeded benchmarks use, and the caller may add a ``clock`` (for
-example ``time.monotonic`` from the controller). With a clock, :meth:`Budget.start`
-fixes a deadline ``seconds`` ahead and the search stops at whichever limit comes first,
-returning its best move so far. Rules modules never import ``time``; they only call the
-function they were handed.
+The rules never read a clock (they are pure, so every result can be reproduced), yet a bot
+must keep to a time budget per move (0.5 s by default). The two are reconciled by
+*injection*: a :class:`Budget` counts work in nodes (positions evaluated or playout
+steps), which is deterministic and is what tests and seeded benchmarks use, and the
+caller may add a ``clock`` (for example ``time.monotonic`` from the controller). With a
+clock, :meth:`Budget.start` fixes a deadline ``seconds`` ahead and the search stops at
+whichever limit comes first, returning its best move so far. Rules modules never import
+``time``; they only call the function they were handed.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 DEFAULT_SECONDS = 0.5
-"""Issue 9: every bot keeps to this per-move budget unless configured otherwise."""
+"""Every bot keeps to this per-move budget unless configured otherwise."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """A strong-enough player for any game of the protocol: flat Monte Carlo.
 
 Every game registered in :mod:`rules` gets a ``strong`` bot, even one that has no
-dedicated player yet: this bot tries each legal move, finishes the game many times with
+dedicated player: this bot tries each legal move, finishes the game many times with
 random moves and seeded dice, and plays the move that won most often for the side on
 turn. Playouts are handed out round-robin, so stopping early at the budget still leaves
 every move with a fair share. It is slow compared with a dedicated evaluation, which is

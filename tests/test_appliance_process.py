@@ -1,4 +1,4 @@
-"""The appliance as systemd runs it (issue 7, DESIGN §5): a real ``spieltisch run``
+"""The appliance as systemd runs it: a real ``spieltisch run``
 process on fake hardware, sd_notify READY/WATCHDOG on a datagram socket, SIGTERM,
 SIGKILL and resume, and the held system button's shutdown.
 
@@ -135,7 +135,7 @@ def test_notifier_pings_only_for_its_own_pid_and_logs_a_broken_socket(
 def test_sigterm_mid_game_saves_and_exits_zero(
     tmp_path: Path, notify: NotifySocket, record_property: Record
 ) -> None:
-    """DESIGN §5: "SIGTERM means save and exit cleanly within 2 s" (the time is recorded,
+    """SIGTERM means save and exit cleanly within 2 s (the time is recorded,
     not asserted): exit code 0, the save holds every roll and move made so far."""
     state_dir = tmp_path / "state"
     config = write_config(tmp_path, seats=("bot",) * 4)
@@ -244,7 +244,7 @@ def resumed_games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[st
 def test_resume_after_a_kill_in_the_middle_of_each_game(
     resumed_games: dict[str, dict[str, Any]], game: str, preset: str, players: int
 ) -> None:
-    """Issue 7: "a pulled plug loses at most the move in flight": after SIGKILL mid-game
+    """A pulled plug loses at most the move in flight: after SIGKILL mid-game
     the save is intact, the restart resumes that very game (same player to move, same
     dice), and play continues from there exactly as it would have without the kill."""
     result = resumed_games[f"{game}/{preset}"]
@@ -266,10 +266,11 @@ def test_resume_after_a_kill_in_the_middle_of_each_game(
 
 
 def test_kill_loop_short(tmp_path: Path, record_property: Record) -> None:
-    """Issue 7's kill -9 loop, 10 kills here: SIGKILL at random moments (some during
-    start-up), restart each time; every save loads, extends the one before, keeps every
-    entry the process had saved, and equals the uninterrupted game. The history database
-    stays sound (SQLite's integrity check) and keeps every game finished before a kill."""
+    """The kill -9 loop of ``benchmarks/kill_loop.py``, 10 kills here: SIGKILL at random
+    moments (some during start-up), restart each time; every save loads, extends the one
+    before, keeps every entry the process had saved, and equals the uninterrupted game. The
+    history database stays sound (SQLite's integrity check) and keeps every game finished
+    before a kill."""
     stats = kill_loop(
         tmp_path,
         kills=10,
@@ -295,8 +296,8 @@ def test_kill_loop_short(tmp_path: Path, record_property: Record) -> None:
 
 
 def test_very_long_system_press_animates_saves_then_powers_off(tmp_path: Path) -> None:
-    """Issue 7: "A very long press of the system button shows a shutdown animation,
-    saves and runs `systemctl poweroff`". The real loop runs on its thread with the
+    """A very long press of the system button shows a shutdown animation, saves and
+    runs ``systemctl poweroff``. The real loop runs on its thread with the
     real clock; frames go to luma's capture device. When poweroff is called the game is
     saved and the last frames on the panel were the shutdown scene."""
     state_dir = tmp_path / "state"
@@ -370,7 +371,7 @@ def app_shutdown() -> Any:
 def test_poweroff_runs_systemctl_poweroff_as_an_argument_list(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 7: "runs `systemctl poweroff` as an argument list, never a shell string".
+    """Shutdown runs ``systemctl poweroff`` as an argument list, never a shell string.
     A stand-in ``systemctl`` first on PATH records the argv it was given; a shell
     string would arrive as one argument or be word-split by a shell."""
     from controller import run_cli

@@ -1,7 +1,7 @@
-"""Backgammon rules: every sentence of seed 003 and every added standard rule (DESIGN §2).
+"""Backgammon rules: every sentence of the German rule text and every added standard rule.
 
 Positions are written per side in its *own* numbering (point 1 = its home board's ace
-point; it moves from 24 towards 1), exactly as the seed numbers them for "dein" side.
+point; it moves from 24 towards 1), exactly as the rule text numbers them for "dein" side.
 """
 
 from __future__ import annotations
@@ -58,18 +58,18 @@ def play(state: BackgammonState, notation: str) -> BackgammonState:
 OPEN = {24: 2, 13: 5, 8: 3, 6: 5}
 
 
-# -- seed 003, sentence by sentence ---------------------------------------------------
+# -- the rule text, sentence by sentence ---------------------------------------------
 
 
 def test_board_has_24_points_12_on_each_side() -> None:
-    """Seed 003: "Das Spielbrett besteht aus 24 Dreiecken, Points genannt, von denen sich
+    """Rule text: "Das Spielbrett besteht aus 24 Dreiecken, Points genannt, von denen sich
     jeweils 12 auf einer Seite befinden." """
     data = rules.get_game("backgammon").new_state().to_json()
     assert all(len(data["points"][c]) == 24 for c in ("white", "black"))
 
 
 def test_points_numbered_per_side_in_opposite_directions() -> None:
-    """Seed 003: "Die Points werden von rechts nach links durchnumeriert." and "deine
+    """Rule text: "Die Points werden von rechts nach links durchnumeriert." and "deine
     Spielrichtung, der Gegner spielt genau entgegengesetzt." Each side counts from its own
     ace point, so white's point p is black's point 25 - p."""
     with pytest.raises(InvalidStateError, match="both have checkers"):
@@ -81,7 +81,7 @@ def test_points_numbered_per_side_in_opposite_directions() -> None:
 
 
 def test_home_and_outer_board_split_between_6_and_7() -> None:
-    """Seed 003: "Zwischen dem 6. und 7. Point auf jeder Seite werden die Points durch die
+    """Rule text: "Zwischen dem 6. und 7. Point auf jeder Seite werden die Points durch die
     so genannte Bar in das Home- und das Outer-Board aufgeteilt." A checker on 7 is not
     home yet, so no bearing off; on 6 it is."""
     outside = bg({7: 1, 1: 14}, {1: 2}, dice=(6, 1))
@@ -91,7 +91,7 @@ def test_home_and_outer_board_split_between_6_and_7() -> None:
 
 
 def test_fifteen_checkers_each_in_the_fixed_setup() -> None:
-    """Seed 003: "Gespielt wird mit 15 weißen und 15 schwarzen Steinen, deren Aufstellung
+    """Rule text: "Gespielt wird mit 15 weißen und 15 schwarzen Steinen, deren Aufstellung
     fest vorgegeben ist." The standard setup: 2 on 24, 5 on 13, 3 on 8, 5 on 6."""
     state = rules.get_game("backgammon").new_state()
     data = state.to_json()
@@ -105,7 +105,7 @@ def test_fifteen_checkers_each_in_the_fixed_setup() -> None:
 
 
 def test_goal_bring_home_then_bear_off_first_out_wins() -> None:
-    """Seed 003: "Ziel des Spieles ist es, alle seine Spielsteine in das Home-Board zu
+    """Rule text: "Ziel des Spieles ist es, alle seine Spielsteine in das Home-Board zu
     bringen und sie dann hinauszuwürfeln. Wer als erster keine Steine mehr am Brett hat,
     ist der Sieger." and "Gewinner ist der Spieler, der zuerst alle Steine
     herausgewürfelt hat." """
@@ -117,7 +117,7 @@ def test_goal_bring_home_then_bear_off_first_out_wins() -> None:
 
 
 def test_bar_holds_hit_checker_which_reenters_in_opponents_home() -> None:
-    """Seed 003: "Bar, hier steht ein Stein wenn er geschlagen wurde. Man muss im
+    """Rule text: "Bar, hier steht ein Stein wenn er geschlagen wurde. Man muss im
     Home-Board des Gegners wieder einsetzen." Entering lands on points 19–24 (own
     numbering), the opponent's home board."""
     state = bg({25: 1, 6: 14}, {6: 14}, dice=(6, 1))
@@ -127,7 +127,7 @@ def test_bar_holds_hit_checker_which_reenters_in_opponents_home() -> None:
 
 
 def test_field_null_is_off() -> None:
-    """Seed 003: "Feld „null“, wenn alle Steine im Home-Board sind, wird "rausgespielt"."
+    """Rule text: "Feld „null“, wenn alle Steine im Home-Board sind, wird "rausgespielt"."
     Notation writes it "off"; "0" is read as the same."""
     state = bg({1: 15}, {1: 2}, dice=(2, 1))
     assert plays(state) == {"1/off(2)"}
@@ -135,7 +135,7 @@ def test_field_null_is_off() -> None:
 
 
 def test_two_dice_are_rolled() -> None:
-    """Seed 003: "Der Spieler, der am Zug ist, würfelt mit zwei Würfeln." The chance node
+    """Rule text: "Der Spieler, der am Zug ist, würfelt mit zwei Würfeln." The chance node
     offers the 21 distinct rolls of two dice."""
     state = rules.get_game("backgammon").new_state(first="white")
     outcomes = state.chance_outcomes()
@@ -151,7 +151,7 @@ def test_two_dice_are_rolled() -> None:
 
 
 def test_dice_are_played_singly_not_summed() -> None:
-    """Seed 003: "Der Spieler setzt seine Steine entsprechend den gewürfelten Augenzahlen.
+    """Rule text: "Der Spieler setzt seine Steine entsprechend den gewürfelten Augenzahlen.
     Die Augenzahlen werden nicht zusammengezählt, sondern einzeln gesetzt." A 3-1 may not
     jump to 20 when both stops (21 and 23) are closed, even though 20 is open."""
     state = bg({24: 1, 6: 14}, {4: 2, 2: 2}, dice=(3, 1))  # black's 4, 2 = white's 21, 23
@@ -160,21 +160,21 @@ def test_dice_are_played_singly_not_summed() -> None:
 
 
 def test_both_dice_may_move_the_same_checker() -> None:
-    """Seed 003: "Beide Augenzahlen können jedoch mit demselben Stein gesetzt werden." """
+    """Rule text: "Beide Augenzahlen können jedoch mit demselben Stein gesetzt werden." """
     state = rules.get_game("backgammon").state_from_position_id("4HPwATDgc/ABMA").roll([3, 1])
     assert "24/20" in plays(state)
     assert "13/9" in plays(state)
 
 
 def test_player_chooses_which_die_first() -> None:
-    """Seed 003: "Welche Augenzahl zuerst gesetzt wird, ist dem Spieler überlassen." With
+    """Rule text: "Welche Augenzahl zuerst gesetzt wird, ist dem Spieler überlassen." With
     23 closed, 24/20 is still possible through 21 (the 3 first)."""
     state = bg({24: 1, 6: 14}, {2: 2}, dice=(3, 1))
     assert "24/20" in plays(state)
 
 
 def test_moves_go_forward_only() -> None:
-    """Seed 003: "Die Spielsteine werden vom Home-Board des Gegners aus über das
+    """Rule text: "Die Spielsteine werden vom Home-Board des Gegners aus über das
     Outer-Board zum eigenen Home-Board hin gezogen. Züge rückwärts sind nicht erlaubt."
     Every play lowers the mover's pip count by exactly the dice used."""
     rng = random.Random(3)
@@ -198,7 +198,7 @@ def test_moves_go_forward_only() -> None:
 
 
 def test_points_with_two_opposing_checkers_are_closed() -> None:
-    """Seed 003: "Die Steine können nur auf Felder gesetzt werden, die noch offen sind,
+    """Rule text: "Die Steine können nur auf Felder gesetzt werden, die noch offen sind,
     d.h. auf denen sich nicht mehr als ein gegnerischer Stein befindet. Felder, die
     bereits mit zwei oder mehr gegnerischen Steinen besetzt sind, können von den eigenen
     Steinen nicht benutzt werden." """
@@ -209,7 +209,7 @@ def test_points_with_two_opposing_checkers_are_closed() -> None:
 
 
 def test_double_is_played_four_times() -> None:
-    """Seed 003: "Würfelt man einen Pasch, also zwei gleiche Zahlen (z.B. 6 und 6), so wird
+    """Rule text: "Würfelt man einen Pasch, also zwei gleiche Zahlen (z.B. 6 und 6), so wird
     die gewürfelte Augenzahl doppelt gezogen. In dem Beispiel also viermal die 6." """
     state = rules.get_game("backgammon").state_from_position_id("4HPwATDgc/ABMA").roll([6, 6])
     assert "24/18(2) 13/7(2)" in plays(state)
@@ -219,7 +219,7 @@ def test_double_is_played_four_times() -> None:
 
 
 def test_landing_on_a_blot_hits_it() -> None:
-    """Seed 003: "Wird ein Spielstein auf ein Feld gezogen, das von einem einzelnen
+    """Rule text: "Wird ein Spielstein auf ein Feld gezogen, das von einem einzelnen
     gegnerischen Stein besetzt ist, so wird dieser geschlagen." and "Geschlagene Steine
     werden in die Mitte des Spielfelds auf die Bar gesetzt." """
     state = bg({13: 1, 6: 14}, {15: 1, 6: 14}, dice=(3, 1))  # black's 15 = white's 10
@@ -229,7 +229,7 @@ def test_landing_on_a_blot_hits_it() -> None:
 
 
 def test_hit_on_an_intermediate_stop() -> None:
-    """Seed 003: "Dies ist auch möglich, wenn man auf diesem Feld nur einen
+    """Rule text: "Dies ist auch möglich, wenn man auf diesem Feld nur einen
     „Zwischenstopp“ macht, d.h. mit einem Stein beide Augenzahlen setzt." """
     state = bg({13: 1, 6: 14}, {15: 1, 6: 14}, dice=(3, 1))
     assert "13/10*/9" in plays(state)
@@ -241,7 +241,7 @@ def test_hit_on_an_intermediate_stop() -> None:
 
 
 def test_no_other_move_while_on_the_bar() -> None:
-    """Seed 003: "Der Besitzer dieses Steins darf erst dann andere Steine ziehen, wenn er
+    """Rule text: "Der Besitzer dieses Steins darf erst dann andere Steine ziehen, wenn er
     alle seine geschlagenen Steine von der Bar wieder zurück ins Spiel gebracht hat." """
     state = bg({25: 1, 13: 14}, {6: 14}, dice=(4, 2))
     assert all(n.startswith("bar/") for n in plays(state))
@@ -249,7 +249,7 @@ def test_no_other_move_while_on_the_bar() -> None:
 
 
 def test_entering_counts_in_own_direction() -> None:
-    """Seed 003: "Um einen Stein wieder zurück ins Spiel zu bringen, würfelt der Spieler
+    """Rule text: "Um einen Stein wieder zurück ins Spiel zu bringen, würfelt der Spieler
     wie in einem normalen Zug, setzt aber seine Steine gemäß der Augenzahl in das
     Home-Board des Gegners. Hat der Spieler z.B. eine 3 und eine 5 gewürfelt, so muss er
     einen Stein auf das 3. oder 5. Point setzen. Gezählt wird hierbei in der eigenen
@@ -262,7 +262,7 @@ def test_entering_counts_in_own_direction() -> None:
 
 
 def test_whole_roll_lost_when_nothing_can_enter() -> None:
-    """Seed 003: "Kann kein Stein gesetzt werden, so verfällt der ganze Wurf und der
+    """Rule text: "Kann kein Stein gesetzt werden, so verfällt der ganze Wurf und der
     Gegner ist am Zug." (Also the added rule: a roll with no legal move passes.)"""
     state = bg({25: 1, 13: 14}, {3: 2, 5: 2, 6: 2, 8: 9}, dice=(5, 3))
     assert state.legal_moves() == (PASS,)
@@ -272,7 +272,7 @@ def test_whole_roll_lost_when_nothing_can_enter() -> None:
 
 
 def test_all_hit_checkers_enter_before_any_other_move() -> None:
-    """Seed 003: "Wurden mehrere Steine geschlagen, so müssen erst alle wieder ins Spiel
+    """Rule text: "Wurden mehrere Steine geschlagen, so müssen erst alle wieder ins Spiel
     gebracht werden, bevor der Spieler wieder ziehen kann." With two on the bar and one
     entry point closed, one checker enters and the other die is lost."""
     two = bg({25: 2, 13: 13}, {6: 14}, dice=(4, 2))
@@ -282,7 +282,7 @@ def test_all_hit_checkers_enter_before_any_other_move() -> None:
 
 
 def test_bear_off_only_with_all_fifteen_home() -> None:
-    """Seed 003: "Befinden sich alle 15 Spielsteine im Home-Board, so darf mit dem
+    """Rule text: "Befinden sich alle 15 Spielsteine im Home-Board, so darf mit dem
     Auswürfeln begonnen werden." One checker still on the bar forbids it."""
     state = bg({25: 1, 6: 14}, {1: 2}, dice=(6, 6))  # black's ace = white's 24
     assert all("off" not in n for n in plays(state))
@@ -291,14 +291,14 @@ def test_bear_off_only_with_all_fifteen_home() -> None:
 
 
 def test_bear_off_exactly_past_the_last_point() -> None:
-    """Seed 003: "Die Steine werden aus dem Home-Board entfernt, wenn sie über das letzte
+    """Rule text: "Die Steine werden aus dem Home-Board entfernt, wenn sie über das letzte
     Feld des eigenen Home-Boards ins Feld „null“ ziehen können." """
     state = bg({5: 1, 3: 14}, {1: 2}, dice=(5, 3))
     assert "5/off 3/off" in plays(state)
 
 
 def test_must_move_inside_home_when_no_exact_bear_off() -> None:
-    """Seed 003: "Kann mit einem Wurf ein Stein nicht direkt ausgespielt werden, so muss
+    """Rule text: "Kann mit einem Wurf ein Stein nicht direkt ausgespielt werden, so muss
     der Wurf im eigenen Home-Board gezogen werden." A 4 with checkers on 6 and 5 only
     moves inside (6/2 or 5/1), it does not bear off."""
     state = bg({6: 8, 5: 7}, {1: 2}, dice=(4, 4))
@@ -306,7 +306,7 @@ def test_must_move_inside_home_when_no_exact_bear_off() -> None:
 
 
 def test_higher_die_bears_off_the_highest_checker() -> None:
-    """Seed 003: "Kann der Wurf nicht gezogen werden, weil nur noch auf niedrigeren
+    """Rule text: "Kann der Wurf nicht gezogen werden, weil nur noch auf niedrigeren
     Feldern Steine sind, so wird der höchste Stein ausgespielt." (The added rule: a
     higher die may bear off the highest checker.)"""
     state = bg({4: 1, 2: 14}, {1: 2}, dice=(6, 5))
@@ -315,11 +315,11 @@ def test_higher_die_bears_off_the_highest_checker() -> None:
     assert plays(lower_only) == {"3/off 2/off(3)"}
 
 
-# -- added standard rules (DESIGN §2) -------------------------------------------------
+# -- added standard rules (the text gives only the outline) ----------------------------
 
 
 def test_both_dice_must_be_used_if_any_order_allows() -> None:
-    """DESIGN §2: "Both dice must be used if any order allows it". 24/23 then 23/17 is
+    """Standard rule: "Both dice must be used if any order allows it". 24/23 then 23/17 is
     the only way to use both; the 6 first (24/18) would leave the 1 unplayable."""
     # White: one checker on 24, the rest on 1 (they cannot bear off yet). Black closes
     # white's 18 (black's 7) and 22 (black's 3): only 24/23/17 plays both dice.
@@ -328,7 +328,7 @@ def test_both_dice_must_be_used_if_any_order_allows() -> None:
 
 
 def test_only_one_die_usable_must_be_the_larger() -> None:
-    """DESIGN §2: "if only one can be used, it must be the larger." """
+    """Standard rule: "if only one can be used, it must be the larger." """
     # The checker on 24 can move 6 (to 18) or 5 (to 19) but never both, because white's
     # 13 (black's 12) is closed; the rest cannot bear off while it is out.
     state = bg({24: 1, 1: 14}, {12: 2}, dice=(6, 5))
@@ -336,21 +336,21 @@ def test_only_one_die_usable_must_be_the_larger() -> None:
 
 
 def test_only_the_smaller_when_the_larger_cannot_move() -> None:
-    """DESIGN §2 (the converse): when the larger die cannot be played at all, the smaller
+    """Standard rule (the converse): when the larger die cannot be played at all, the smaller
     one is."""
     state = bg({24: 1, 1: 14}, {7: 2, 12: 2}, dice=(6, 5))  # white's 18 and 13 closed
     assert plays(state) == {"24/19"}
 
 
 def test_doubles_as_many_as_possible() -> None:
-    """DESIGN §2: "Doubles give 4 moves, or as many as possible." """
+    """Standard rule: "Doubles give 4 moves, or as many as possible." """
     state = bg({24: 1, 1: 14}, {7: 2, 11: 2, 13: 0}, dice=(2, 2))
     # white 24 -> 22 -> 20 -> 18? black's 7 = white's 18 is closed: only 2 steps play.
     assert plays(state) == {"24/20"}
 
 
 def test_opening_roll_one_die_each_ties_rerolled() -> None:
-    """DESIGN §2: "Each player rolls one die and the higher one moves first with both
+    """Standard rule: "Each player rolls one die and the higher one moves first with both
     dice"; ties are thrown again."""
     state = rules.get_game("backgammon").new_state()
     assert state.is_chance()
@@ -365,7 +365,7 @@ def test_opening_roll_one_die_each_ties_rerolled() -> None:
 
 
 def test_pass_turn_when_no_legal_move() -> None:
-    """DESIGN §2 / issue 4: "A roll with no legal move passes the turn." """
+    """Standard rule: "A roll with no legal move passes the turn." """
     state = bg({25: 2, 6: 13}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}, dice=(6, 6))
     assert state.legal_moves() == (PASS,)
     assert state.apply(PASS).current_player == "black"
@@ -381,7 +381,7 @@ def test_pass_turn_when_no_legal_move() -> None:
     ],
 )
 def test_scoring_single_gammon_backgammon(black: dict[int, int], kind: str, points: int) -> None:
-    """DESIGN §2: "A gammon counts ×2 and a backgammon ×3." """
+    """Standard rule: "A gammon counts ×2 and a backgammon ×3." """
     state = bg({1: 1}, black, dice=(2, 1))
     over = play(state, "1/off")
     assert over.to_json()["games"] == [{"winner": "white", "points": points, "kind": kind}]
@@ -389,8 +389,8 @@ def test_scoring_single_gammon_backgammon(black: dict[int, int], kind: str, poin
 
 
 def test_notation_one_move_per_distinct_position() -> None:
-    """Issue 4: "a turn is presented as one move of up to four checker steps. The same
-    resulting position is offered once, however many step orders lead to it." """
+    """A turn is presented as one move of up to four checker steps. The same resulting
+    position is offered once, however many step orders lead to it."""
     state = rules.get_game("backgammon").state_from_position_id("4HPwATDgc/ABMA").roll([2, 2])
     results = [state.apply(m).interchange()["position_id"] for m in state.legal_moves()]
     assert len(results) == len(set(results))
@@ -401,8 +401,7 @@ def test_notation_one_move_per_distinct_position() -> None:
 
 
 def test_notation_standard_forms() -> None:
-    """Issue 4: "The step notation is the standard one, e.g. 13/9 24/23, bar/22*,
-    6/off." """
+    """The step notation is the standard one, e.g. 13/9 24/23, bar/22*, 6/off."""
     entering = bg({25: 1, 13: 14}, {3: 1, 6: 14}, dice=(3, 1))  # black 3 = white 22
     assert "bar/22* 13/12" in plays(entering)
     assert "bar/24 13/10" in plays(entering)
@@ -447,9 +446,9 @@ def test_impossible_positions_are_rejected(broken: dict[str, Any]) -> None:
 
 
 def test_cube_offer_take_and_ownership() -> None:
-    """DESIGN §2 / issue 4: "Doubling cube: offer/take/pass, and cube ownership." Only the
-    side that owns the cube (or either, while it is centred) may double; after a take the
-    taker owns it at twice the value."""
+    """Doubling cube: offer/take/pass, and cube ownership. Only the side that owns the cube
+    (or either, while it is centred) may double; after a take the taker owns it at twice
+    the value."""
     game = rules.get_game("backgammon", "money")
     state = game.new_state(first="white")
     assert {m.notation for m in state.legal_moves()} == {"roll", "double"}
@@ -490,13 +489,13 @@ def test_gammon_counts_times_cube() -> None:
 
 
 def test_single_preset_has_no_cube() -> None:
-    """Issue 4: "money play with the cube optional": ``single`` plays without it."""
+    """Money play with the cube is optional: ``single`` plays without it."""
     state = rules.get_game("backgammon", "single").new_state(first="white")
     assert state.is_chance()
 
 
 def test_match_to_n_points_with_crawford_rule() -> None:
-    """DESIGN §2: "match play with the Crawford rule": the game after a side first
+    """Standard rule, match play with the Crawford rule: the game after a side first
     reaches match point has no doubling; later games (post-Crawford) do."""
     game = rules.get_game("backgammon", "match5")
     base = bg(

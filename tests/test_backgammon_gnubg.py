@@ -145,7 +145,7 @@ def test_hand_picked_positions_match_gnubg() -> None:
 def test_rules_moves_jsonl_with_position_ids_matches_gnubg(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 4: ``rules moves backgammon --jsonl`` reads ``{"position_id", "dice"}`` lines
+    """``rules moves backgammon --jsonl`` reads ``{"position_id", "dice"}`` lines
     and lists every legal play with its notation and resulting Position ID."""
     decisions = random_decisions(8, seed=7)[::3]
     lines = [json.dumps({"position_id": s.position_id(), "dice": list(s.dice)}) for s in decisions]

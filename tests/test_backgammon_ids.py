@@ -24,7 +24,7 @@ from rules.errors import InvalidStateError
 
 
 def test_start_position_id() -> None:
-    """Issue 4: "e.g. 4HPwATDgc/ABMA for the start"."""
+    """The start position's GNU Backgammon Position ID is 4HPwATDgc/ABMA."""
     assert encode_position(START, START) == "4HPwATDgc/ABMA"
     assert decode_position("4HPwATDgc/ABMA") == (START, START)
 
@@ -100,7 +100,7 @@ def test_position_and_match_id_together_restore_the_state() -> None:
 
 
 def test_cli_new_with_position_id(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 4: "`rules new backgammon` accepts `--position-id`"."""
+    """``rules new backgammon`` accepts ``--position-id``."""
     assert main(["rules", "new", "backgammon", "--position-id", "4HPwATDgc/ABMA"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["position_id"] == "4HPwATDgc/ABMA"
@@ -110,9 +110,9 @@ def test_cli_new_with_position_id(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_moves_lists_plays_with_resulting_position_ids(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Issue 4: "`rules moves backgammon --position-id ID --dice 3,1` lists every legal
-    play with its notation and the resulting Position ID. The result is seen from the
-    side that just moved, not yet swapped to the opponent." """
+    """``rules moves backgammon --position-id ID --dice 3,1`` lists every legal play with
+    its notation and the resulting Position ID. The result is seen from the side that
+    just moved, not yet swapped to the opponent."""
     args = ["rules", "moves", "backgammon", "--position-id", "4HPwATDgc/ABMA", "--dice", "3,1"]
     assert main(args) == 0
     answer = json.loads(capsys.readouterr().out)
@@ -138,8 +138,8 @@ def test_cli_bad_position_id_is_one_line_exit_2(capsys: pytest.CaptureFixture[st
 
 
 def test_cli_play_reports_points_and_gammons(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 4: "`spieltisch rules play backgammon --bots random` reports wins, points
-    per game, and gammon/backgammon counts." """
+    """``spieltisch rules play backgammon --bots random`` reports wins, points per game,
+    and gammon/backgammon counts."""
     assert main(["rules", "play", "backgammon", "--bots", "random", "--games", "20"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 20

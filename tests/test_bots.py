@@ -1,4 +1,4 @@
-"""Computer players (issue 9): legal, deterministic, budgeted, and better than random.
+"""Computer players: legal, deterministic, budgeted, and better than random.
 
 Win-rate targets are measured with 2000 seeded games in ``benchmarks/bots.py``; these
 tests use small samples and assert only what is robust at that size.
@@ -44,7 +44,7 @@ def test_bot_kinds_include_random_and_strong() -> None:
 
 @pytest.mark.parametrize(("name", "preset"), GAMES, ids=[f"{n}-{p}" for n, p in GAMES])
 def test_strong_bot_plays_legal_moves_in_every_game(name: str, preset: str) -> None:
-    """'strong' must work for every registered game and preset (issue 9, item 4)."""
+    """'strong' must work for every registered game and preset."""
     game = rules.get_game(name, preset)
     strong = make_bot("strong", Budget(nodes=200))
     for seed in range(1):
@@ -102,7 +102,7 @@ def test_strong_beats_random_in_kleiner_aerger() -> None:
 
 
 def test_budget_with_an_expired_clock_still_answers() -> None:
-    """Issue 9, item 5: when the time is up the bot returns its best move so far."""
+    """When the time is up the bot returns its best move so far."""
     ticks = itertools.count()
     budget = Budget(seconds=0.5, clock=lambda: float(next(ticks)))
     state = position(
@@ -216,7 +216,7 @@ def test_random_bot_never_passes_with_a_real_move() -> None:
 
 
 def test_hint_jsonl_answers_each_line_as_it_is_read() -> None:
-    """Issue 9, item 4: another program can play against the bot through a pipe: the
+    """Another program can play against the bot through a pipe: the
     second question is only written after the first answer has arrived."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "controller", "rules", "hint", "kleiner_aerger", "--jsonl"],

@@ -162,7 +162,7 @@ def test_weights_blob_round_trips_and_rejects_garbage() -> None:
         from_bytes(b"not a network at all")
     with pytest.raises(ValueError, match="weight bytes"):
         from_bytes(blob[:-2])
-    assert len(blob) < 32_000  # "a few KB" (issue 9): half floats, one hidden layer
+    assert len(blob) < 32_000  # a network of a few KB: half floats, one hidden layer
 
 
 def test_fast_forward_pass_equals_the_reference_encoding() -> None:
@@ -209,8 +209,8 @@ def test_start_position_is_near_even_and_a_closeout_is_near_won() -> None:
     [((3, 1), "8/5 6/5"), ((4, 2), "8/4 6/4"), ((6, 1), "13/7 8/7"), ((5, 3), "8/3 6/3")],
 )
 def test_plays_the_textbook_opening_moves(roll: tuple[int, int], best: str) -> None:
-    """Making a point with 31, 42, 61 and 53 is the standard opening (seed 003 start
-    position: "fest vorgegebene Aufstellung")."""
+    """Making a point with 31, 42, 61 and 53 is the standard opening (from the rule
+    text's start position, the "fest vorgegebene Aufstellung")."""
     state = rules.get_game("backgammon").new_state().roll(list(roll))
     assert make_bot("strong").choose(state, random.Random(0)).notation == best
 

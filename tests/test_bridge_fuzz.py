@@ -1,4 +1,4 @@
-"""Fuzz both parsers (issue 8): garbage and bit flips never crash or wedge them.
+"""Fuzz both serial bridge parsers: garbage and bit flips never crash or wedge them.
 
 Seeded, so a failure reproduces. 100 000 random chunks go into the host decoder and
 into the firmware's ``Link`` (decoder plus packet handling); valid packets are mixed

@@ -1,4 +1,4 @@
-"""One conformance suite over every registered game and preset (DESIGN §2).
+"""One conformance suite over every registered game and preset.
 
 Thousands of seeded random games, checking at every step:
 

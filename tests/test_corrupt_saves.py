@@ -1,4 +1,4 @@
-"""The corrupt-save set (issue 7): hundreds of generated bad saves, each starting cleanly.
+"""The corrupt-save set: hundreds of generated bad saves, each starting cleanly.
 
 "A corrupt, truncated or wrong-version save is moved aside with a timestamp, logged, and
 shown briefly on the display, and the menu starts." Every generated save below goes
@@ -152,7 +152,7 @@ CASES = corrupt_set()
 
 
 def test_the_set_is_large_enough() -> None:
-    """Issue 7: "At least 200 generated corrupt saves"."""
+    """At least 200 generated corrupt saves, all distinct."""
     assert len(CASES) >= 200
     assert len({data for _, data in CASES}) >= 200  # distinct files, not repeats
 
@@ -204,7 +204,7 @@ def test_every_corrupt_save_starts_cleanly(tmp_path: Path) -> None:
 def test_parsers_reject_bad_saves_with_value_errors(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The rules' contract (DESIGN §2): malformed JSON raises a ValueError subclass.
+    """The rules' contract: malformed JSON raises a ValueError subclass.
     The save store survives any other exception too, but logs it as a bug; none of the
     set may trigger that path."""
     bugs = []

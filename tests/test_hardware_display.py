@@ -70,7 +70,7 @@ def test_tiled_mapping_rejects_partial_tiles() -> None:
 
 
 def test_full_white_16x16_ws2812_estimate_is_about_15_a() -> None:
-    """DESIGN §4: a full-white 16×16 WS2812 panel draws about 15 A."""
+    """A full-white 16×16 WS2812 panel draws about 15 A (20 mA per colour, 1 mA idle)."""
     white = Image.new("RGB", (16, 16), WHITE)
     assert PowerModel().estimate_ma(white) == pytest.approx(256 * 1 + 256 * 3 * 20)
 

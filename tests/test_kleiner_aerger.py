@@ -1,4 +1,4 @@
-"""Kleiner Ärger (seed 001) on the MÄDN family engine: one test per rule sentence.
+"""Kleiner Ärger on the MÄDN family engine: one test per sentence of its rule text.
 
 Ring indices (JSON): 0 = a4, clockwise a4 a5 b5 c5 c6 c7 d7(6) e7 e6 e5 f5 g5 g4(12)
 g3 f3 e3 e2 e1 d1(18) c1 c2 c3 b3 a3(23). Red starts on a4, blue d7, green g4, yellow d1.
@@ -47,7 +47,7 @@ OUT = ["out", "out"]
 
 def test_two_to_four_players() -> None:
     """ "Kleiner Ärger ist ein Start-Ziel-Spiel für zwei bis vier Spieler." With two,
-    the players sit opposite on a4 and g4 (DESIGN §2)."""
+    the players sit opposite on a4 and g4 (the same distance to run before meeting)."""
     game = rules.get_game("kleiner_aerger")
     assert game.player_counts == (2, 3, 4)
     assert game.new_state(2).to_json()["players"] == ["red", "green"]
@@ -342,7 +342,7 @@ def test_first_with_both_pieces_in_the_goal_wins() -> None:
 
 
 def test_json_positions_out_ring_lap_goal() -> None:
-    """DESIGN §6: "out", ring index 0–23 (0 = a4, clockwise), "lap", "goal1"–"goal2";
+    """The JSON positions: "out", ring index 0–23 (0 = a4, clockwise), "lap", "goal1"–"goal2";
     green's progress is counted from g4 = ring 12. Bad tokens are one-line errors."""
     state = ka("green", red=["lap", "goal1"], green=[12, "out"])
     assert state.progress("green") == (-1, 0)

@@ -1,4 +1,5 @@
-"""DESIGN §1: data flows one way; the rules are pure standard library.
+"""Data flows one way; the rules are pure standard library (docs/architecture.md, "The
+layers").
 
 These tests read the import statements of every module, so a forbidden import fails
 here even if no test happens to execute that line.
@@ -45,7 +46,7 @@ def test_rules_never_import_controller_or_hardware() -> None:
 
 
 def test_rules_have_no_clock_io_or_global_random() -> None:
-    """The rules never roll, never read a clock and never print (DESIGN §2)."""
+    """The rules never roll, never read a clock and never print."""
     forbidden = {"time", "datetime", "os", "socket", "subprocess", "threading"}
     for path, names in imported_modules("rules").items():
         assert not names & forbidden, (path, names & forbidden)
@@ -69,7 +70,7 @@ def test_hardware_never_imports_controller_or_rules() -> None:
 
 
 def test_controller_never_touches_pins_or_luma_directly() -> None:
-    """The controller talks to hardware interfaces only (DESIGN §1). Its views may use
+    """The controller talks to hardware interfaces only. Its views may use
     luma's bitmap fonts (``luma.core.legacy``), which are data, not devices."""
     for path in sorted((ROOT / "controller").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -1,7 +1,8 @@
-"""Mensch ärgere dich nicht, classic preset: seed 000, "allgemeine Spielregeln" 1–15.
+"""Mensch ärgere dich nicht, classic preset: the "allgemeine Spielregeln" 1–15.
 
 Each test names the rule it checks and quotes the sentence. Obligations are enforced by
-offering only the allowed moves (DESIGN §2), so the penalty rules can never fire.
+offering only the allowed moves, so the penalty rules (5, 11, 13, which contradict each
+other) can never fire.
 """
 
 from __future__ import annotations
@@ -168,7 +169,8 @@ def test_rule_7_a_six_rolls_again_with_any_piece() -> None:
 
 
 def test_rule_7_a_six_rolls_again_even_when_it_cannot_be_used() -> None:
-    """Rule 7, DESIGN decision: every 6 gives another roll, even an unusable one."""
+    """Rule 7, as decided: every 6 gives another roll, even an unusable one (the text gives
+    the extra roll for the 6 itself, not for using it)."""
     state = pos({"red": ["goal1", "goal2", "goal3", 36], "green": ALL_HOME}).roll([6])
     assert state.legal_moves() == (PASS,)
     assert state.apply(PASS).current_player == "red"
@@ -303,15 +305,15 @@ def test_rule_15_first_with_all_pieces_in_goal_wins() -> None:
 
 
 def test_players_two_to_four_seated_opposite_for_two() -> None:
-    """The seed asks for 3–4 players; DESIGN/issue allow 2–4. Two sit opposite."""
+    """The rule text asks for 3–4 players; the table also allows 2. Two sit opposite."""
     assert GAME.player_counts == (2, 3, 4)
     assert GAME.new_state(2).to_json()["players"] == ["red", "green"]
     with pytest.raises(rules.InvalidStateError, match="players"):
         GAME.new_state(5)
 
 
-def test_track_geometry_matches_design() -> None:
-    """DESIGN §2 board: track cells, rotation, home circles and goal lanes."""
+def test_track_geometry_is_the_standard_board() -> None:
+    """The 11×11 board: track cells, rotation, home circles and goal lanes."""
     geo = GAME.geometry
     assert geo.ring_cells[:10] == (
         (10, 4),

@@ -1,7 +1,7 @@
-"""Mensch ärgere dich nicht, Lingo preset: seed 000, house rules 0–10 ("Ärgern").
+"""Mensch ärgere dich nicht, Lingo preset: the house rules 0–10 of the "Ärgern" game.
 
 The timer and touch-move are settings the controller reads; the rules stay free of
-clocks (DESIGN §2). Every test quotes the rule it checks.
+clocks. Every test quotes the rule it checks.
 """
 
 from __future__ import annotations
@@ -150,6 +150,6 @@ def test_house_rule_10_all_four_in_the_goal_wins() -> None:
 
 
 def test_a_used_six_rolls_again() -> None:
-    """DESIGN: in Lingo a used 6 gives another roll."""
+    """As decided (the house rules do not say): in Lingo a used 6 gives another roll."""
     state = pos({"red": [3, 12, "home", "home"], "green": ALL_HOME}).roll([6])
     assert state.apply(state.parse_move("3-9")).current_player == "red"

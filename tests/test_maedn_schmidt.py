@@ -1,4 +1,4 @@
-"""Mensch ärgere dich nicht, Schmidt preset (DESIGN §2): the rules printed with the
+"""Mensch ärgere dich nicht, Schmidt preset: the rules printed with the
 Schmidt Spiele box. No capture obligation, one piece starts on the start field, jumping
 in the goal is allowed; otherwise classic."""
 

@@ -1,6 +1,6 @@
-"""Mini-Maki (seed 004): one test per rule sentence, each quoting it, plus the options.
+"""Mini-Maki: one test per sentence of its rule text, each quoting it, plus the options.
 
-Positions are written as JSON (DESIGN §6): ``black`` is the row of the black piece in
+Positions are written in the JSON state format: ``black`` is the row of the black piece in
 columns 1–6, ``red`` is [row, col]; row 1 is black's baseline (red's goal), row 6 red's.
 """
 
@@ -159,7 +159,7 @@ def test_black_pieces_cannot_be_captured() -> None:
 
 
 def test_red_is_never_boxed_in() -> None:
-    """DESIGN §2: "Red makes one king step onto a field without a black piece; if boxed
+    """As decided: "Red makes one king step onto a field without a black piece; if boxed
     in, red passes." With one black per column at most three of red's neighbour fields
     can be blocked, and red always has at least three, so the pass never happens: checked
     for every red field and every placement of the three blacks around it."""
@@ -341,8 +341,9 @@ def test_capture_beats_reset_one_and_two() -> None:
 
 
 def test_single_steps_are_judged_against_reds_field_before_the_roll() -> None:
-    """DESIGN §2: the single steps of a roll are judged against red's field before the
-    roll. A reset by the first die does not save red from the second die's capture."""
+    """As decided (the text leaves it open): the single steps of a roll are judged against
+    red's field before the roll. A reset by the first die does not save red from the second
+    die's capture."""
     state = black_to_roll([3, 1, 1, 1, 1, 1], [4, 1]).roll([1, 1])
     assert state.to_json()["result"] == "lost"
 
@@ -371,7 +372,7 @@ def test_red_turn_then_black_rolls_again() -> None:
 
 
 def test_diagonal_switch_black_resets_red() -> None:
-    """DESIGN §2 option "diagonal contact counts as a neighbour": a black stepping onto a
+    """Option "diagonal contact counts as a neighbour": a black stepping onto a
     diagonal neighbour field of red resets red."""
     black = [1, 1, 1, 1, 2, 1]
     assert black_to_roll(black, [4, 4], "diagonal").roll([5, 1]).to_json()["red"] == [6, 4]
@@ -379,7 +380,7 @@ def test_diagonal_switch_black_resets_red() -> None:
 
 
 def test_diagonal_switch_red_resets_blacks() -> None:
-    """DESIGN §2 option "diagonal contact counts as a neighbour": red's step resets
+    """Option "diagonal contact counts as a neighbour": red's step resets
     diagonally adjacent blacks too (never the black in red's own column)."""
     black = [3, 5, 2, 4, 1, 1]
     state = red_to_step(black, [5, 3], "diagonal")
@@ -390,7 +391,7 @@ def test_diagonal_switch_red_resets_blacks() -> None:
 
 
 def test_free_setup_places_blacks_column_by_column() -> None:
-    """DESIGN §2 option "a free black setup": before red chooses its start, the blacks
+    """Option "a free black setup": before red chooses its start, the blacks
     are placed one column at a time on rows 1–5; play then goes on as usual."""
     state: State = rules.get_game("minimaki", "free_setup").new_state()
     assert state.to_json()["black"] == [None] * 6
@@ -404,7 +405,7 @@ def test_free_setup_places_blacks_column_by_column() -> None:
 
 
 def test_two_player_mode_players_play_in_turn_fewer_rounds_wins() -> None:
-    """Seed: "Ein Solitär-Spiel, das man auch zu zweit spielen kann!" DESIGN §2: each
+    """Rule text: "Ein Solitär-Spiel, das man auch zu zweit spielen kann!" As decided, each
     plays a game in turn and the better result (fewest rounds to a win) wins."""
     p1_last = mm(
         "two_player",
@@ -423,7 +424,7 @@ def test_two_player_mode_players_play_in_turn_fewer_rounds_wins() -> None:
 
 
 def test_two_player_mode_first_game_ends_and_second_player_starts_fresh() -> None:
-    """DESIGN §2 two-player form: after one player's game the other plays on a fresh
+    """The two-player form: after one player's game the other plays on a fresh
     board; a win beats a loss."""
     start = rules.get_game("minimaki").new_state(2)
     assert start.current_player == "player1"
@@ -474,7 +475,7 @@ def test_two_player_exact_tie_plays_another_pair() -> None:
 
 
 def test_json_state_format_round_trips() -> None:
-    """DESIGN §6: black rows per column, red [row, col] or null, round, to_move, result."""
+    """The JSON state: black rows per column, red [row, col] or null, round, to_move, result."""
     state = black_to_roll([2, 1, 3, 1, 4, 1], [5, 5]).roll([1, 3])
     data = state.to_json()
     assert set(data) >= {"game", "preset", "black", "red", "round", "to_move", "result"}
@@ -522,7 +523,7 @@ def spieltisch(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_play_reports_red_wins_and_rounds() -> None:
-    """Issue 3: `rules play minimaki` reports red_wins and rounds_mean."""
+    """``rules play minimaki`` reports red_wins and rounds_mean."""
     result = spieltisch("rules", "play", "minimaki", "--games", "200", "--seed", "3")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
@@ -577,7 +578,7 @@ def test_text_board_shows_pieces_and_status() -> None:
 
 
 def test_random_bot_picks_among_reds_steps_only() -> None:
-    """Issue 3: the random bot picks uniformly among red's legal steps."""
+    """The random bot picks uniformly among red's legal steps."""
     state = red_to_step([1, 1, 1, 1, 1, 1], [4, 3])
     rng = random.Random(0)
     counts: dict[str, int] = {}

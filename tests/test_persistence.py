@@ -1,4 +1,4 @@
-"""Save and resume (issue 7, DESIGN §3): atomic saves, stale temp files, bad saves moved
+"""Save and resume: atomic saves, stale temp files, bad saves moved
 aside, and a resumed game that stands exactly where it stood, dice and all."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def temp_files(directory: Path) -> list[Path]:
 def test_round_trip_keeps_game_seats_state_history_and_rng(
     tmp_path: Path, game: str, preset: str, players: int
 ) -> None:
-    """The save holds the game, preset, seats, state, history and RNG state (DESIGN §3),
+    """The save holds the game, preset, seats, state, history and RNG state,
     so a resumed game has the same player to move and the very same dice to come."""
     session = played(game, preset, players, steps=25 if game != "minimaki" else 4)
     assert not session.state.is_terminal()
@@ -72,7 +72,7 @@ def test_round_trip_keeps_game_seats_state_history_and_rng(
 
 
 def test_save_is_plain_json_in_the_rules_format(tmp_path: Path) -> None:
-    """Saves are plain JSON in the DESIGN §6 format: the state part is exactly what
+    """Saves are plain JSON in the rules' own state format: the state part is exactly what
     ``spieltisch rules`` prints, and reads back through the rules' own parser."""
     session = played("maedn", "classic", 4, steps=12)
     SaveStore(tmp_path).save(session)
@@ -218,7 +218,7 @@ def test_a_pickle_is_never_unpickled(tmp_path: Path) -> None:
 
 def test_appliance_resumes_exactly_where_the_game_stood(tmp_path: Path) -> None:
     """ "On start, an unfinished game resumes exactly where it stood, with the same
-    player to move and the same dice state" (issue 7): a save taken right after a roll
+    player to move and the same dice state": a save taken right after a roll
     comes back with the dice on the table and that player choosing."""
     from controller.machine import Mode
     from tests.appliance_proc import in_process
@@ -246,7 +246,7 @@ def test_appliance_resumes_exactly_where_the_game_stood(tmp_path: Path) -> None:
 
 
 def test_appliance_saves_after_every_roll_and_move(tmp_path: Path) -> None:
-    """ "After every completed move the session is saved atomically" (issue 7): while
+    """ "After every completed move the session is saved atomically": while
     bots play, the file on disk always equals the session after the last roll/move."""
     from tests.appliance_proc import advance, in_process
 
@@ -278,7 +278,7 @@ def test_appliance_saves_after_every_roll_and_move(tmp_path: Path) -> None:
 
 def test_appliance_shows_a_bad_save_then_starts_the_menu(tmp_path: Path) -> None:
     """ "A corrupt, truncated or wrong-version save is moved aside with a timestamp,
-    logged, and shown briefly on the display, and the menu starts" (issue 7)."""
+    logged, and shown briefly on the display, and the menu starts"."""
     from controller.machine import Mode
     from controller.scene import MessageScene
     from tests.appliance_proc import advance, in_process

@@ -1,4 +1,4 @@
-"""``spieltisch rules``: the JSON command line (DESIGN §6) and its bad-input handling."""
+"""``spieltisch rules``: the JSON command line over the rules and its bad-input handling."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""ruff and mypy run as part of the test suite, so CI enforces them (DESIGN §7)."""
+"""ruff and mypy run as part of the test suite, so CI enforces them."""
 
 from __future__ import annotations
 

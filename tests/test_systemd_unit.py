@@ -1,4 +1,4 @@
-"""The unit file and the installer (issue 7, DESIGN §5), checked as far as a machine
+"""The unit file and the installer, checked as far as a machine
 without a Pi allows: systemd-analyze verify and security, the unit's promises line by
 line, and the installer's plan in --dry-run mode."""
 
@@ -46,7 +46,7 @@ def console_script() -> Path:
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_systemd_analyze_verify_and_security() -> None:
-    """`systemd-analyze verify` passes (issue 7), for the unit alone and with the ws2812
+    """`systemd-analyze verify` passes, for the unit alone and with the ws2812
     drop-in; the security exposure stays "SAFE" (below 2.0; 0.5 when written)."""
     if not console_script().exists():
         pytest.skip("no spieltisch console script next to this Python")
@@ -65,7 +65,7 @@ def test_systemd_analyze_verify_and_security() -> None:
 
 
 def test_unit_is_notify_with_a_loop_watchdog_and_always_restarts() -> None:
-    """DESIGN §5: Type=notify with READY and a watchdog ping, Restart=always, and it
+    """Type=notify with READY and a watchdog ping, Restart=always, and it
     never gives up restarting (no start limit)."""
     assert setting("Type") == ["notify"]
     assert setting("WatchdogSec") and setting("WatchdogSec")[0].endswith("s")

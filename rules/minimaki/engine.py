@@ -1,10 +1,10 @@
-"""Mini-Maki (seed 004): one red piece (the Maki) against six black pieces, on 6×6.
+"""Mini-Maki, a dice solitaire: one red piece (the Maki) against six black pieces, on 6×6.
 
-Board (DESIGN §2, §6): columns 1–6 are the die faces, rows 1–6 run from black's
-baseline (row 1, red's goal) to red's baseline (row 6). Each column holds exactly one
+Board (numbered as in the JSON state): columns 1–6 are the die faces, rows 1–6 run from
+black's baseline (row 1, red's goal) to red's baseline (row 6). Each column holds exactly one
 black piece, which only ever moves forward (towards row 6) or is reset to row 1.
 
-A round (DESIGN §2):
+A round (where the rule text is vague, docs/architecture.md gives the decision and why):
 
 1. *Black's turn* is a chance node: the caller supplies two dice. The black of each
    rolled column takes one single step; a double is two single steps of that one piece.
@@ -55,7 +55,7 @@ Field = tuple[int, int]
 
 @dataclass(frozen=True)
 class MinimakiRules:
-    """The switches of one preset (DESIGN §2 "Options")."""
+    """The switches of one preset: diagonal contact, a free black setup, the player counts."""
 
     name: str
     diagonal_contact: bool = False
@@ -510,7 +510,7 @@ def _int(value: object, lo: int, hi: int, what: str) -> int:
 
 
 def parse_state(game: MinimakiGame, data: Mapping[str, Any]) -> MinimakiState:
-    """Parse and validate a JSON state (DESIGN §6); impossible positions are rejected.
+    """Parse and validate a JSON state; impossible positions are rejected.
 
     Only ``black`` and ``red`` are required; ``round`` defaults to 1, ``to_move`` to
     ``"red"`` before red has chosen its start field and to ``"black"`` after it.

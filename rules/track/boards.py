@@ -4,7 +4,7 @@ A geometry is pure data: how long the shared ring is, where each colour starts, 
 many steps a piece travels before its goal lane, and grid coordinates (row, col; row 0
 at the top) for every field so that views and the text board can draw it. Keeping the
 geometry a parameter is what lets Mensch ärgere dich nicht and Kleiner Ärger share one
-engine (DESIGN §2, "presets, not forks").
+engine: a variant is a preset of that engine, never a fork of its code.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Kleiner Ärger's strong player: the exact optimal policy against the random bot.
 
-Why: issue 9 measures this bot in 2-player games, first against the random bot, and
-that game is a finite Markov decision process. ``benchmarks/kleiner_aerger_optimum.py``
+Why: this bot's strength is measured in 2-player games, first against the random bot,
+and that game is a finite Markov decision process. ``benchmarks/kleiner_aerger_optimum.py``
 solves it exactly (1.66 million states, optimum P(win) 0.61096) and writes, for every
 reachable decision with two legal moves, which one is best
 (``kleiner_aerger_policy.bin`` beside this module). Playing that table is optimal against the random
