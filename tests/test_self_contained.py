@@ -58,7 +58,6 @@ UPSTREAM = re.compile(
 
 STILL_TO_SWEEP = frozenset(
     {
-        "README.md",
         "benchmarks/bots.py",
         "benchmarks/footprint.py",
         "benchmarks/latency.py",
