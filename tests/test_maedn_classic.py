@@ -14,17 +14,14 @@ import pytest
 import rules
 from rules import PASS, IllegalMoveError
 from rules.core import State
-from tests.helpers import notations
+from tests.helpers import notations, track_position
 
 GAME = rules.get_game("maedn", "classic")
 ALL_HOME = ["home"] * 4
 
 
 def pos(pieces: dict[str, list[Any]], turn: str = "red", **extra: Any) -> State:
-    players = [c for c in ("red", "blue", "green", "yellow") if c in pieces]
-    data: dict[str, Any] = {"players": players, "turn": turn, "pieces": pieces}
-    data.update(extra)
-    return GAME.state_from_json(data)
+    return track_position("classic", pieces, turn, **extra)
 
 
 def test_setup_all_pieces_in_home_circles_clockwise() -> None:

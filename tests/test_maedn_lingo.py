@@ -14,15 +14,14 @@ import rules
 from rules import PASS
 from rules.core import State
 from rules.playout import sample_roll
-from tests.helpers import notations
+from tests.helpers import notations, track_position
 
 GAME = rules.get_game("maedn", "lingo")
 ALL_HOME = ["home"] * 4
 
 
-def pos(pieces: dict[str, list[Any]], turn: str = "red") -> State:
-    players = [c for c in ("red", "blue", "green", "yellow") if c in pieces]
-    return GAME.state_from_json({"players": players, "turn": turn, "pieces": pieces})
+def pos(pieces: dict[str, list[Any]], turn: str = "red", **extra: Any) -> State:
+    return track_position("lingo", pieces, turn, **extra)
 
 
 def test_red_starts_without_an_opening_roll() -> None:

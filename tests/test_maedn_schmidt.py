@@ -8,15 +8,14 @@ from typing import Any
 
 import rules
 from rules.core import State
-from tests.helpers import notations
+from tests.helpers import notations, track_position
 
 GAME = rules.get_game("maedn", "schmidt")
 ALL_HOME = ["home"] * 4
 
 
-def pos(pieces: dict[str, list[Any]], turn: str = "red") -> State:
-    players = [c for c in ("red", "blue", "green", "yellow") if c in pieces]
-    return GAME.state_from_json({"players": players, "turn": turn, "pieces": pieces})
+def pos(pieces: dict[str, list[Any]], turn: str = "red", **extra: Any) -> State:
+    return track_position("schmidt", pieces, turn, **extra)
 
 
 def test_one_piece_starts_on_the_start_field() -> None:
