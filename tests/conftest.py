@@ -14,3 +14,40 @@ pytest.register_assert_rewrite("tests.firmware_checks")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+# -- speed tiers --------------------------------------------------------------------------
+# `pytest -m "not slow and not process"` is the quick tier a developer runs while working;
+# CI runs everything. The lists live here, in one place, rather than as decorators spread
+# over the files: a test module that grows slow is moved by adding one line.
+
+SLOW = (
+    "tests/test_packaging.py",  # builds the wheel, installs it with its dependencies
+    "tests/test_install.py",  # runs the installer into a staging root
+    "tests/test_compiled.py",  # compiles the rules with mypyc
+    "tests/test_conformance.py::test_random_games_keep_invariants",  # thousands of games
+    "tests/test_conformance.py::test_fast_random_playout_matches_generic_driver",
+    "tests/test_end_to_end.py",  # whole games by pressing mock pins, frame by frame
+    "tests/test_bots.py",  # bot strength over hundreds of games
+    "tests/test_bots_backgammon.py::test_beats_its_yardstick",
+    "tests/test_backgammon_gnubg.py",  # against GNU Backgammon's move generator
+    "tests/test_checker_entry.py",  # every play of 2,000 positions entered by buttons
+    "tests/test_minimaki_policy.py",  # re-derives the shipped policy's values
+)
+PROCESS = (
+    "tests/test_appliance_process.py",
+    "tests/test_corrupt_saves.py",
+    "tests/test_sim_terminal.py",
+    "tests/test_bridge_e2e.py",
+    "tests/test_firmware_checks.py",
+    "tests/test_history_cli.py",
+    "tests/test_style.py",  # ruff and mypy over the whole tree
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+        if item.nodeid.startswith(PROCESS):
+            item.add_marker(pytest.mark.process)

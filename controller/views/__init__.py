@@ -19,6 +19,7 @@ from types import ModuleType
 
 from PIL import Image
 
+import rules
 from controller.scene import (
     AnyScene,
     MenuScene,
@@ -87,11 +88,20 @@ GENERIC = GameView(_generic.sizes, _generic.render, _generic.cell_box)
 
 
 def view_of(game: str) -> GameView:
-    return VIEWS.get(game, GENERIC)
+    """The game's own view, the generic one for a registered game without one."""
+    view = VIEWS.get(game)
+    if view is not None:
+        return view
+    if game in rules.game_names():
+        return GENERIC
+    raise ViewLayoutError(f"no game {game!r}; games: {', '.join(rules.game_names())}")
 
 
 def supports(game: str, width: int, height: int, mode: str) -> bool:
-    return (width, height, mode) in view_of(game).sizes()
+    try:
+        return (width, height, mode) in view_of(game).sizes()
+    except ViewLayoutError:
+        return False
 
 
 def _describe(sizes: list[tuple[int, int, str]]) -> str:
