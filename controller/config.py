@@ -65,6 +65,8 @@ class GameConfig:
     bot: str = "strong"
     physical_dice: bool = False
     """Players roll real dice and enter them with NEXT (count up) and OK (confirm)."""
+    bot_delay_s: float = 0.6
+    """How long a bot's roll and its chosen move stay in view before they happen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,9 @@ class Config:
     """The default setup per seat: "human", "bot" or "empty"."""
     game: GameConfig = field(default_factory=GameConfig)
     source: str = "<defaults>"
+    sleep_after_min: float = 10.0
+    """Minutes without a press (while the table waits for a person) before the panel
+    sleeps: dim and still; 0 never sleeps."""
 
     @property
     def display(self) -> DisplaySpec:
@@ -110,7 +115,7 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     for name in data:
         if name not in SECTIONS:
             errors.append(f"[{name}]: unknown section; allowed: {', '.join(SECTIONS)}")
-    display = _display(_Table("display", data.get("display", {}), errors))
+    display, sleep_after_min = _display(_Table("display", data.get("display", {}), errors))
     input_type, buttons = _input(_Table("input", data.get("input", {}), errors))
     seats, players = _seats(data.get("seats"), errors)
     buttons = ButtonSpec(seats, buttons.system, buttons.pull_up, buttons.debounce_s, buttons.hold_s)
@@ -120,7 +125,7 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     if errors:
         raise ConfigError([f"{source}: {line}" for line in errors])
     hardware = HardwareSpec(display, input_type, buttons, sound)
-    return Config(hardware, players, game, source)
+    return Config(hardware, players, game, source, sleep_after_min)
 
 
 def default_config() -> Config:
@@ -208,7 +213,9 @@ def _pin(table: _Table, key: str, default: int | None, required: bool = False) -
 # --- sections --------------------------------------------------------------------
 
 
-def _display(t: _Table) -> DisplaySpec:
+def _display(t: _Table) -> tuple[DisplaySpec, float]:
+    """The panel, and the minutes of quiet before it sleeps (a controller setting, but
+    it belongs with the panel in the file)."""
     d = DisplaySpec()
     kind = t.get("type", str, "dummy", choices=DISPLAY_TYPES, required=True)
     width = t.get("width", int, d.width, lo=1, hi=256)
@@ -236,9 +243,10 @@ def _display(t: _Table) -> DisplaySpec:
         file=t.get("file", str, d.file),
         port=t.get("port", str, d.port),
     )
+    sleep_after_min = t.get("sleep_after_min", float, 10.0, lo=0.0, hi=1440.0)
     t.finish()
     _check_size(t, spec)
-    return spec
+    return spec, sleep_after_min
 
 
 def _check_size(t: _Table, spec: DisplaySpec) -> None:
@@ -324,6 +332,7 @@ def _game(t: _Table) -> GameConfig:
         move_timer_s=t.get("move_timer_s", float, 5.0, lo=0.0, hi=600.0),
         bot=t.get("bot", str, "strong", choices=sorted(BOT_KINDS)),
         physical_dice=t.get("physical_dice", bool, False),
+        bot_delay_s=t.get("bot_delay_s", float, 0.6, lo=0.0, hi=30.0),
     )
     t.finish()
     return spec
