@@ -22,7 +22,7 @@ from PIL import Image, ImageChops
 
 import rules
 from controller import views
-from controller.scene import MoveAnimation, RollAnimation, Scene
+from controller.scene import CheckerEntry, MoveAnimation, RollAnimation, Scene, Standing
 from controller.views import backgammon as bgv
 from controller.views import palette
 from controller.views.backgammon_frame import (
@@ -79,6 +79,9 @@ def bg(
     return state
 
 
+START_POINTS = {6: 5, 8: 3, 13: 5, 24: 2}
+
+
 def midgame() -> BackgammonState:
     """White on roll with 6-3 and a checker on the bar; a tall stack of eight on white's
     6 point; a black blot on white's 22 point; black has borne off three; black owns
@@ -132,7 +135,15 @@ def _winner() -> Scene:
     before = before.roll((6, 5))
     after = before.apply(before.legal_moves()[0])
     assert after.is_terminal()
-    return Scene(after, t=1.3, winner="white", banner="white wins")
+    words = (Standing("you win!", "white"),)
+    return Scene(after, t=1.3, winner="white", result=words, result_since=1.0)
+
+
+def _entry() -> Scene:
+    """White enters 6-4 checker by checker: 13/7 is fixed, 24/20 is under the cursor
+    (the 6 is used up and grey, the 4 in white's colour is the die being played)."""
+    state = bg(START_POINTS, START_POINTS, turn="white", phase="move", dice=[6, 4])
+    return Scene(state, t=STEADY_T, entry=CheckerEntry(((12, 6, False),), (23, 19, False)))
 
 
 SCENES: dict[str, Callable[[], Scene]] = {
@@ -146,9 +157,10 @@ SCENES: dict[str, Callable[[], Scene]] = {
         roll=RollAnimation(final=(5, 2), progress=0.4),
     ),
     "backgammon_bearoff": lambda: Scene(bearing_off(), t=STEADY_T),
+    "backgammon_entry": _entry,
     "backgammon_winner": _winner,
 }
-DOC_PICTURES = {"backgammon_preview": "backgammon"}
+DOC_PICTURES = {"backgammon_preview": "backgammon", "backgammon_entry": "backgammon_entry"}
 """Scenes also saved (scaled up) as docs/img/<name>_<w>x<h>.png for the README."""
 
 

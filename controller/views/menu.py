@@ -21,7 +21,7 @@ from PIL import Image
 from controller.scene import MenuScene, MessageScene, SetupScene
 from controller.views import timing
 from controller.views.palette import BLACK, RGB, SEAT, WHITE, blink, ink, scale, seat_colour
-from controller.views.text import draw_text, scroll_seconds
+from controller.views.text import TINY, draw_text, scroll_seconds
 
 ICONS: dict[str, tuple[str, ...]] = {
     # MÄDN: the cross-shaped track with a home circle in each seat's corner.
@@ -147,13 +147,15 @@ def render_menu(scene: MenuScene, width: int, height: int, mode: str) -> Image.I
 
 def render_setup(scene: SetupScene, width: int, height: int, mode: str) -> Image.Image:
     image = Image.new(mode, (width, height), ink(BLACK, mode))
+    if height < 16:  # 8-row strips: the entry as one line of text, "start" inverted
+        _draw_entry(image, (0, 0, width - 1, height - 1), scene, None)
+        return image
     seats = max(1, len(scene.seats))
     block = max(1, min(5, (width - (seats - 1)) // seats, height // 3))
     gap = max(1, min(block, (width - seats * block) // (seats + 1)))
     left = (width - (seats * block + (seats - 1) * gap)) // 2
     top = 1
     t, since = scene.t, scene.since
-    on_start = scene.cursor >= len(scene.seats)
     for index, (kind, colour_name) in enumerate(zip(scene.seats, scene.colours, strict=True)):
         x0 = left + index * (block + gap)
         colour = seat_colour(colour_name)
@@ -172,19 +174,27 @@ def render_setup(scene: SetupScene, width: int, height: int, mode: str) -> Image
     text_top = top + block + 3
     if text_top >= height:
         return image
-    box = (0, text_top, width - 1, height - 1)
-    if on_start:
-        # "start" must not look like a seat: dark letters on a green band.
-        draw_text(image, box, "start", BLACK, t, background=START_INK, since=since)
-        return image
+    # 16 rows: four small letters beat two big ones
+    _draw_entry(image, (0, text_top, width - 1, height - 1), scene, TINY if height < 32 else None)
+    return image
+
+
+def _draw_entry(
+    image: Image.Image, box: tuple[int, int, int, int], scene: SetupScene, font: object
+) -> None:
+    """The entry under the cursor in words; "start" must not look like a seat: dark
+    letters on a green band."""
+    t, since = scene.t, scene.since
+    if scene.cursor >= len(scene.seats):
+        draw_text(image, box, "start", BLACK, t, font, START_INK, since)
+        return
     if scene.cursor < 0:
         text = f"rules: {scene.rules}" if scene.rules else scene.item.label
     else:
-        seat = scene.cursor % seats
+        seat = scene.cursor % max(1, len(scene.seats))
         names = scene.names or scene.colours
         text = f"{names[seat]}: {scene.seats[seat]}" if scene.seats else scene.item.label
-    draw_text(image, box, text, WHITE, t, since=since)
-    return image
+    draw_text(image, box, text, WHITE, t, font, since=since)
 
 
 def render_message(scene: MessageScene, width: int, height: int, mode: str) -> Image.Image:
