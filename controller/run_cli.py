@@ -63,7 +63,16 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         "text: watch bots play on a text board",
     )
     sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
-    sim.add_argument("--record", type=Path, help="also record the game as an animated GIF")
+    sim.add_argument(
+        "--record",
+        type=Path,
+        help="also record the panel as an animated GIF (each frame as long as it was shown)",
+    )
+    sim.add_argument(
+        "--fast",
+        action="store_true",
+        help="short delays: bots, forced moves, dice and moves go quickly",
+    )
     sim.add_argument("--config", type=Path, help="take game settings from this config file")
     sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
@@ -170,6 +179,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.app import Appliance, install_signal_handlers, table_options
     from controller.config import default_config, load_config
     from controller.session import SEAT_KINDS, Session
+    from controller.table import FAST_PACE
     from controller.views import render
     from hardware.build import build_display, build_input
     from hardware.interfaces import HardwareError
@@ -203,14 +213,17 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     config = replace(config, hardware=hardware)
     display: Display = build_display(display_spec)
     if args.record is not None:
-        recorder = build_display(replace(display_spec, type="gifanim", file=str(args.record)))
+        from hardware.gif_recording import GifRecorder
+
+        recorder = GifRecorder(args.record, display.width, display.height, display.mode, 16)
         display = TeeDisplay(display, recorder)
     inputs = [build_input(hardware)]
     kinds = [k.strip() for k in args.seats.split(",")]
     bad = [k for k in kinds if k not in SEAT_KINDS]
     if bad or not 1 <= len(kinds) <= 4:
         raise ValueError(f"--seats takes up to 4 of {', '.join(SEAT_KINDS)}, got {args.seats!r}")
-    options = table_options(config, seat_count=4, default_seats=tuple(kinds))
+    pace = FAST_PACE if args.fast else {}
+    options = table_options(config, seat_count=4, default_seats=tuple(kinds), **pace)
     if args.state_dir is not None:
         args.state_dir.mkdir(parents=True, exist_ok=True)
     app = Appliance(

@@ -127,6 +127,18 @@ class TableOptions:
     menu: tuple[MenuItem, ...] = field(default_factory=default_menu)
 
 
+FAST_PACE: dict[str, float] = {
+    "bot_delay_s": 0.15,
+    "forced_delay_s": 0.3,
+    "roll_time_s": 0.3,
+    "step_time_s": 0.06,
+    "checker_step_time_s": 0.12,
+    "capture_time_s": 0.25,
+    "winner_time_s": 3.0,
+}
+"""The short delays of ``spieltisch sim --fast``: a whole game at a glance."""
+
+
 BotRequest = Callable[[State, str, int, int], None]
 """Ask a bot (on a worker thread) for a move: (state, bot kind, request id, seed)."""
 

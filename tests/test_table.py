@@ -343,3 +343,43 @@ def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
     assert table.banner == "orange +3  4:0  Crawford"
     assert table.banner_until - table.now >= 0.45 * len(table.banner)  # time to scroll
     assert not session.state.is_terminal()
+
+
+def bots_round(hurry: bool) -> tuple[float, Table]:
+    """Red (a human) plays a forced 3; the fake time until red is on turn again, with
+    or without a held OK from red's seat while the three bots play."""
+    table = Table(options(bot_delay_s=0.6))
+    session = Session.start("maedn", "classic", ["human", "bot", "bot", "bot"], seed=7)
+    session.state = rules.state_from_json(
+        {
+            "game": "maedn",
+            "preset": "classic",
+            "players": ["red", "blue", "green", "yellow"],
+            "turn": "red",
+            "pieces": {
+                "red": [0, "home", "home", "home"],
+                "blue": [10, "home", "home", "home"],
+                "green": [20, "home", "home", "home"],
+                "yellow": [30, "home", "home", "home"],
+            },
+        }
+    )
+    table.start_session(session)
+    table.roll_now((3,))  # one piece out: the 3 is forced and plays itself
+    run_until(table, lambda: session.player != "red")
+    start = table.now
+    if hurry:
+        press(table, 0, "ok", "held")
+        assert table.hurry
+    run_until(table, lambda: session.player == "red" and table.state is Mode.AWAIT_ROLL)
+    assert not table.hurry, "the hurry ends when a human is on turn"
+    return table.now - start, table
+
+
+def test_a_held_ok_hurries_the_bots_until_a_human_is_on_turn() -> None:
+    normal, slow = bots_round(hurry=False)
+    fast, quick = bots_round(hurry=True)
+    assert slow.require_session().history == quick.require_session().history  # same game
+    assert fast < 0.3 * normal
+    press(quick, 0, "ok", "held")  # red's own turn: a held OK does not hurry anyone
+    assert not quick.hurry and quick.state is Mode.AWAIT_ROLL
