@@ -234,6 +234,11 @@ class Table:
         self.since = self.banner_since = self.over_since = self.last_activity = now
         self.dirty = True
 
+    def state_changed(self) -> None:
+        """After every transition: the picture must show the new state in the very next
+        frame (a roll starts tumbling at the press, not at the next blink)."""
+        self.dirty = True
+
     # -- guards used by the transition table -------------------------------------------
 
     def game_is_over(self) -> bool:
@@ -650,10 +655,11 @@ class Table:
         self.dirty = True
 
     def choose_press(self, event: ButtonEvent) -> None:
-        if event.seat is None or not self.on_turn(event.seat) or not self.moves:
+        late = self.action == self.play_for_the_late  # "time!" is up: too late to choose
+        if event.seat is None or not self.on_turn(event.seat) or not self.moves or late:
             self.ignored_presses += 1
             return
-        if self.checkers is not None and self.action is not self.play_for_the_late:
+        if self.checkers is not None:
             self.checker_press(event)
             return
         if event.button == "next" and event.kind == "down":

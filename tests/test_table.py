@@ -383,3 +383,17 @@ def test_a_held_ok_hurries_the_bots_until_a_human_is_on_turn() -> None:
     assert fast < 0.3 * normal
     press(quick, 0, "ok", "held")  # red's own turn: a held OK does not hurry anyone
     assert not quick.hurry and quick.state is Mode.AWAIT_ROLL
+
+
+def test_sim_fast_shortens_every_delay() -> None:
+    """``spieltisch sim --fast``: every delay it sets is a table option, and shorter."""
+    from controller.cli import build_parser
+    from controller.table import FAST_PACE
+
+    assert build_parser().parse_args(["sim", "--fast"]).fast is True
+    assert build_parser().parse_args(["sim"]).fast is False
+    normal = TableOptions()
+    fast = TableOptions(**FAST_PACE)  # type: ignore[arg-type]
+    for key, value in FAST_PACE.items():
+        assert value < getattr(normal, key), key
+        assert getattr(fast, key) == value

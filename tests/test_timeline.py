@@ -209,7 +209,8 @@ def test_countdown_shrinks_every_second_and_time_never_hides_a_move() -> None:
     # the timer runs out: "time!" stands over a still board, then the pass happens
     line.run_for(0.002)
     assert line.table.banner == "time!"
-    assert len(session.history) == moves_before
+    line.tap(0, "ok")  # too late: the press changes nothing
+    assert len(session.history) == moves_before and line.table.state is Mode.CHOOSE
     line.run_until(lambda: len(session.history) > moves_before, limit=5.0)
     assert line.now - (start + 5.0) == pytest.approx(line.table.options.time_up_s)
     assert line.table.banner is None, "the banner is gone before anything moves"
@@ -253,3 +254,25 @@ def test_a_held_waking_press_is_not_taken_as_a_long_press() -> None:
     line.run_for(10.0)  # longer than the shutdown hold
     line.press(None, "system", "up")
     assert line.table.state is Mode.MENU and not line.table.stop_requested
+
+
+def test_the_roll_shows_at_the_press_and_the_cue_blinks_before() -> None:
+    """Waiting for red's roll, red's die blinks once a second (the cue); OK starts the
+    dice tumbling in the very frame drawn for the press."""
+    line = Timeline(options())
+    session = Session.start("maedn", "classic", ["human", "bot", "bot", "bot"], seed=2)
+    session.state = rules.get_game("maedn", "classic").new_state(4, first="red")
+    line.table.start_session(session)
+    line.step()
+    assert line.table.state is Mode.AWAIT_ROLL
+    start = line.now
+    line.run_for(2.3)
+    cue_changes = [round((f.at - start) % 1.0, 3) for f in line.since(start)[1:]]
+    assert 0.5 in cue_changes and 0.0 in cue_changes  # on, off, once a second
+    shown = len(line.frames)
+    line.tap(0, "ok")
+    assert line.table.state is Mode.ROLLING
+    assert len(line.frames) == shown + 1 and line.frames[-1].at == line.now
+    line.run_for(line.table.options.roll_time_s + 0.01)
+    flips = [f for f in line.since(line.now - 0.6) if f.at < line.now]
+    assert len(flips) >= 6, "the dice tumble: a frame per flip"
