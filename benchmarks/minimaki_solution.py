@@ -8,7 +8,7 @@ Mini-Maki is a game against the dice, so its optimum is exact: the policy that m
 red's probability of reaching row 1. Every position at black's roll (blacks on rows 1-5,
 red on rows 2-6: 468 750 slots) is listed with its 21 distinct rolls and, after each
 roll, red's king steps. The transitions come from the engine's own pure functions
-(``black_turn``, ``red_steps``, ``reset_by_red`` in ``rules/minimaki.py``), so the
+(``black_turn``, ``red_steps``, ``reset_by_red`` in ``rules/minimaki/engine.py``), so the
 tables and the game cannot disagree about a rule. Values are iterated (numpy, Jacobi)
 until no value changes at all in float64.
 

@@ -52,13 +52,8 @@ def save_warning(exc: OSError) -> str:
 
 
 def menu_for(first_game: str, first_preset: str | None) -> tuple[MenuItem, ...]:
-    """Every game/preset, the configured one first."""
-    items = list(default_menu())
-    for index, item in enumerate(items):
-        if item.game == first_game and (first_preset is None or item.preset == first_preset):
-            items.insert(0, items.pop(index))
-            break
-    return tuple(items)
+    """Every game, the configured one first (its rule set chosen first in setup)."""
+    return default_menu(first_game, first_preset)
 
 
 def table_options(config: Config, **overrides: Any) -> TableOptions:
@@ -69,6 +64,8 @@ def table_options(config: Config, **overrides: Any) -> TableOptions:
         bot=config.game.bot,
         default_seats=tuple(config.players),
         physical_dice=config.game.physical_dice,
+        bot_delay_s=config.game.bot_delay_s,
+        sleep_after_s=config.sleep_after_min * 60.0,
         menu=menu_for(config.game.name, config.game.preset),
     )
     for key, value in overrides.items():

@@ -65,6 +65,8 @@ class GameConfig:
     bot: str = "strong"
     physical_dice: bool = False
     """Players roll real dice and enter them with NEXT (count up) and OK (confirm)."""
+    bot_delay_s: float = 0.6
+    """How long a bot's roll and its chosen move stay in view before they happen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,9 @@ class Config:
     """The default setup per seat: "human", "bot" or "empty"."""
     game: GameConfig = field(default_factory=GameConfig)
     source: str = "<defaults>"
+    sleep_after_min: float = 10.0
+    """Minutes without a press (while the table waits for a person) before the panel
+    sleeps: dim and still; 0 never sleeps."""
 
     @property
     def display(self) -> DisplaySpec:
@@ -115,7 +120,7 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     for name in data:
         if name not in SECTIONS:
             errors.append(f"[{name}]: unknown section; allowed: {', '.join(SECTIONS)}")
-    display = _display(_Table("display", data.get("display", {}), errors))
+    display, sleep_after_min = _display(_Table("display", data.get("display", {}), errors))
     input_type, buttons = _input(_Table("input", data.get("input", {}), errors))
     seats, players = _seats(data.get("seats"), errors)
     buttons = ButtonWiring(
@@ -127,7 +132,7 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     if errors:
         raise ConfigError([f"{source}: {line}" for line in errors])
     hardware = HardwareSpec(display, input_type, buttons, sound)
-    return Config(hardware, players, game, source)
+    return Config(hardware, players, game, source, sleep_after_min)
 
 
 def display_section(path: str | Path) -> DisplaySpec | None:
@@ -142,7 +147,7 @@ def display_section(path: str | Path) -> DisplaySpec | None:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
     errors: list[str] = []
-    spec = _display(_Table("display", data.get("display", {}), errors))
+    spec, _sleep_after_min = _display(_Table("display", data.get("display", {}), errors))
     return None if errors else spec
 
 
@@ -231,7 +236,9 @@ def _pin(table: _Table, key: str, default: int | None, required: bool = False) -
 # --- sections --------------------------------------------------------------------
 
 
-def _display(t: _Table) -> DisplaySpec:
+def _display(t: _Table) -> tuple[DisplaySpec, float]:
+    """The panel, and the minutes of quiet before it sleeps (a controller setting, but
+    it belongs with the panel in the file)."""
     d = DisplaySpec()
     kind = t.get("type", str, "dummy", choices=DISPLAY_TYPES, required=True)
     width = t.get("width", int, d.width, lo=1, hi=256)
@@ -259,9 +266,10 @@ def _display(t: _Table) -> DisplaySpec:
         file=t.get("file", str, d.file),
         port=t.get("port", str, d.port),
     )
+    sleep_after_min = t.get("sleep_after_min", float, 10.0, lo=0.0, hi=1440.0)
     t.finish()
     _check_size(t, spec, type_ok=t.table.get("type") == kind)
-    return spec
+    return spec, sleep_after_min
 
 
 def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
@@ -361,6 +369,7 @@ def _game(t: _Table) -> GameConfig:
         move_timer_s=t.get("move_timer_s", float, 5.0, lo=0.0, hi=600.0),
         bot=t.get("bot", str, "strong", choices=sorted(BOT_KINDS)),
         physical_dice=t.get("physical_dice", bool, False),
+        bot_delay_s=t.get("bot_delay_s", float, 0.6, lo=0.0, hi=30.0),
     )
     t.finish()
     return spec

@@ -1,8 +1,15 @@
 """The loop: the one thread that owns the machine, the session and the display.
 
-It sleeps on the event queue until the next deadline the table asked for (an animation
-frame, a bot's delay, the move timer, a watchdog ping). When nothing animates and nothing
-is due it blocks on the queue with no timeout: no polling, no redraws, no CPU.
+It sleeps on the event queue until the next deadline: one the table asked for (a bot's
+delay, the move timer, sleep, a watchdog ping) or the moment the picture changes by
+itself, which the views reported while drawing the last frame (a blink phase, a scroll
+step, a countdown step, a dice flip; :mod:`controller.views.timing`). It draws exactly
+then, and after anything that changed the table (a press shows in the very next frame).
+A picture that does not change by itself, and a table with nothing due, block on the
+queue with no timeout: no polling, no redraws, no CPU.
+
+A frame identical to the one on the panel is not sent again (a press that changes
+nothing, a blink phase hidden under a banner).
 """
 
 from __future__ import annotations
@@ -15,12 +22,17 @@ from typing import Any
 from controller.events import BotMoveEvent, EventQueue, ShutdownEvent, StatusEvent, WakeEvent
 from controller.scene import AnyScene
 from controller.table import Table
+from controller.views import timing
 from hardware.display import DisplayClosed
 from hardware.interfaces import ButtonEvent, Display
 
 log = logging.getLogger(__name__)
 
 Renderer = Callable[[AnyScene, int, int, str], object]
+
+MIN_FRAME_GAP = 0.001
+"""A view that reports a change at (or before) the moment it drew is redrawn no sooner
+than this, so a rounding slip can never spin the loop."""
 
 
 class Loop:
@@ -44,12 +56,20 @@ class Loop:
         self.watchdog_interval = watchdog_interval
         self.on_first_frame = on_first_frame
         self.frames = 0
+        """Frames sent to the panel."""
+        self.renders = 0
+        """Pictures drawn (a picture equal to the one shown is not sent again)."""
+        self.next_frame: float | None = None
+        """When the picture on the panel changes by itself (None: it does not)."""
+        self.last_image: bytes | None = None
         self.display_failures = 0
         self.next_ping = 0.0
         self.running = False
         self.shutdown: ShutdownEvent | None = None
         self.panel_online = True
         self.pollers: list[list[Any]] = []  # [function, interval, next due]
+        table.panel = (display.width, display.height)
+        table.begin(clock())
 
     def add_poller(self, poll: Callable[[], None], interval: float) -> None:
         """Call ``poll`` on this thread every ``interval`` s (pygame's event pump)."""
@@ -62,6 +82,8 @@ class Loop:
         now = self.clock()
         table.now = now
         wake = table.next_wakeup()
+        if self.next_frame is not None:
+            wake = self.next_frame if wake is None else min(wake, self.next_frame)
         if self.watchdog is not None and self.watchdog_interval:
             wake = self.next_ping if wake is None else min(wake, self.next_ping)
         for _poll, _interval, due in self.pollers:
@@ -76,7 +98,7 @@ class Loop:
         table.tick(now)
         self.ping(now)
         self.run_pollers(now)
-        if table.dirty or table.animating():
+        if table.dirty or (self.next_frame is not None and now >= self.next_frame):
             self.draw()
         table.flush_save()
         return not (table.stop_requested or self.shutdown is not None)
@@ -105,9 +127,17 @@ class Loop:
 
     def draw(self) -> None:
         table = self.table
-        image = self.render(
-            table.scene(), self.display.width, self.display.height, self.display.mode
-        )
+        scene = table.scene()
+        with timing.collect() as change:
+            image = self.render(scene, self.display.width, self.display.height, self.display.mode)
+        self.renders += 1
+        table.dirty = False
+        self.next_frame = None
+        if change.at is not None:
+            self.next_frame = max(change.at, table.now + MIN_FRAME_GAP)
+        pixels = image.tobytes() if hasattr(image, "tobytes") else None
+        if pixels is not None and pixels == self.last_image:
+            return
         try:
             self.display.show(image)  # type: ignore[arg-type]
         except DisplayClosed:
@@ -117,9 +147,10 @@ class Loop:
             self.display_failures += 1
             if self.display_failures == 1 or self.display_failures % 100 == 0:
                 log.error("display failed (%d times): %s", self.display_failures, exc)
+            self.last_image = None
         else:
             self.display_failures = 0
-        table.dirty = False
+            self.last_image = pixels
         self.frames += 1
         if self.frames == 1 and self.on_first_frame is not None:
             self.on_first_frame()

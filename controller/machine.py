@@ -4,7 +4,8 @@ transitions runs it with ``queued=True`` so a trigger fired from a callback runs
 the current transition finishes, never re-entrantly. The machine is plain (not the
 thread-safe variant) because only the loop thread ever touches it (see the Threading
 section of docs/architecture.md); timeouts are scheduled by the loop, not by
-transitions' timer threads.
+transitions' timer threads. After every transition the model's ``state_changed``
+runs: the next frame shows the new state.
 
 The model (``controller.table.Table``) supplies the guards (``conditions``) and the
 ``on_enter_*`` callbacks.
@@ -73,6 +74,8 @@ TRANSITIONS: list[dict[str, Any]] = [
 
 
 def build_machine(model: object, initial: Mode = Mode.MENU) -> Machine:
+    """The machine for ``model``, which must have a ``state_changed`` method: it runs
+    after every transition, so that every change of state is drawn at once."""
     return Machine(
         model=model,
         states=Mode,
@@ -81,6 +84,7 @@ def build_machine(model: object, initial: Mode = Mode.MENU) -> Machine:
         queued=True,
         auto_transitions=False,
         ignore_invalid_triggers=False,
+        after_state_change="state_changed",
     )
 
 

@@ -78,7 +78,16 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         "was not pressed",
     )
     sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
-    sim.add_argument("--record", type=Path, help="also record the game as an animated GIF")
+    sim.add_argument(
+        "--record",
+        type=Path,
+        help="also record the panel as an animated GIF (each frame as long as it was shown)",
+    )
+    sim.add_argument(
+        "--fast",
+        action="store_true",
+        help="short delays: bots, forced moves, dice and moves go quickly",
+    )
     sim.add_argument("--config", type=Path, help="take game settings from this config file")
     sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
@@ -318,8 +327,8 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from controller.config import default_config, load_config
     from controller.events import WakeEvent
     from controller.session import Session
+    from controller.table import FAST_PACE
     from controller.views import render
-    from hardware.build import build_display
     from hardware.display_terminal import TerminalDisplay
     from hardware.display_window import TableWindow
     from hardware.interfaces import HardwareError
@@ -357,11 +366,14 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         closers += [*inputs, primary]
         display: Display = primary
         if args.record is not None:
-            recorder = build_display(replace(display_spec, type="gifanim", file=str(args.record)))
+            from hardware.gif_recording import GifRecorder
+
+            recorder = GifRecorder(args.record, primary.width, primary.height, primary.mode, 16)
             display = TeeDisplay(primary, recorder)
             closers.append(display)
         kinds = validate_sim_args(args)
-        options = table_options(config, seat_count=4, default_seats=tuple(kinds))
+        pace = FAST_PACE if args.fast else {}
+        options = table_options(config, seat_count=4, default_seats=tuple(kinds), **pace)
         if args.state_dir is not None:
             args.state_dir.mkdir(parents=True, exist_ok=True)
         app = Appliance(

@@ -23,6 +23,7 @@ from controller.scene import (
     MessageScene,
     Scene,
     SetupScene,
+    SleepScene,
     StatisticsScene,
 )
 from controller.session import Session
@@ -67,6 +68,8 @@ def describe(
     physical_dice: bool = False,
 ) -> str:
     """The one line in words."""
+    if isinstance(scene, SleepScene):
+        return "asleep: press any button to wake the table (that press does nothing else)"
     if isinstance(scene, MenuScene):
         item = scene.items[scene.selected]
         line = (

@@ -6,12 +6,22 @@ The loop thread owns one :class:`Table`. It feeds it events (:meth:`handle`), ca
 blocks or touches hardware; time comes in as arguments, which is what makes the whole
 appliance testable with a fake clock.
 
-Controls (DESIGN §3): each seat has OK/ROLL and NEXT; only the seat whose player is on
-turn acts. NEXT cycles the legal moves with a preview (a held NEXT jumps to the next
-piece/checker group), OK commits at once (there is no take-back: touch-move, MÄDN rule
-12 and Lingo house rule 0). Forced moves and passes play themselves after a short visible
-preview. The system button: held → "back to menu?" (OK confirms, NEXT returns); held
-for ``shutdown_hold_s`` → shutdown.
+Controls: each seat has OK/ROLL and NEXT; only the seat whose player is on turn acts.
+NEXT cycles the legal moves with a preview (a held NEXT jumps to the next piece/checker
+group), OK commits at once (there is no take-back: touch-move, MÄDN rule 12 and Lingo
+house rule 0). Backgammon is entered checker by checker (:mod:`controller.checker_entry`).
+Forced moves and passes play themselves after a short visible preview. The system
+button: held → "back to menu?" (OK confirms, NEXT returns); held for
+``shutdown_hold_s`` → shutdown.
+
+Time. The picture's own changes (blinks, scrolling, countdown steps, animation steps)
+are the views' business: they say when they next change and the loop draws then. The
+table only records *when* things began (a preview, a label, a banner) so that every
+press shows its effect in the very next frame, and keeps the deadlines of what it does
+itself (a bot's move, a roll, the move timer, sleep). Pace: ``bot_delay_s`` paces the
+bots; a held OK while only bots are on turn makes them hurry until a human's turn.
+After ``sleep_after_s`` without a press, while the table waits for a person, the panel
+sleeps: a dim, static picture. The press that wakes it does nothing else.
 """
 
 from __future__ import annotations
@@ -19,10 +29,12 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import rules
+from controller import names
+from controller.checker_entry import CheckerEntry, Step
 from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.machine import Mode, build_machine
 from controller.match_banner import banner_seconds, game_end_banner
@@ -36,12 +48,19 @@ from controller.scene import (
     RollAnimation,
     Scene,
     SetupScene,
+    SleepScene,
+    Standing,
     StatisticsPage,
     StatisticsScene,
 )
+from controller.scene import CheckerEntry as EntryView
 from controller.session import SEAT_KINDS, Session
+from controller.views.overlay import banner_seconds as scroll_seconds_on
+from controller.views.text import scroll_seconds
 from hardware.interfaces import ButtonEvent, Cue, Sound
+from rules.backgammon.engine import BackgammonState, Play
 from rules.core import Dice, Move, Pass, State
+from rules.track.engine import MaednState
 
 if TYPE_CHECKING:
     from hardware.display_status import TableStatus
@@ -49,11 +68,27 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def default_menu() -> tuple[MenuItem, ...]:
+MENU_ORDER = ("maedn", "kleiner_aerger", "backgammon", "minimaki")
+
+
+def default_menu(
+    first_game: str | None = None, first_preset: str | None = None
+) -> tuple[MenuItem, ...]:
+    """One entry per game, by its real title, ``first_game`` first; the rule set is
+    chosen in setup and starts at the game's default (``first_preset`` for the first)."""
+    games = sorted(
+        rules.game_names(),
+        key=lambda g: (g not in MENU_ORDER, MENU_ORDER.index(g) if g in MENU_ORDER else 0, g),
+    )
+    if first_game in games:
+        games.remove(first_game)
+        games.insert(0, first_game)
     items = []
-    for name in rules.game_names():
-        for preset in rules.presets(name):
-            items.append(MenuItem(name, preset, f"{name} {preset}"))
+    for name in games:
+        preset = rules.default_preset(name)
+        if name == first_game and first_preset in rules.presets(name):
+            preset = first_preset
+        items.append(MenuItem(name, preset, names.title(name)))
     return tuple(items)
 
 
@@ -74,6 +109,14 @@ class TableOptions:
     default_seats: tuple[str, ...] = ()
     """What setup offers per seat first ("human", "bot", "empty"); from the config."""
     bot_delay_s: float = 0.6
+    """How long a bot's roll and its chosen move stay in view before they happen."""
+    fast_factor: float = 0.15
+    """Delays and animations while a held OK hurries the bots along."""
+    sleep_after_s: float = 600.0
+    """Seconds without a press (while waiting for a person) before the panel sleeps;
+    0 never sleeps."""
+    time_up_s: float = 1.2
+    """How long "time!" shows when the move timer runs out, before the move is made."""
     match_banner_s: float = 6.0
     """The least time the score of a match shows after each of its games (it scrolls)."""
     forced_delay_s: float = 0.8
@@ -86,7 +129,21 @@ class TableOptions:
     message_time_s: float = 4.0
     shutdown_hold_s: float = 6.0
     frame_interval_s: float = 1 / 30
+    """Frame pacing of the farewell animation at shutdown (the table's own frames are
+    drawn exactly when the picture changes)."""
     menu: tuple[MenuItem, ...] = field(default_factory=default_menu)
+
+
+FAST_PACE: dict[str, float] = {
+    "bot_delay_s": 0.15,
+    "forced_delay_s": 0.3,
+    "roll_time_s": 0.3,
+    "step_time_s": 0.06,
+    "checker_step_time_s": 0.12,
+    "capture_time_s": 0.25,
+    "winner_time_s": 3.0,
+}
+"""The short delays of ``spieltisch sim --fast``: a whole game at a glance."""
 
 
 AskBot = Callable[[State, str, BotRequest, int], None]
@@ -141,12 +198,14 @@ class Table:
         self.statistics_pages: tuple[StatisticsPage, ...] = ()
         self.statistics_page = 0
         self.session: Session | None = None
-        self.machine = build_machine(self)
         self.now = 0.0
+        self.panel = (16, 16)
+        """The panel's size, for how long a text needs to pass (the loop sets it)."""
         self.dirty = True
         self.menu_index = 0
         self.setup_kinds: list[str] = []
         self.setup_cursor = 0
+        self.setup_preset = ""
         self.cursor = 0
         self.moves: Sequence[Move] = ()
         self.anim_start = 0.0
@@ -160,8 +219,13 @@ class Table:
         self.timer_end: float | None = None
         self.timer_total: float | None = None
         self.entry: list[int] = []
+        self.checkers: CheckerEntry | None = None
+        """Backgammon: the play a human enters checker by checker (None: whole moves)."""
+        self.played: tuple[Step, ...] = ()
+        self.steps: tuple[Step, ...] = ()
         self.banner: str | None = None
         self.banner_until = 0.0
+        self.banner_since = 0.0
         self.message = ""
         self.system_down_at: float | None = None
         self.defer_saves = False
@@ -171,6 +235,28 @@ class Table:
         self.hint: Move | None = None
         self.stop_requested = False
         self.ignored_presses = 0
+        self.since = 0.0
+        """When the thing under the cursor was chosen (a menu entry, a setup entry, a
+        preview): its blink starts lit and its text at its first letter from here."""
+        self.over_since = 0.0
+        self.last_activity = 0.0
+        self.asleep = False
+        self.swallowed: set[tuple[int | None, str]] = set()
+        """Buttons whose press woke the panel: their held and up events are dropped."""
+        self.hurry = False
+        """A held OK is hurrying the bots along (until a human is on turn)."""
+        self.machine = build_machine(self)
+
+    def begin(self, now: float) -> None:
+        """The table starts running at ``now``: what is on show starts from here."""
+        self.now = now
+        self.since = self.banner_since = self.over_since = self.last_activity = now
+        self.dirty = True
+
+    def state_changed(self) -> None:
+        """After every transition: the picture must show the new state in the very next
+        frame (a roll starts tumbling at the press, not at the next blink)."""
+        self.dirty = True
 
     # -- guards used by the transition table -------------------------------------------
 
@@ -184,18 +270,26 @@ class Table:
 
     def on_enter_MENU(self) -> None:
         self.clear_action()
+        self.since = self.now
+        self.hurry = False
         self.dirty = True
 
     def on_enter_SETUP(self) -> None:
         item = self.options.menu[self.menu_index]
-        game = rules.get_game(item.game, item.preset)
+        self.setup_preset = item.preset
+        self.setup_kinds = self.default_kinds(item.game, item.preset)
+        self.setup_cursor = -1 if len(rules.presets(item.game)) > 1 else 0
+        self.since = self.now
+        self.dirty = True
+
+    def default_kinds(self, game_name: str, preset: str) -> list[str]:
+        game = rules.get_game(game_name, preset)
         most = min(max(game.player_counts), self.options.seat_count)
         defaults = list(self.options.default_seats) or ["human"] + ["bot"] * 3
-        self.setup_kinds = [defaults[i] if i < len(defaults) else "bot" for i in range(most)]
-        while self.setup_kinds.count("empty") > most - min(game.player_counts):
-            self.setup_kinds[self.setup_kinds.index("empty")] = "bot"
-        self.setup_cursor = 0
-        self.dirty = True
+        kinds = [defaults[i] if i < len(defaults) else "bot" for i in range(most)]
+        while kinds.count("empty") > most - min(game.player_counts):
+            kinds[kinds.index("empty")] = "bot"
+        return kinds
 
     def on_enter_NEXT_TURN(self) -> None:
         self.clear_action()
@@ -208,19 +302,24 @@ class Table:
         if player not in session.seats or session.is_bot(player):
             delay = self.options.bot_delay_s if session.is_bot(player) else 0.3
             self.schedule(delay, self.roll_now)
+        else:
+            self.hurry = False
         self.dirty = True
 
     def on_enter_ROLLING(self) -> None:
-        self.anim_start = self.now
-        self.anim_length = self.options.roll_time_s
+        self.start_animation(self.options.roll_time_s)
         self.play_cue("dice")
-        self.schedule(self.anim_length, self.finish_roll)
+        self.schedule(self.anim_length, self.finish_roll, paced=False)
 
     def on_enter_CHOOSE(self) -> None:
         session = self.require_session()
         self.moves = cycling_order(session.state.legal_moves())
         self.cursor = 0
+        self.since = self.now
         self.timer_end = None
+        self.checkers = None
+        self.played = ()
+        self.steps = ()
         player = session.player
         if session.is_bot(player):
             self.bot_request = request = MoveRequest(self.bot_request.number + 1)
@@ -229,14 +328,20 @@ class Table:
             else:  # no worker: think on this thread
                 self.schedule(self.options.bot_delay_s, lambda: self.bot_answer(request, None))
         elif len(self.moves) == 1:
+            self.hurry = False
             self.schedule(self.options.forced_delay_s, self.commit_cursor)
         else:
+            self.hurry = False
+            state = session.state
+            if isinstance(state, BackgammonState) and all(isinstance(m, Play) for m in self.moves):
+                self.checkers = CheckerEntry(state)
+                self.steps = self.checkers.options(())
             self.request_hint()
             seconds = self.move_timer()
             if seconds:
                 self.timer_end = self.now + seconds
                 self.timer_total = seconds
-                self.schedule(seconds, self.timer_expired)
+                self.schedule(seconds, self.timer_expired, paced=False)
         self.dirty = True
 
     def on_enter_MOVING(self) -> None:
@@ -249,30 +354,36 @@ class Table:
         if isinstance(getattr(move, "steps", None), tuple):
             per_step = self.options.checker_step_time_s
         capture = bool(getattr(move, "capture", False)) or "*" in move.notation
-        self.anim_start = self.now
-        self.anim_length = steps * per_step + (self.options.capture_time_s if capture else 0.0)
+        self.start_animation(steps * per_step + (self.options.capture_time_s if capture else 0.0))
         self.play_cue("capture" if capture else "move")
-        self.schedule(self.anim_length, self.finish_move)
+        self.schedule(self.anim_length, self.finish_move, paced=False)
 
     def on_enter_GAME_OVER(self) -> None:
         self.anim_start = self.now
         self.anim_length = self.options.winner_time_s
+        self.over_since = self.now
+        self.hurry = False
         self.play_cue("win")
         self.persist()
         self.dirty = True
 
     def on_enter_CONFIRM_MENU(self) -> None:
         self.clear_action()
+        self.since = self.now
         self.dirty = True
 
     def on_enter_MESSAGE(self) -> None:
         self.clear_action()
-        self.schedule(self.options.message_time_s, self.dismiss)
+        self.since = self.now
+        width, height = self.panel
+        seconds = max(self.options.message_time_s, scroll_seconds(self.message, width, height))
+        self.schedule(seconds, self.dismiss, paced=False)
         self.dirty = True
 
     def on_enter_SHUTDOWN(self) -> None:
         self.clear_action()
         self.message = "bye"  # not a message left over from before
+        self.since = self.now
         self.persist()
         self.stop_requested = True
         self.dirty = True
@@ -285,6 +396,10 @@ class Table:
         self.last_dice = None
         self.persist()
         self.start_game()
+
+    def start_animation(self, seconds: float) -> None:
+        self.anim_start = self.now
+        self.anim_length = seconds * self.pace()
 
     def roll_now(self, dice: Dice | None = None) -> None:
         session = self.require_session()
@@ -306,6 +421,9 @@ class Table:
 
     def commit_move(self, move: Move) -> None:
         session = self.require_session()
+        self.checkers = None
+        self.played = ()
+        self.steps = ()
         if move.notation == "roll" and not self.options.physical_dice:
             # Backgammon's cube decision "roll": the same press throws the dice.
             session.play(move)
@@ -319,11 +437,23 @@ class Table:
         before = session.play(move)
         news = game_end_banner(before, session.state)
         if news is not None:
-            self.flash(news, banner_seconds(news, self.options.match_banner_s))
+            self.flash(self.spoken(news), banner_seconds(news, self.options.match_banner_s))
         self.moving = (move, before, session.state)
         self.timer_end = None
         self.persist()
         self.commit()
+
+    def spoken(self, text: str) -> str:
+        """``text`` with the rules' side names replaced by what the panel calls them."""
+        session = self.session
+        if session is None:
+            return text
+        words = text.split(" ")
+        return " ".join(self.player_name(word) if word in session.kinds else word for word in words)
+
+    def player_name(self, player: str) -> str:
+        session = self.require_session()
+        return names.player_name(session.game, player, session.kinds)
 
     def advance_after_decision(self) -> None:
         """A decision without an animation (a cube action) ends like a move."""
@@ -368,14 +498,21 @@ class Table:
             log.error("bot returned an illegal move %s; playing the first legal one", move)
             move = self.moves[0]
         self.cursor = list(self.moves).index(move)
+        self.checkers = None  # a bot (or the timer) plays whole moves
+        self.since = self.now
         self.dirty = True
         self.schedule(self.options.bot_delay_s, self.commit_cursor)
 
     def timer_expired(self) -> None:
-        """The move timer ran out: pass if passing is legal, else a bot plays for them."""
+        """The move timer ran out: "time!" shows briefly, over a board that stands
+        still; then a pass if passing is legal, else the bot's move (with its preview,
+        so nobody misses it)."""
         self.timer_end = None
+        self.flash("time!", self.options.time_up_s)
+        self.schedule(self.options.time_up_s, self.play_for_the_late, paced=False)
+
+    def play_for_the_late(self) -> None:
         passes = [m for m in self.moves if isinstance(m, Pass)]
-        self.flash("time!")
         if passes:
             self.commit_move(passes[0])
         else:
@@ -396,10 +533,24 @@ class Table:
 
     def handle(self, event: ButtonEvent, now: float) -> None:
         self.now = now
+        key = (event.seat, event.button)
+        if key in self.swallowed:
+            if event.kind == "up":
+                self.swallowed.discard(key)
+            return
+        if event.kind == "down":
+            self.last_activity = now
+            if self.asleep:
+                self.wake()
+                self.swallowed.add(key)
+                return
         if event.button == "system":
             self.handle_system(event)
             return
         if event.kind == "up" or event.seat is None:
+            return
+        if event.button == "ok" and event.kind == "held" and self.bots_on_turn():
+            self.hurry_up()
             return
         mode = self.state
         if mode is Mode.MENU:
@@ -466,6 +617,7 @@ class Table:
             return
         if event.button == "next":
             self.menu_index = (self.menu_index + 1) % len(self.options.menu)
+            self.since = self.now
             self.dirty = True
         elif event.button == "ok":
             if self.options.menu[self.menu_index].game == STATISTICS_ITEM.game:
@@ -476,16 +628,26 @@ class Table:
     def setup_press(self, event: ButtonEvent) -> None:
         if event.kind != "down":
             return
-        entries = len(self.setup_kinds) + 1  # the seats, then "start"
+        item = self.options.menu[self.menu_index]
+        first = -1 if len(rules.presets(item.game)) > 1 else 0
+        start = len(self.setup_kinds)
         if event.button == "next":
-            self.setup_cursor = (self.setup_cursor + 1) % entries
-        elif self.setup_cursor == len(self.setup_kinds):
+            self.setup_cursor = first if self.setup_cursor >= start else self.setup_cursor + 1
+        elif self.setup_cursor == start:
             self.begin_from_setup()
+        elif self.setup_cursor < 0:
+            presets = rules.presets(item.game)
+            index = presets.index(self.setup_preset) if self.setup_preset in presets else -1
+            self.setup_preset = presets[(index + 1) % len(presets)]
+            kinds = self.default_kinds(item.game, self.setup_preset)
+            if len(kinds) != len(self.setup_kinds):
+                self.setup_kinds = kinds
         else:
             kind = self.setup_kinds[self.setup_cursor]
             self.setup_kinds[self.setup_cursor] = SEAT_KINDS[
                 (SEAT_KINDS.index(kind) + 1) % len(SEAT_KINDS)
             ]
+        self.since = self.now
         self.dirty = True
 
     def begin_from_setup(self) -> None:
@@ -493,7 +655,7 @@ class Table:
         try:
             session = Session.start(
                 item.game,
-                item.preset,
+                self.setup_preset or item.preset,
                 self.setup_kinds,
                 seat_count=self.options.seat_count,
                 bot=self.options.bot,
@@ -531,16 +693,50 @@ class Table:
         self.dirty = True
 
     def choose_press(self, event: ButtonEvent) -> None:
-        if event.seat is None or not self.on_turn(event.seat) or not self.moves:
+        late = self.action == self.play_for_the_late  # "time!" is up: too late to choose
+        if event.seat is None or not self.on_turn(event.seat) or not self.moves or late:
             self.ignored_presses += 1
+            return
+        if self.checkers is not None:
+            self.checker_press(event)
             return
         if event.button == "next" and event.kind == "down":
             self.cursor = (self.cursor + 1) % len(self.moves)
+            self.since = self.now
         elif event.button == "next" and event.kind == "held":
             self.cursor = next_group(self.moves, self.cursor)
+            self.since = self.now
         elif event.button == "ok" and event.kind == "down":
             self.clear_action()
             self.commit_cursor()
+        self.dirty = True
+
+    def checker_press(self, event: ButtonEvent) -> None:
+        """Backgammon, one checker step at a time (module :mod:`controller.checker_entry`):
+        NEXT cycles the steps, a held NEXT jumps to the other die, OK fixes the step and
+        commits the play once it is complete."""
+        entry = self.checkers
+        assert entry is not None
+        if not self.steps:
+            return
+        if event.button == "next" and event.kind == "down":
+            self.cursor = (self.cursor + 1) % len(self.steps)
+            self.since = self.now
+        elif event.button == "next" and event.kind == "held":
+            starts = entry.groups(self.steps)
+            later = [i for i in starts if i > self.cursor]
+            self.cursor = later[0] if later else starts[0]
+            self.since = self.now
+        elif event.button == "ok" and event.kind == "down":
+            self.played = (*self.played, self.steps[self.cursor % len(self.steps)])
+            play = entry.complete(self.played)
+            if play is not None:
+                self.clear_action()
+                self.commit_move(play)
+                return
+            self.steps = entry.options(self.played)
+            self.cursor = 0
+            self.since = self.now
         self.dirty = True
 
     def abandon_game(self) -> None:
@@ -551,11 +747,61 @@ class Table:
         self.persist()
         self.confirm()
 
+    # -- pace and sleep ------------------------------------------------------------------
+
+    def bots_on_turn(self) -> bool:
+        """Only bots (or the table itself: an automatic roll) are on turn now."""
+        if self.session is None or self.state in (Mode.MENU, Mode.SETUP, Mode.GAME_OVER):
+            return False
+        if self.state in (Mode.CONFIRM_MENU, Mode.MESSAGE, Mode.SHUTDOWN):
+            return False
+        player = self.session.player
+        return player is None or self.session.is_bot(player) or player not in self.session.seats
+
+    def hurry_up(self) -> None:
+        """A held OK: what is scheduled and what animates now runs at the fast pace."""
+        if self.hurry:
+            return
+        self.hurry = True
+        factor = self.options.fast_factor
+        if self.action_at is not None and self.action_at > self.now:
+            self.action_at = self.now + (self.action_at - self.now) * factor
+        if self.state in (Mode.ROLLING, Mode.MOVING) and self.anim_length > 0:
+            done = self.progress()
+            self.anim_length *= factor
+            self.anim_start = self.now - done * self.anim_length
+        self.dirty = True
+
+    def pace(self) -> float:
+        return self.options.fast_factor if self.hurry else 1.0
+
+    def waiting_for_a_person(self) -> bool:
+        """Nothing will happen until someone presses: the panel may fall asleep."""
+        if self.action_at is not None or self.system_down_at is not None:
+            return False
+        return self.state not in (Mode.ROLLING, Mode.MOVING, Mode.NEXT_TURN, Mode.SHUTDOWN)
+
+    def sleep_at(self) -> float | None:
+        after = self.options.sleep_after_s
+        if self.asleep or not after or not self.waiting_for_a_person():
+            return None
+        return self.last_activity + after
+
+    def wake(self) -> None:
+        self.asleep = False
+        self.since = self.now
+        self.banner_since = self.now
+        self.over_since = self.now
+        self.dirty = True
+
     # -- time ---------------------------------------------------------------------------
 
-    def schedule(self, delay: float, action: Callable[[], object]) -> None:
-        self.action_at = self.now + delay
+    def schedule(self, delay: float, action: Callable[[], object], paced: bool = True) -> None:
+        """Run ``action`` ``delay`` s from now; a ``paced`` delay (a bot's) shrinks while
+        a held OK hurries the bots."""
+        self.action_at = self.now + delay * (self.pace() if paced else 1.0)
         self.action = action
+        self.last_activity = self.now
 
     def clear_action(self) -> None:
         self.action_at = None
@@ -583,25 +829,26 @@ class Table:
         if self.banner is not None and now >= self.banner_until:
             self.banner = None
             self.dirty = True
-
-    def animating(self) -> bool:
-        if self.state in (Mode.ROLLING, Mode.MOVING):
-            return True
-        if self.state is Mode.GAME_OVER:
-            return self.now - self.anim_start < self.anim_length
-        return self.banner is not None
+        winner_ends = self.anim_start + self.anim_length
+        if self.state is Mode.GAME_OVER and self.anim_length and now >= winner_ends:
+            self.anim_length = 0.0  # the winner's stripes stop; the words stay
+            self.dirty = True
+        sleep = self.sleep_at()
+        if sleep is not None and now >= sleep:
+            self.asleep = True
+            self.dirty = True
 
     def next_wakeup(self) -> float | None:
-        """The next moment :meth:`tick` must run, or None to sleep until an event."""
+        """The next moment :meth:`tick` must run, or None to sleep until an event. The
+        picture's own changes are not here: the views tell the loop about those."""
         times = [t for t in (self.action_at, self.banner_until if self.banner else None) if t]
         if self.system_down_at is not None:
             times.append(self.system_down_at + self.options.shutdown_hold_s)
-        if self.timer_end is not None:
-            # the countdown digits change once a second
-            left = self.timer_end - self.now
-            times.append(self.now + (left % 1.0 or 1.0))
-        if self.animating():
-            times.append(self.now + self.options.frame_interval_s)
+        if self.state is Mode.GAME_OVER and self.anim_length:
+            times.append(self.anim_start + self.anim_length)
+        sleep = self.sleep_at()
+        if sleep is not None:
+            times.append(sleep)
         return min(times) if times else None
 
     # -- helpers --------------------------------------------------------------------------
@@ -671,8 +918,12 @@ class Table:
                 log.warning("sound: %s", exc)
 
     def flash(self, text: str, seconds: float = 2.5) -> None:
+        """Show ``text`` over the board for ``seconds``, and at least long enough to
+        pass once across the panel."""
+        width, height = self.panel
         self.banner = text
-        self.banner_until = self.now + seconds
+        self.banner_since = self.now
+        self.banner_until = self.now + max(seconds, scroll_seconds_on(text, width, height))
         self.dirty = True
 
     def show_text(self, text: str) -> None:
@@ -682,41 +933,75 @@ class Table:
     # -- what to draw -----------------------------------------------------------------------
 
     def scene(self) -> AnyScene:
+        inner = self.awake_scene()
+        if not self.asleep:
+            return inner
+        if isinstance(inner, MenuScene | SetupScene | MessageScene):
+            inner = replace(inner, t=inner.since)  # asleep on the text's first letters
+        return SleepScene(inner)
+
+    def awake_scene(self) -> MenuScene | SetupScene | MessageScene | StatisticsScene | Scene:
         now = self.now
         mode = self.state
         if mode is Mode.MENU:
-            return MenuScene(self.options.menu, self.menu_index, now, self.banner)
+            return MenuScene(
+                self.options.menu,
+                self.menu_index,
+                now,
+                self.banner,
+                since=self.since,
+                banner_since=self.banner_since,
+            )
         if mode is Mode.SETUP:
-            item = self.options.menu[self.menu_index]
-            colours = colours_of(item, len(self.setup_kinds))
-            return SetupScene(item, tuple(self.setup_kinds), colours, self.setup_cursor, now)
+            return self.setup_scene()
         if mode is Mode.STATISTICS:
             return StatisticsScene(self.statistics_pages, self.statistics_page, now)
         if mode in (Mode.MESSAGE, Mode.SHUTDOWN):
             kind = "shutdown" if mode is Mode.SHUTDOWN else "info"
-            return MessageScene(self.message or "bye", now, kind)
+            return MessageScene(self.message or "bye", now, kind, since=self.since)
         session = self.require_session()
         if mode is Mode.CONFIRM_MENU:
-            return Scene(session.state, now, banner="menu? OK=yes NEXT=no", dice=self.last_dice)
+            return Scene(
+                session.state,
+                now,
+                banner="menu? OK=yes NEXT=no",
+                banner_since=self.since,
+                dice=self.last_dice,
+            )
         preview = None
-        if mode is Mode.CHOOSE and self.moves:
+        entry = None
+        if mode is Mode.CHOOSE and self.checkers is not None:
+            step = self.steps[self.cursor % len(self.steps)] if self.steps else None
+            entry = EntryView(self.played, step)
+        elif mode is Mode.CHOOSE and self.moves:
             preview = self.moves[self.cursor % len(self.moves)]
         roll = None
         if mode is Mode.ROLLING and self.roll_result is not None:
-            roll = RollAnimation(self.roll_result, self.progress(), self.roller)
+            roll = RollAnimation(
+                self.roll_result, self.progress(), self.roller, self.anim_start, self.anim_length
+            )
         moving = None
         state = session.state
         if mode is Mode.MOVING and self.moving is not None:
             move, before, after = self.moving
-            moving = MoveAnimation(move, before, after, self.progress())
+            moving = MoveAnimation(
+                move, before, after, self.progress(), self.anim_start, self.anim_length
+            )
             state = before
         countdown = None
         if self.timer_end is not None:
             countdown = max(0.0, self.timer_end - now)
         winner = None
+        result: tuple[Standing, ...] = ()
         if mode is Mode.GAME_OVER and state.winners():
-            winner = state.winners()[0]
+            if self.anim_length:
+                winner = state.winners()[0]
+            result = self.standings()
         dice = tuple(self.entry) if self.entry else self.last_dice
+        cue = None
+        player = session.player
+        if mode is Mode.AWAIT_ROLL and player in session.seats and not session.is_bot(player):
+            cue = player
         return Scene(
             state,
             now,
@@ -729,6 +1014,12 @@ class Table:
             winner=winner,
             banner=self.banner,
             hint=self.hint if mode is Mode.CHOOSE else None,
+            preview_since=self.since,
+            banner_since=self.banner_since,
+            entry=entry,
+            result=result,
+            result_since=self.over_since,
+            cue=cue,
         )
 
     def status(self) -> TableStatus:
@@ -748,10 +1039,56 @@ class Table:
             physical_dice=self.options.physical_dice,
         )
 
+    def setup_scene(self) -> SetupScene:
+        item = self.options.menu[self.menu_index]
+        preset = self.setup_preset or item.preset
+        shown = MenuItem(item.game, preset, item.label)
+        colours = colours_of(shown, len(self.setup_kinds))
+        several = len(rules.presets(item.game)) > 1
+        return SetupScene(
+            shown,
+            tuple(self.setup_kinds),
+            colours,
+            self.setup_cursor,
+            self.now,
+            since=self.since,
+            names=tuple(names.colour_name(item.game, c) for c in colours),
+            rules=names.preset_name(item.game, preset) if several else None,
+        )
+
+    def standings(self) -> tuple[Standing, ...]:
+        """The game-over words: who won, in words and in the winner's colour, then the
+        places of the others where more than two played. Mini-Maki alone says won or
+        lost."""
+        session = self.require_session()
+        state = session.state
+        players = list(session.kinds)
+        if state.game.name == "minimaki" and players == ["red"]:
+            won = state.winners()[:1] == ("red",)
+            who = "you" if session.kinds["red"] == "human" else "red"
+            return (Standing(f"{who} won!" if won else f"{who} lost", "red" if won else "black"),)
+        order = places(state, players)
+        first = self.player_name(order[0])
+        words = [Standing("you win!" if first == "you" else f"{first} wins", order[0])]
+        if len(order) > 2:
+            for place, player in enumerate(order[1:], start=2):
+                words.append(Standing(f"  {place}. {self.player_name(player)}", player))
+        return tuple(words)
+
     def progress(self) -> float:
         if self.anim_length <= 0:
             return 1.0
         return min(1.0, max(0.0, (self.now - self.anim_start) / self.anim_length))
+
+
+def places(state: State, players: Sequence[str]) -> list[str]:
+    """Every player in finishing order: the rules' winners first, then (a game that
+    ends at its first finisher) the others by how far their pieces got."""
+    ranked = [p for p in state.winners() if p in players]
+    rest = [p for p in players if p not in ranked]
+    if isinstance(state, MaednState):
+        rest.sort(key=lambda p: -sum(max(-1, x) + 1 for x in state.progress(p)))
+    return ranked + rest
 
 
 HINT_GAMES = frozenset({"minimaki"})

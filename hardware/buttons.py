@@ -5,16 +5,19 @@ its BCM pin to ground and read with the internal pull-up (``pull_up=False`` for
 buttons switching to 3.3 V with external pull-downs).
 
 Threads (one loop thread owns the game; everything else only enqueues events): gpiozero
-calls ``when_pressed``/``when_released`` on the thread that saw the edge and
-``when_held`` on its own hold thread; a ``threading.Timer`` settles bounces that end in a
-level change. All of them only pass a ``ButtonEvent``
-to the sink, which enqueues it; a lock keeps the debounce state and the event order
-consistent across those threads.
+calls ``when_activated``/``when_deactivated`` on the thread that saw the edge; a
+``threading.Timer`` settles bounces that end in a level change, and another times a
+hold. All of them only pass a ``ButtonEvent`` to the sink, which enqueues it; a lock
+keeps the debounce state and the event order consistent across those threads.
 
 Debounce is ours (``hardware/debounce.py``), not gpiozero's ``bounce_time``, because
 not every pin factory honours that (the mock pins do not) and a lock-out that reports
-the first edge at once gives no added latency. Holds use gpiozero's ``hold_time``: a
-button that stays pressed for ``hold_s`` gives one ``held`` event per press.
+the first edge at once gives no added latency. Holds are ours too: a button that stays
+pressed for ``hold_s`` gives one ``held`` event per press, timed by a timer that exists
+only while the button is down. gpiozero's ``Button`` times holds on a thread per button
+that wakes ten times a second for ever; with nine buttons that was the whole CPU cost
+of a table asleep. So each pin is gpiozero's ``DigitalInputDevice`` (what ``Button``
+is, without the hold thread).
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ class GpioButtons:
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        from gpiozero import Button
+        from gpiozero import DigitalInputDevice
         from gpiozero.exc import GPIOZeroError
 
         self._spec = spec
@@ -77,18 +80,13 @@ class GpioButtons:
         self._buttons: dict[Key, Any] = {}
         self._debounce: dict[Key, Debouncer] = {}
         self._held: dict[Key, bool] = {}
+        self._hold_timers: dict[Key, threading.Timer] = {}
         try:
             for key, pin in self.pins.items():
-                self._buttons[key] = Button(
-                    pin,
-                    pull_up=spec.pull_up,
-                    bounce_time=None,
-                    hold_time=spec.hold_s,
-                    pin_factory=pin_factory,
+                self._buttons[key] = DigitalInputDevice(
+                    pin, pull_up=spec.pull_up, bounce_time=None, pin_factory=pin_factory
                 )
-                self._debounce[key] = Debouncer(
-                    spec.debounce_s, bool(self._buttons[key].is_pressed)
-                )
+                self._debounce[key] = Debouncer(spec.debounce_s, bool(self._buttons[key].is_active))
                 self._held[key] = False
         except (GPIOZeroError, OSError) as exc:
             self.close()
@@ -101,15 +99,11 @@ class GpioButtons:
         with self._lock:
             self._sink = sink
         for key, button in self._buttons.items():
-            button.when_pressed = self._callback(key, True)
-            button.when_released = self._callback(key, False)
-            button.when_held = self._held_callback(key)
+            button.when_activated = self._callback(key, True)
+            button.when_deactivated = self._callback(key, False)
 
     def _callback(self, key: Key, pressed: bool) -> Callable[[], None]:
         return lambda: self._edge(key, pressed)
-
-    def _held_callback(self, key: Key) -> Callable[[], None]:
-        return lambda: self._on_held(key)
 
     def _edge(self, key: Key, pressed: bool) -> None:
         with self._lock:
@@ -121,6 +115,9 @@ class GpioButtons:
 
     def _on_held(self, key: Key) -> None:
         with self._lock:
+            self._hold_timers.pop(key, None)
+            if self._closed:
+                return
             if self._debounce[key].level and not self._held[key]:
                 self._held[key] = True
                 self._emit(key, "held", self._clock())
@@ -137,8 +134,16 @@ class GpioButtons:
             self._schedule()
 
     def _report(self, key: Key, pressed: bool, at: float) -> None:
+        old = self._hold_timers.pop(key, None)
+        if old is not None:
+            old.cancel()
         if pressed:
             self._held[key] = False
+            if not self._closed:
+                timer = threading.Timer(self._spec.hold_s, self._on_held, args=(key,))
+                timer.daemon = True
+                self._hold_timers[key] = timer
+                timer.start()
         self._emit(key, "down" if pressed else "up", at)
 
     def _emit(self, key: Key, kind: EventKind, at: float) -> None:
@@ -162,6 +167,9 @@ class GpioButtons:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
+            for timer in self._hold_timers.values():
+                timer.cancel()
+            self._hold_timers.clear()
         for button in self._buttons.values():
             button.close()
         self._buttons.clear()

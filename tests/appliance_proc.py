@@ -43,7 +43,12 @@ def spieltisch_command() -> list[str]:
     return [sys.executable, "-m", "controller"]
 
 
-def write_config(directory: Path, seats: Sequence[str] = ("bot", "bot"), size: int = 16) -> Path:
+def write_config(
+    directory: Path,
+    seats: Sequence[str] = ("bot", "bot"),
+    size: int = 16,
+    sleep_after_min: float | None = None,
+) -> Path:
     """A config for a dummy panel and mock GPIO buttons (no buzzer)."""
     pins = [(17, 27), (22, 23), (24, 25), (5, 6)]
     lines = [
@@ -51,6 +56,7 @@ def write_config(directory: Path, seats: Sequence[str] = ("bot", "bot"), size: i
         'type = "dummy"',
         f"width = {size}",
         f"height = {size}",
+        *([f"sleep_after_min = {sleep_after_min}"] if sleep_after_min is not None else []),
         "[input]",
         'type = "gpio"',
         "system_pin = 26",

@@ -158,6 +158,16 @@ BAD_CONFIGS = [
         "game.move_timer_s: -5.0 is out of range",
     ),
     (
+        "negative bot delay",
+        BASE + "[game]\nbot_delay_s = -1\n",
+        "game.bot_delay_s: -1.0 is out of range",
+    ),
+    (
+        "sleep time as text",
+        BASE.replace("[display]\n", '[display]\nsleep_after_min = "soon"\n', 1),
+        "display.sleep_after_min: expected a number, got 'soon'",
+    ),
+    (
         "section as value",
         'display = "ws2812"\n',
         "display: expected a table [display], got 'ws2812'",
@@ -204,6 +214,23 @@ def test_the_example_config_is_valid() -> None:
     assert config.sound.buzzer_pin == 13
     assert config.players == ("human", "human", "bot", "bot")
     assert config.game.move_timer_s == 5
+
+
+def test_pace_and_sleep_reach_the_table() -> None:
+    """[game] bot_delay_s paces the bots; [display] sleep_after_min puts the panel to
+    sleep (minutes; 0: never)."""
+    from controller.app import table_options
+
+    config = parse_config(
+        {"display": {"type": "dummy", "sleep_after_min": 2.5}, "game": {"bot_delay_s": 0.2}}
+    )
+    options = table_options(config)
+    assert options.bot_delay_s == pytest.approx(0.2)
+    assert options.sleep_after_s == pytest.approx(150.0)
+    defaults = table_options(parse_config({"display": {"type": "dummy"}}))
+    assert defaults.sleep_after_s == pytest.approx(600.0)
+    never = parse_config({"display": {"type": "dummy", "sleep_after_min": 0}})
+    assert table_options(never).sleep_after_s == 0
 
 
 def test_defaults_fill_everything_but_the_display_type() -> None:

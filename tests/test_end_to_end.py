@@ -109,16 +109,22 @@ class Rig:
         return self.display.device.image.convert("RGB")
 
     def choose_menu(self, game: str, preset: str) -> None:
+        """Pick ``game`` in the menu, then its rule set ``preset`` in setup."""
         for _ in range(len(self.table.options.menu)):
-            item = self.table.options.menu[self.table.menu_index]
-            if (item.game, item.preset) == (game, preset):
+            if self.table.options.menu[self.table.menu_index].game == game:
                 break
             self.press(0, "next")
         self.press(0, "ok")
         assert self.table.state is Mode.SETUP
+        for _ in range(len(rules.presets(game))):
+            if self.table.setup_preset == preset:
+                break
+            assert self.table.setup_cursor == -1  # the rules entry comes first
+            self.press(0, "ok")
+        assert self.table.setup_preset == preset
 
     def start_from_setup(self) -> None:
-        for _ in range(len(self.table.setup_kinds)):
+        while self.table.setup_cursor != len(self.table.setup_kinds):
             self.press(0, "next")  # past every seat to "start"
         self.press(0, "ok")
         assert self.table.session is not None
@@ -168,9 +174,7 @@ def test_whole_game_by_pressing_pins_with_pixel_checks(
         rig.choose_menu(game, preset)
         kinds = rig.table.setup_kinds
         assert kinds[:2] == ["human", "bot"]
-        for _ in range(len(kinds)):
-            rig.press(0, "next")
-        rig.press(0, "ok")  # "start"
+        rig.start_from_setup()
         session = rig.table.session
         assert session is not None
         presses = checked = 0

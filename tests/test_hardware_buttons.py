@@ -2,8 +2,8 @@
 
 The pins are gpiozero's own mock pins (real gpiozero, no hand-made fake). They ignore
 ``bounce_time``, which is why the debounce is ours; a controllable clock is injected so
-edge timing is exact without sleeping. Holds run on gpiozero's hold thread, so those
-tests wait on an event (never on a fixed sleep).
+edge timing is exact without sleeping. Holds are timed on a timer thread in real time,
+so those tests wait on an event (never on a fixed sleep).
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from hardware.specs import ButtonWiring, SeatPins
 
 SEATS = (SeatPins(17, 27), SeatPins(22, 23), SeatPins(24, 25), SeatPins(5, 6))
 SPEC = ButtonWiring(seats=SEATS, system=26, debounce_s=0.02, hold_s=5.0)
-"""Long holds, so a test never sees one it did not ask for. Tests release every pin
-before closing: gpiozero's hold thread only stops once its button is released."""
+"""Long holds, so a test never sees one it did not ask for."""
 
 
 class Clock:
@@ -205,7 +204,7 @@ def test_a_long_press_gives_one_held_event(factory: MockFactory) -> None:
     buttons, clock, rec = open_buttons(factory, spec)
     try:
         factory.pin(26).drive_low()
-        assert rec.wait_for("held"), "gpiozero's hold thread reported no hold"
+        assert rec.wait_for("held"), "no hold was reported"
         clock.advance(0.1)
         factory.pin(26).drive_high()
     finally:
@@ -225,7 +224,7 @@ def test_a_short_press_is_never_held(factory: MockFactory) -> None:
         clock.advance(0.05)
         factory.pin(26).drive_high()
     finally:
-        buttons.close()  # joins the hold threads: no hold can arrive after this
+        buttons.close()  # cancels the hold timers: no hold can arrive after this
     assert rec.kinds() == [(None, "system", "down"), (None, "system", "up")]
 
 
@@ -272,3 +271,19 @@ def test_button_pins_and_names_follow_seat_order() -> None:
     assert pins[(None, "system")] == 26
     assert describe((1, "next")) == "seat 2 NEXT"
     assert describe((None, "system")) == "system"
+
+
+def test_idle_buttons_keep_no_thread_awake(factory: MockFactory) -> None:
+    """Nine idle buttons start no thread: a sleeping table costs no CPU. A hold timer
+    exists only while a button is down."""
+    before = threading.active_count()
+    buttons, clock, rec = open_buttons(factory)
+    try:
+        assert threading.active_count() == before
+        factory.pin(17).drive_low()
+        assert threading.active_count() == before + 1  # the hold timer of seat 1 OK
+        clock.advance(0.05)
+        factory.pin(17).drive_high()
+        assert rec.kinds() == [(0, "ok", "down"), (0, "ok", "up")]
+    finally:
+        buttons.close()

@@ -29,7 +29,10 @@ def run_until(table: Table, done: object, limit: float = 100_000.0) -> None:
 
 
 def options(**kw: object) -> TableOptions:
-    menu = (MenuItem("maedn", "classic", "MÄDN"), MenuItem("maedn", "lingo", "Lingo"))
+    menu = (
+        MenuItem("maedn", "classic", "Mensch ärgere dich nicht"),
+        MenuItem("kleiner_aerger", "standard", "Kleiner Ärger"),
+    )
     kw.setdefault("bot", "random")
     return TableOptions(menu=menu, **kw)  # type: ignore[arg-type]
 
@@ -44,6 +47,8 @@ def test_menu_setup_and_a_whole_bot_game() -> None:
     press(table, 0, "ok")
     assert table.state is Mode.SETUP
     assert table.setup_kinds == ["human", "bot", "bot", "bot"]
+    assert table.setup_cursor == -1  # MÄDN has several rule sets: they come first
+    press(table, 0, "next")
     press(table, 0, "ok")  # seat 0: human -> bot
     assert table.setup_kinds[0] == "bot"
     for _ in range(4):
@@ -234,28 +239,41 @@ def backgammon_table() -> tuple[Table, Session]:
     return table, session
 
 
-def test_backgammon_plays_cycle_by_checker_and_animate_per_die() -> None:
-    """Issue 6: NEXT cycles whole plays, a held NEXT jumps to the next checker; a play
-    animates die by die."""
+def test_backgammon_is_entered_checker_by_checker_and_animates_per_die() -> None:
+    """NEXT cycles the checkers that can move with the larger die (the bar and the
+    farthest first), then those that can move with the other die; a held NEXT jumps
+    to the other die; OK fixes a step, and the play commits once complete."""
     table, session = backgammon_table()
-    assert table.state is Mode.CHOOSE
-    sources = [m.notation.split("/")[0] for m in table.moves]
-    assert sources == sorted(sources, key=lambda p: -25 if p == "bar" else -int(p))
+    assert table.state is Mode.CHOOSE and table.checkers is not None
     seat = session.seats[session.player or ""]
-    firsts = []
-    for _ in range(4):
-        firsts.append(table.moves[table.cursor].notation.split("/")[0])
-        press(table, seat, "next", "held")
-    assert firsts == ["24", "13", "8", "24"]  # no 6-4 play starts with the 6 point
+    sixes = [(23, 17, False), (12, 6, False), (7, 1, False)]  # 24/18 13/7 8/2
+    fours = [(23, 19, False), (12, 8, False), (7, 3, False), (5, 1, False)]
+    assert list(table.steps) == sixes + fours
+    press(table, seat, "next", "held")
+    assert table.steps[table.cursor] == fours[0]
+    press(table, seat, "next", "held")
+    assert table.cursor == 0
+    press(table, seat, "next")
+    entry = table.scene().entry  # type: ignore[union-attr]
+    assert entry is not None and entry.step == sixes[1] and entry.played == ()
+    press(table, seat, "ok")  # 13/7 fixed; now only the 4 is left
+    assert table.state is Mode.CHOOSE and table.played == (sixes[1],)
+    assert all(step[0] - step[1] == 4 for step in table.steps)
+    assert (6, 2, False) in table.steps  # the checker just moved may go on: 7/3
+    table.cursor = list(table.steps).index((23, 19, False))
     press(table, seat, "ok")
     assert table.state is Mode.MOVING
+    assert session.history[-1]["move"] == "24/20 13/7"
+    assert table.moving is not None  # it animates in the order entered
+    assert table.moving[0].steps == (sixes[1], (23, 19, False))  # type: ignore[attr-defined]
     assert table.anim_length == pytest.approx(2 * table.options.checker_step_time_s)
 
 
 def test_backgammon_roll_action_throws_at_once() -> None:
     """Cube actions come at the start of a turn; choosing "roll" throws in one press."""
     table, session = backgammon_table()
-    press(table, session.seats["white"], "ok")  # white plays its first 6-4 play
+    while table.state is Mode.CHOOSE:  # white plays its first 6-4 play, step by step
+        press(table, session.seats["white"], "ok")
     run_until(
         table, lambda: table.state is Mode.CHOOSE and session.state.to_json()["turn"] == "black"
     )
@@ -320,9 +338,10 @@ def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
         },
     )
     assert table.state is Mode.CHOOSE
-    press(table, session.seats["white"], "ok")
-    # Black has all 15 checkers in white's home board: a backgammon, 3 points.
-    assert table.banner == "white +3  4:0  Crawford"
+    press(table, session.seats["white"], "ok")  # 1/off: the only play
+    # Black has all 15 checkers in white's home board: a backgammon, 3 points. The
+    # panel names white by the colour it is drawn in.
+    assert table.banner == "orange +3  4:0  Crawford"
     assert table.banner_until - table.now >= 0.45 * len(table.banner)  # time to scroll
     assert not session.state.is_terminal()
 
@@ -446,3 +465,57 @@ def test_the_bot_worker_answers_with_the_request_it_was_given() -> None:
         worker.close()
     assert isinstance(answer, BotMoveEvent) and answer.request == HintRequest(7)
     assert answer.move in state.legal_moves()
+
+
+def bots_round(hurry: bool) -> tuple[float, Table]:
+    """Red (a human) plays a forced 3; the fake time until red is on turn again, with
+    or without a held OK from red's seat while the three bots play."""
+    table = Table(options(bot_delay_s=0.6))
+    session = Session.start("maedn", "classic", ["human", "bot", "bot", "bot"], seed=7)
+    session.state = rules.state_from_json(
+        {
+            "game": "maedn",
+            "preset": "classic",
+            "players": ["red", "blue", "green", "yellow"],
+            "turn": "red",
+            "pieces": {
+                "red": [0, "home", "home", "home"],
+                "blue": [10, "home", "home", "home"],
+                "green": [20, "home", "home", "home"],
+                "yellow": [30, "home", "home", "home"],
+            },
+        }
+    )
+    table.start_session(session)
+    table.roll_now((3,))  # one piece out: the 3 is forced and plays itself
+    run_until(table, lambda: session.player != "red")
+    start = table.now
+    if hurry:
+        press(table, 0, "ok", "held")
+        assert table.hurry
+    run_until(table, lambda: session.player == "red" and table.state is Mode.AWAIT_ROLL)
+    assert not table.hurry, "the hurry ends when a human is on turn"
+    return table.now - start, table
+
+
+def test_a_held_ok_hurries_the_bots_until_a_human_is_on_turn() -> None:
+    normal, slow = bots_round(hurry=False)
+    fast, quick = bots_round(hurry=True)
+    assert slow.require_session().history == quick.require_session().history  # same game
+    assert fast < 0.3 * normal
+    press(quick, 0, "ok", "held")  # red's own turn: a held OK does not hurry anyone
+    assert not quick.hurry and quick.state is Mode.AWAIT_ROLL
+
+
+def test_sim_fast_shortens_every_delay() -> None:
+    """``spieltisch sim --fast``: every delay it sets is a table option, and shorter."""
+    from controller.cli import build_parser
+    from controller.table import FAST_PACE
+
+    assert build_parser().parse_args(["sim", "--fast"]).fast is True
+    assert build_parser().parse_args(["sim"]).fast is False
+    normal = TableOptions()
+    fast = TableOptions(**FAST_PACE)  # type: ignore[arg-type]
+    for key, value in FAST_PACE.items():
+        assert value < getattr(normal, key), key
+        assert getattr(fast, key) == value

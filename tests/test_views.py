@@ -35,6 +35,15 @@ from tests.views_scenes import (
 )
 
 GOLDEN = Path(__file__).parent / "golden"
+DOCS = Path(__file__).parent.parent / "docs" / "img"
+DOC_PICTURES = {
+    "menu": "menu",
+    "setup_rules": "setup_rules",
+    "setup_start": "setup_start",
+    "maedn_over": "game_over",
+    "minimaki_lost": "minimaki_lost",
+}
+"""Scenes also saved (scaled up) as docs/img/<name>_<w>x<h>.png for the README."""
 REGEN = os.environ.get("SPIELTISCH_REGEN_GOLDEN") == "1"
 RED = SEAT["red"]
 
@@ -58,6 +67,12 @@ def test_golden(name: str, width: int, height: int, mode: str) -> None:
     if REGEN:
         GOLDEN.mkdir(exist_ok=True)
         image.save(path)
+        if name in DOC_PICTURES and mode == "RGB":
+            factor = 256 // width
+            scaled = image.convert("RGB").resize(
+                (width * factor, height * factor), Image.Resampling.NEAREST
+            )
+            scaled.save(DOCS / f"{DOC_PICTURES[name]}_{width}x{height}.png")
     assert path.exists(), f"no golden {path.name}; regenerate with SPIELTISCH_REGEN_GOLDEN=1"
     expected = Image.open(path)
     expected.load()
@@ -145,15 +160,21 @@ def test_lingo_goal_pieces_are_drawn_darker() -> None:
 
 
 def test_preview_blinks_the_piece_and_lights_the_target() -> None:
-    """DESIGN §3: NEXT previews a legal move: its piece blinks, its target lights up."""
+    """NEXT previews a legal move: its target lights up and its piece blinks, starting
+    lit at the press; both phases differ from the board without a preview."""
     state = maedn_midgame("lingo")
     move = state.parse_move("5-8")
     src = views.cell_box("maedn", 16, 16, (6, 3))  # track 5
     dst = views.cell_box("maedn", 16, 16, (6, 0))  # track 8
-    on = views.render(Scene(state, t=2.1, preview=move), 16, 16, "RGB")
-    off = views.render(Scene(state, t=2.35, preview=move), 16, 16, "RGB")
-    assert RED in box_pixels(on, src) and palette.TARGET not in box_pixels(on, dst)
+    pressed = 7.1  # any moment: the blink starts with the press
+    plain = views.render(Scene(state, t=pressed), 16, 16, "RGB")
+    on = views.render(Scene(state, t=pressed, preview=move, preview_since=pressed), 16, 16, "RGB")
+    off = views.render(
+        Scene(state, t=pressed + 0.3, preview=move, preview_since=pressed), 16, 16, "RGB"
+    )
+    assert RED in box_pixels(on, src) and palette.TARGET in box_pixels(on, dst)
     assert RED not in box_pixels(off, src) and palette.TARGET in box_pixels(off, dst)
+    assert plain.tobytes() not in (on.tobytes(), off.tobytes())
 
 
 def test_moving_piece_steps_field_by_field() -> None:
@@ -217,14 +238,18 @@ def test_kleiner_aerger_cells_and_waiting_pieces() -> None:
     assert SEAT["green"] in box_pixels(image, f4)
 
 
-def test_countdown_bar_drains() -> None:
+def test_countdown_bar_drains_once_a_second() -> None:
+    """The bar shows whole seconds: it steps down exactly when a second has run out."""
     state = kleiner_midgame()
-    full = views.render(Scene(state, t=0.0, countdown=5.0, countdown_total=5.0), 16, 16, "RGB")
-    half = views.render(Scene(state, t=0.0, countdown=2.5, countdown_total=5.0), 16, 16, "RGB")
     green = SEAT["green"]
     column = [(15, y) for y in range(12)]
-    assert sum(rgb(full, p) == green for p in column) == 12
-    assert sum(rgb(half, p) == green for p in column) == 6
+
+    def lit(left: float) -> int:
+        scene = Scene(state, t=0.0, countdown=left, countdown_total=5.0)
+        image = views.render(scene, 16, 16, "RGB")
+        return sum(rgb(image, p) == green for p in column)
+
+    assert [lit(x) for x in (5.0, 4.01, 4.0, 3.5, 3.0, 2.0, 1.0)] == [12, 12, 10, 10, 7, 5, 2]
 
 
 def test_winner_animation_moves() -> None:
@@ -235,11 +260,15 @@ def test_winner_animation_moves() -> None:
 
 
 def test_banner_scrolls_over_the_board() -> None:
+    """A banner starts at its first letter, holds a moment, then scrolls."""
     frames = [
-        views.render(Scene(kleiner_midgame(), t=t, banner="red passes"), 16, 16, "RGB")
-        for t in (0.5, 1.0)
+        views.render(
+            Scene(kleiner_midgame(), t=t, banner="red passes", banner_since=3.0), 16, 16, "RGB"
+        )
+        for t in (3.0, 3.5, 5.0)
     ]
-    assert frames[0].tobytes() != frames[1].tobytes()
+    assert frames[0].tobytes() == frames[1].tobytes()
+    assert frames[1].tobytes() != frames[2].tobytes()
     assert any(rgb(frames[1], (x, y)) == WHITE for x in range(16) for y in range(5, 11))
 
 

@@ -18,6 +18,7 @@ from controller.scene import (
     RollAnimation,
     Scene,
     SetupScene,
+    Standing,
 )
 from rules.minimaki.engine import MinimakiState, Step
 from rules.track.engine import MaednState
@@ -111,13 +112,42 @@ SCENES: dict[str, Callable[[], AnyScene]] = {
     ),
     "minimaki": lambda: Scene(minimaki_midgame(), t=0.1, hint=Step((4, 3), (3, 4))),
     "minimaki_preview": lambda: Scene(minimaki_midgame(), t=0.6, preview=Step((4, 3), (5, 3))),
-    "menu": lambda: MenuScene(MENU_ITEMS, 0, t=1.5),
+    "menu": lambda: MenuScene(MENU_ITEMS, 0, t=0.5),
     "setup": lambda: SetupScene(
         MENU_ITEMS[0],
         ("human", "bot", "empty", "bot"),
         ("red", "blue", "green", "yellow"),
         1,
         t=1.1,
+    ),
+    "setup_rules": lambda: SetupScene(
+        MENU_ITEMS[0],
+        ("human", "bot", "bot", "bot"),
+        ("red", "blue", "green", "yellow"),
+        -1,
+        t=0.2,
+        rules="Lingo",
+    ),
+    "setup_start": lambda: SetupScene(
+        MENU_ITEMS[0],
+        ("human", "bot", "bot", "bot"),
+        ("red", "blue", "green", "yellow"),
+        4,
+        t=0.2,
+    ),
+    "maedn_over": lambda: Scene(
+        maedn_midgame("classic"),
+        t=7.0,
+        result=(
+            Standing("blue wins", "blue"),
+            Standing("  2. red", "red"),
+            Standing("  3. green", "green"),
+            Standing("  4. yellow", "yellow"),
+        ),
+        result_since=6.5,
+    ),
+    "minimaki_lost": lambda: Scene(
+        minimaki_midgame(), t=0.5, result=(Standing("you lost", "black"),)
     ),
     "message": lambda: MessageScene("save moved aside", t=1.5, kind="error"),
 }

@@ -26,15 +26,19 @@ from controller.scene import (
     MessageScene,
     Scene,
     SetupScene,
+    SleepScene,
     StatisticsScene,
 )
 from controller.views import generic as _generic
 from controller.views import maedn as _maedn
 from controller.views import menu as _menu
 from controller.views import statistics as _statistics
+from controller.views import timing
 from controller.views.overlay import Box
 
 MODES = ("RGB", "1")
+SLEEP_DIM = 0.12
+"""Brightness of the sleeping picture: the table is still there, but quiet."""
 
 
 class ViewLayoutError(ValueError):
@@ -121,7 +125,12 @@ def check(game: str, width: int, height: int, mode: str) -> GameView:
 
 
 def render(scene: AnyScene, width: int, height: int, mode: str) -> Image.Image:
-    """Draw ``scene`` as a ``width``×``height`` image in ``mode`` ("RGB" or "1")."""
+    """Draw ``scene`` as a ``width``×``height`` image in ``mode`` ("RGB" or "1").
+
+    Inside :func:`controller.views.timing.collect` the drawing also notes when the
+    picture changes next by itself."""
+    if isinstance(scene, SleepScene):
+        return render_sleep(scene, width, height, mode)
     if isinstance(scene, Scene):
         game = scene.state.game.name
         return check(game, width, height, mode).render(scene, width, height, mode)
@@ -138,6 +147,18 @@ def render(scene: AnyScene, width: int, height: int, mode: str) -> Image.Image:
     if isinstance(scene, StatisticsScene):
         return _statistics.render(scene, width, height, mode)
     raise TypeError(f"not a scene: {type(scene).__name__}")
+
+
+def render_sleep(scene: SleepScene, width: int, height: int, mode: str) -> Image.Image:
+    """The picture behind the sleep, frozen and dimmed. Monochrome panels cannot dim a
+    picture, so they keep one LED lit in the bottom-left corner: on, but asleep."""
+    with timing.ignored():
+        inner = render(scene.inner, width, height, mode)
+    if mode == "1":
+        image = Image.new(mode, (width, height), 0)
+        image.putpixel((0, height - 1), 1)
+        return image
+    return inner.point(lambda value: round(value * SLEEP_DIM))
 
 
 def cell_box(game: str, width: int, height: int, cell: tuple[int, int], mode: str = "RGB") -> Box:

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from controller.scene import Scene
+from controller.views import timing
 from controller.views.backgammon_frame import (
     BLACK_BAR,
     BLACK_OFF,
@@ -55,11 +56,20 @@ from controller.views.backgammon_frame import (
     WHITE_OFF,
     Frame,
     animated_frame,
+    entry_frame,
     preview_frame,
     shown_state,
+    step_die,
 )
-from controller.views.dice import FACE_BG, PIPS, draw_die, rolling_faces
-from controller.views.overlay import Box, countdown_fraction, draw_banner, draw_bar, draw_winner
+from controller.views.dice import FACE_BG, PIPS, draw_die, roll_faces
+from controller.views.overlay import (
+    Box,
+    countdown_fraction,
+    draw_banner,
+    draw_bar,
+    draw_result,
+    draw_winner,
+)
 from controller.views.palette import (
     BLACK,
     FIELD,
@@ -82,6 +92,7 @@ from rules.backgammon.engine import (
     OPENING,
     OVER,
     PLAYERS,
+    ROLL,
     ROLL_ACTION,
     START,
     TAKE,
@@ -277,7 +288,7 @@ def _side_visible(side: str, lay: BgLayout, t: float) -> bool:
     """The side cue that works by time: 16×16 dips (white 1, black 2 per cycle) and
     32×8 black's slow blink. Dipped checkers are drawn dim, blinked ones dark."""
     if lay.mode == "1":
-        return side == "white" or (t % 1.0) < 0.75
+        return side == "white" or timing.phase(t, 1.0, 0.75)
     return True
 
 
@@ -325,9 +336,17 @@ def _draw_background(paint: Painter, lay: BgLayout, width: int, height: int) -> 
 
 
 def _draw_stacks(
-    paint: Painter, lay: BgLayout, frame: Frame, width: int, height: int, t: float, hint: bool
+    paint: Painter,
+    lay: BgLayout,
+    frame: Frame,
+    width: int,
+    height: int,
+    t: float,
+    hint: bool,
+    since: float,
 ) -> None:
-    """Every point, bar and tray, with the preview/hint marks of ``frame``."""
+    """Every point, bar and tray, with the preview/hint marks of ``frame``; a preview's
+    sources blink from ``since`` (the press that chose it), starting lit."""
     mode = lay.mode
     for seat, side in enumerate(PLAYERS):
         counts = frame.counts[seat]
@@ -338,15 +357,18 @@ def _draw_stacks(
             flashing = frame.flashing[seat].get(cell, 0)
             if cell in (WHITE_OFF, BLACK_OFF):
                 for slot in range(min(n, CHECKERS)):
-                    if slot >= n - leaving and not blink(t):
+                    if slot >= n - leaving and not blink(t, since=since):
                         continue
                     paint.fill(cell_box(width, height, mode, (cell, slot)), SIDE[side])
             else:
-                _draw_stack(paint, lay, cell, side, n, leaving, flashing, t)
-            arriving = frame.arriving[seat].get(cell, 0)
-            if arriving and (seat == frame.mover or not hint):
+                _draw_stack(paint, lay, cell, side, n, leaving, flashing, t, since)
+    # Targets last: the hitter's target covers the blot it hits.
+    for seat, side in enumerate(PLAYERS):
+        for cell, arriving in sorted(frame.arriving[seat].items()):
+            if seat == frame.mover or not hint:
+                n = frame.counts[seat].get(cell, 0)
                 colour = (HINT if hint else TARGET) if seat == frame.mover else SIDE[side]
-                _draw_targets(paint, lay, cell, n, arriving, colour, t, hint)
+                _draw_targets(paint, lay, cell, n, arriving, colour)
 
 
 def _draw_stack(
@@ -358,12 +380,13 @@ def _draw_stack(
     leaving: int,
     flashing: int,
     t: float,
+    since: float,
 ) -> None:
     width, height = paint.image.size
     shown = min(n, lay.slots)
     for slot in range(shown):
         from_top = n - slot  # 1 = the top checker of the stack
-        if from_top <= leaving and not blink(t):
+        if from_top <= leaving and not blink(t, since=since):
             continue  # a preview's source blinks
         if from_top <= flashing and not blink(t, 4.0):
             continue  # a checker just hit flashes on the bar
@@ -386,12 +409,9 @@ def _draw_targets(
     n: int,
     arriving: int,
     colour: RGB,
-    t: float,
-    hint: bool,
 ) -> None:
-    """Light the slots a play fills, in the preview's off phase (a hint: steadily)."""
-    if not hint and blink(t):
-        return
+    """Light the slots a play fills, steadily: with the blinking sources every frame
+    of a preview differs from the plain board."""
     width, height = paint.image.size
     tray = cell in (WHITE_OFF, BLACK_OFF)
     last = CHECKERS - 1 if tray else lay.slots - (0 if lay.overflow_slot else 1)
@@ -435,16 +455,23 @@ def _draw_dice(paint: Painter, lay: BgLayout, scene: Scene, state: BackgammonSta
     tints: list[RGB] = []
     roller = state.current_player or PLAYERS[state.turn]
     if scene.roll is not None:
-        faces, settled = rolling_faces(scene.roll.final, scene.roll.progress)
+        faces, settled = roll_faces(scene.roll)
         sides = list(PLAYERS) if _opening_roll(state) else [roller] * len(faces)
         pips = [WHITE if settled else SIDE[s] for s in sides]
         tints = [_face(SIDE[s]) for s in sides]
+    elif state.phase == MOVE and state.dice and scene.entry is not None:
+        faces, pips, tints = _entry_dice(scene, state, SIDE[roller])
     elif state.phase == MOVE and state.dice:
         faces = state.dice
         pips = [WHITE] * len(faces)
         tints = [_face(SIDE[roller])] * len(faces)
+    elif scene.cue is not None and state.phase == ROLL and not blink(scene.t, 1.0):
+        # The roll is awaited: empty dice in the roller's colour blink once a second.
+        for x, y in _dice_positions(lay, 2):
+            _empty_die(paint, lay, x, y, SIDE[roller])
+        return
     elif scene.preview is ROLL_ACTION and state.phase == DOUBLE:
-        if blink(scene.t):
+        if blink(scene.t, since=scene.preview_since):
             for x, y in _dice_positions(lay, 2):
                 _empty_die(paint, lay, x, y, SIDE[roller])
         return
@@ -457,6 +484,33 @@ def _draw_dice(paint: Painter, lay: BgLayout, scene: Scene, state: BackgammonSta
     ):
         if value in PIPS:
             draw_die(paint.image, x, y, value, lay.die_pitch, pip=pip, face=tint)
+
+
+def _entry_dice(
+    scene: Scene, state: BackgammonState, colour: RGB
+) -> tuple[Sequence[int], list[RGB], list[RGB]]:
+    """The dice while a play is entered checker by checker: a die used up is grey on a
+    dark face, the die the previewed step takes is tinted in the mover's colour, the
+    other one has white pips on a dark face. Doubles show two dice for four steps: the
+    first is used up after two steps."""
+    entry = scene.entry
+    assert entry is not None
+    faces = state.dice
+    steps = [step_die(step) for step in entry.played]
+    next_die = step_die(entry.step) if entry.step is not None else None
+    pips: list[RGB] = []
+    tints: list[RGB] = []
+    doubles = len(faces) == 2 and faces[0] == faces[1]
+    for index, value in enumerate(faces):
+        used = len(steps) >= 2 * (index + 1) if doubles else value in steps
+        taken = index == len(steps) // 2 if doubles else value == next_die
+        if used:
+            pips.append(NEUTRAL)
+            tints.append(FACE_BG)
+        else:
+            pips.append(WHITE)
+            tints.append(_face(colour) if taken and next_die is not None else FACE_BG)
+    return faces, pips, tints
 
 
 def _opening_roll(state: BackgammonState) -> bool:
@@ -509,8 +563,10 @@ def cube_look(state: BackgammonState, preview: Move | None) -> CubeLook | None:
     return CubeLook(state.cube, owner, NEUTRAL if owner is None else SIDE[owner])
 
 
-def _draw_cube(paint: Painter, lay: BgLayout, look: CubeLook | None, t: float) -> None:
-    if look is None or (look.blinking and not blink(t)):
+def _draw_cube(
+    paint: Painter, lay: BgLayout, look: CubeLook | None, t: float, since: float
+) -> None:
+    if look is None or (look.blinking and not blink(t, since=since)):
         return
     x0, x1 = lay.cube_x
     top = lay.cube_top[look.place]
@@ -540,7 +596,7 @@ def _draw_turn(paint: Painter, lay: BgLayout, scene: Scene, state: BackgammonSta
     colour = SIDE[side]
     box = lay.turn[side]
     fraction = (
-        countdown_fraction(scene.countdown, scene.countdown_total)
+        countdown_fraction(scene.countdown, scene.countdown_total, scene.t)
         if scene.countdown is not None
         else None
     )
@@ -585,20 +641,26 @@ def render(scene: Scene, width: int, height: int, mode: str) -> Image.Image:
     if scene.moving is not None:
         frame = animated_frame(scene.moving)
         state = shown_state(scene.moving)
+    elif scene.entry is not None:
+        frame = entry_frame(state, scene.entry)
     elif scene.preview is not None:
         frame = preview_frame(state, scene.preview)
     else:
         frame = preview_frame(state, scene.hint, sources=False)
         hint = scene.hint is not None
+    since = scene.preview_since
     _draw_background(paint, lay, width, height)
-    _draw_stacks(paint, lay, frame, width, height, t, hint)
+    _draw_stacks(paint, lay, frame, width, height, t, hint, since)
     _draw_walker(paint, lay, frame, width, height, t)
     _draw_dice(paint, lay, scene, state)
     preview = scene.preview if scene.moving is None else None
-    _draw_cube(paint, lay, cube_look(state, preview), t)
+    _draw_cube(paint, lay, cube_look(state, preview), t, since)
     _draw_turn(paint, lay, scene, state)
     if scene.winner is not None:
         draw_winner(image, SIDE.get(scene.winner, WHITE), t)
+    if scene.result:
+        words = [(s.text, SIDE.get(s.player, WHITE)) for s in scene.result]
+        draw_result(image, words, t, scene.result_since)
     if scene.banner:
-        draw_banner(image, scene.banner, t)
+        draw_banner(image, scene.banner, t, scene.banner_since)
     return image

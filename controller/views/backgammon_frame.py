@@ -24,9 +24,11 @@ flash on the bar ("captured pieces flash home", issue 6).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
-from controller.scene import MoveAnimation
+from controller.scene import CheckerEntry, MoveAnimation
+from controller.views import timing
 from rules.backgammon.engine import MOVE, BackgammonState, CubeAction, Play
 from rules.backgammon.moves import BAR, CHECKERS
 from rules.core import Move
@@ -120,6 +122,42 @@ def preview_frame(state: BackgammonState, move: Move | None, sources: bool = Tru
     return frame
 
 
+def step_die(step: tuple[int, int, bool]) -> int:
+    """The die a checker step uses: its source minus its destination (a bear-off's
+    destination is the source minus the die, below zero)."""
+    return step[0] - step[1]
+
+
+def entry_frame(state: BackgammonState, entry: CheckerEntry) -> Frame:
+    """A play entered checker by checker: the fixed steps drawn as played, the step
+    under the cursor as a preview (its checker blinks, its target lights; a hit blot
+    blinks and its place on the bar lights in its own colour)."""
+    seat = state.turn
+    own = list(state.boards[seat])
+    opp = list(state.boards[1 - seat])
+    for src, dst, hit in entry.played:
+        _step(own, opp, src, dst, hit)
+    boards = (own, opp) if seat == 0 else (opp, own)
+    frame = Frame((side_counts(0, boards[0]), side_counts(1, boards[1])), mover=seat)
+    if entry.step is not None:
+        src, dst, hit = entry.step
+        frame.leaving[seat][cell_of(seat, src)] = 1
+        frame.arriving[seat][cell_of(seat, max(dst, -1))] = 1
+        if hit:
+            frame.leaving[1 - seat][cell_of(1 - seat, 23 - dst)] = 1
+            frame.arriving[1 - seat][cell_of(1 - seat, BAR)] = 1
+    return frame
+
+
+def _step(own: list[int], opp: list[int], src: int, dst: int, hit: bool) -> None:
+    own[src] -= 1
+    if dst >= 0:
+        own[dst] += 1
+        if hit:
+            opp[23 - dst] -= 1
+            opp[BAR] += 1
+
+
 def walk(src: int, dst: int) -> list[int]:
     """Own-view indices a checker visits on one step, both ends included (−1 = off)."""
     return list(range(src, max(dst, -1) - 1, -1))
@@ -149,15 +187,17 @@ def animated_frame(anim: MoveAnimation) -> Frame:
     hits = sum(1 for _, _, hit in steps if hit)
     share = 1.0 - HIT_FLASH_SHARE if hits else 1.0
     progress = min(1.0, max(0.0, anim.progress))
-    done = len(steps) if progress >= share else int(progress / share * len(steps))
+    units = progress / share * len(steps)  # steps done, with the current one's share
+    done = len(steps) if progress >= share else math.floor(units + timing.EPS)
     walker: tuple[int, int] | None = None
     for number, (src, dst, hit) in enumerate(steps):
         if number > done:
             break
         if number == done:
             path = walk(src, dst)
-            local = progress / share * len(steps) - number
-            where = min(len(path) - 1, int(local * len(path)))
+            where = min(len(path) - 1, math.floor((units - number) * len(path) + timing.EPS))
+            # the walker's next point (or the next step, or the hit's flash phase)
+            timing.at_progress(anim, (number + (where + 1) / len(path)) * share / len(steps))
             if where < len(path) - 1:
                 own[src] -= 1
                 walker = (seat, cell_of(seat, path[where]))

@@ -9,10 +9,13 @@ progress reaches 1. Nothing here is random, so frames are reproducible.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from PIL import Image
 
+from controller.scene import RollAnimation
+from controller.views import timing
 from controller.views.palette import RGB, WHITE, ink, scale
 
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -68,6 +71,12 @@ def _put(image: Image.Image, x: int, y: int, fill: RGB | int) -> None:
         image.putpixel((x, y), fill)
 
 
+def _flip(progress: float) -> int:
+    """The flip shown at ``progress``: an ease-out curve, fast at first, slow at the end."""
+    p = max(0.0, progress)
+    return math.floor(ROLL_FLIPS * (1.0 - (1.0 - p) ** 2) + timing.EPS)
+
+
 def rolling_faces(final: Sequence[int], progress: float) -> tuple[tuple[int, ...], bool]:
     """The faces to show ``progress`` (0..1) through a roll, and whether they settled.
 
@@ -77,8 +86,7 @@ def rolling_faces(final: Sequence[int], progress: float) -> tuple[tuple[int, ...
     """
     if progress >= 1.0:
         return tuple(final), True
-    p = max(0.0, progress)
-    flip = int(ROLL_FLIPS * (1.0 - (1.0 - p) ** 2))
+    flip = _flip(progress)
     faces = []
     for index, value in enumerate(final):
         face = (value + 2 * flip + 3 * index + flip * flip) % 6 + 1
@@ -87,6 +95,16 @@ def rolling_faces(final: Sequence[int], progress: float) -> tuple[tuple[int, ...
             face = face % 6 + 1
         faces.append(face)
     return tuple(faces), False
+
+
+def roll_faces(roll: RollAnimation) -> tuple[tuple[int, ...], bool]:
+    """:func:`rolling_faces` of a running roll, noting when the next flip is due."""
+    faces, settled = rolling_faces(roll.final, roll.progress)
+    if not settled:
+        flip = _flip(roll.progress)
+        share = (flip + 1) / ROLL_FLIPS
+        timing.at_progress(roll, 1.0 - math.sqrt(max(0.0, 1.0 - share)))
+    return faces, settled
 
 
 def draw_dice(

@@ -10,7 +10,9 @@ Animations (all pure functions of the scene):
 
 * a moving piece steps field by field; with a capture the last 30 % of the animation
   flashes the captured piece on its home field;
-* the NEXT preview blinks the piece and lights the target field in the opposite phase;
+* the NEXT preview lights the target field and blinks the piece, starting lit at the
+  press (so both phases differ from the plain board: the target is always lit);
+* while a human's roll is awaited their die blinks in their colour (the cue to press);
 * the hint lights the target in the hint colour;
 * Lingo's pieces in their goal lane (uncapturable) are drawn at 45 % brightness.
 
@@ -25,13 +27,15 @@ from dataclasses import dataclass
 from PIL import Image
 
 from controller.scene import Scene
-from controller.views.dice import die_size, draw_dice, rolling_faces
+from controller.views import timing
+from controller.views.dice import die_size, draw_dice, roll_faces
 from controller.views.overlay import (
     Box,
     countdown_fraction,
     draw_banner,
     draw_bar,
     draw_frame_countdown,
+    draw_result,
     draw_winner,
 )
 from controller.views.palette import (
@@ -195,7 +199,7 @@ def animated_pieces(scene: Scene, t: float) -> tuple[MaednState, list[Piece], st
     path = move_path(before, colour, move)
     share = 1.0 - CAPTURE_FLASH_SHARE if move.capture else 1.0
     steps = len(path)
-    index = min(steps - 1, int(anim.progress / share * steps)) if share > 0 else steps - 1
+    index = timing.step_index(anim, share, steps)
     arrived = index == steps - 1
     for piece in pieces:
         if piece.colour == colour and piece.progress == move.to_progress:
@@ -268,7 +272,7 @@ def render(scene: Scene, width: int, height: int, mode: str) -> Image.Image:
     for piece in pieces:
         if not piece.visible:
             continue
-        if piece is preview_piece and not blink(t):
+        if piece is preview_piece and not blink(t, since=scene.preview_since):
             continue
         ink_colour = seat_colour(piece.colour)
         if dark and shown.is_safe(piece.progress):
@@ -277,9 +281,7 @@ def render(scene: Scene, width: int, height: int, mode: str) -> Image.Image:
         _draw_piece(image, lay, box, piece, ink_colour, t)
 
     if preview is not None and preview_piece is not None and on_turn is not None:
-        target = progress_cell(state, on_turn, preview.to_progress)
-        if blink(t) is False:
-            fill(target, TARGET)
+        fill(progress_cell(state, on_turn, preview.to_progress), TARGET)
     hint = _track_move(scene.hint)
     if hint is not None and on_turn is not None and mover is None:
         target = progress_cell(state, on_turn, hint.to_progress)
@@ -289,8 +291,11 @@ def render(scene: Scene, width: int, height: int, mode: str) -> Image.Image:
     _draw_dice(image, scene, state, lay, on_turn, t)
     if scene.winner is not None:
         draw_winner(image, seat_colour(scene.winner), t)
+    if scene.result:
+        words = [(s.text, seat_colour(s.player)) for s in scene.result]
+        draw_result(image, words, t, scene.result_since)
     if scene.banner:
-        draw_banner(image, scene.banner, t)
+        draw_banner(image, scene.banner, t, scene.banner_since)
     return image if mode == "RGB" else image.convert(mode)
 
 
@@ -350,7 +355,7 @@ def _draw_dice(
     pip = WHITE
     values: tuple[int, ...] | None = None
     if scene.roll is not None:
-        values, settled = rolling_faces(scene.roll.final, scene.roll.progress)
+        values, settled = roll_faces(scene.roll)
         pip = WHITE if settled else seat_colour(roller)
     elif scene.dice is not None:
         values = scene.dice
@@ -359,7 +364,7 @@ def _draw_dice(
     side = die_size(lay.die_pitch)
     if lay.framed:
         fraction = (
-            countdown_fraction(scene.countdown, scene.countdown_total)
+            countdown_fraction(scene.countdown, scene.countdown_total, t)
             if scene.countdown is not None
             else None
         )
@@ -369,8 +374,13 @@ def _draw_dice(
             )
         x, y = x + 1, y + 1
     elif lay.bar is not None and scene.countdown is not None and on_turn is not None:
-        fraction = countdown_fraction(scene.countdown, scene.countdown_total)
+        fraction = countdown_fraction(scene.countdown, scene.countdown_total, t)
         x0, y0, x1, y1 = lay.bar
         draw_bar(image, lay.bar, fraction, seat_colour(on_turn), t, vertical=y1 - y0 > x1 - x0)
+    if scene.cue is not None and scene.roll is None and not blink(t, 1.0):
+        # The roll is awaited: the die blinks in the roller's colour, once a second.
+        side = die_size(lay.die_pitch)
+        image.paste(scale(seat_colour(scene.cue), 0.6), (x, y, x + side, y + side))
+        return
     if values:
         draw_dice(image, x, y, values[:1], lay.die_pitch, pip=pip)

@@ -28,8 +28,16 @@ from dataclasses import dataclass
 from PIL import Image
 
 from controller.scene import RollAnimation, Scene
-from controller.views.dice import die_size, draw_dice, rolling_faces
-from controller.views.overlay import Box, countdown_fraction, draw_banner, draw_bar, draw_winner
+from controller.views import timing
+from controller.views.dice import die_size, draw_dice, roll_faces
+from controller.views.overlay import (
+    Box,
+    countdown_fraction,
+    draw_banner,
+    draw_bar,
+    draw_result,
+    draw_winner,
+)
 from controller.views.palette import (
     BLACK,
     FIELD,
@@ -147,8 +155,10 @@ def animated_tokens(scene: Scene) -> tuple[MinimakiState, list[Token]]:
                 flashing.append(token)
     share = 1.0 - FLASH_SHARE if flashing else 1.0
     longest = max((len(path) for _, path in walks), default=1)
-    index = min(longest - 1, int(anim.progress / share * longest))
+    index = timing.step_index(anim, share, longest)
     arrived = anim.progress >= share
+    if flashing and not arrived:
+        timing.at_progress(anim, share)
     for token, path in walks:
         if token in flashing:
             if arrived:
@@ -218,9 +228,10 @@ def render(scene: Scene, width: int, height: int, mode: str) -> Image.Image:
         if not token.visible:
             continue
         if token.side == "red":
-            if preview is not None and preview[1] == "red" and not blink(t):
+            previewed = preview is not None and preview[1] == "red"
+            if previewed and not blink(t, since=scene.preview_since):
                 continue
-            if mode == "1" and (t % 1.0) >= 0.75:
+            if mode == "1" and not timing.phase(t, 1.0, 0.75):
                 continue  # mono cue: red blinks, blacks are steady
             fill(token.field, RED)
         elif hollow:
@@ -233,10 +244,11 @@ def render(scene: Scene, width: int, height: int, mode: str) -> Image.Image:
         fill(hint[0], HINT)
     if preview is not None:
         colour = RED if preview[1] == "red" else BLACKS
+        lit = blink(t, since=scene.preview_since)
         if mode == "1":
-            if blink(t):
+            if lit:
                 fill(preview[0], WHITE)
-        elif blink(t):
+        elif lit:
             fill(preview[0], colour)
         else:
             fill(preview[0], TARGET)
@@ -244,8 +256,11 @@ def render(scene: Scene, width: int, height: int, mode: str) -> Image.Image:
     _draw_dice_and_status(image, scene, shown, lay)
     if scene.winner is not None:
         draw_winner(image, _winner_colour(scene.winner), t)
+    if scene.result:
+        words = [(s.text, _winner_colour(s.player)) for s in scene.result]
+        draw_result(image, words, t, scene.result_since)
     if scene.banner:
-        draw_banner(image, scene.banner, t)
+        draw_banner(image, scene.banner, t, scene.banner_since)
     return image
 
 
@@ -257,7 +272,7 @@ def _winner_colour(winner: str) -> RGB:
 
 def _shown_dice(scene: Scene, state: MinimakiState) -> tuple[tuple[int, ...] | None, bool]:
     if scene.roll is not None:
-        return rolling_faces(scene.roll.final, scene.roll.progress)
+        return roll_faces(scene.roll)
     if scene.dice is not None:
         return scene.dice, True
     return state.last_roll, True
@@ -278,7 +293,7 @@ def _draw_dice_and_status(
             x0, _, _, _ = cell_box(image.width, image.height, mode, (1, value))
             image.putpixel((x0, 0), ink(WHITE, mode))
     if lay.bar is not None and scene.countdown is not None:
-        fraction = countdown_fraction(scene.countdown, scene.countdown_total)
+        fraction = countdown_fraction(scene.countdown, scene.countdown_total, scene.t)
         x0, y0, x1, y1 = lay.bar
         draw_bar(image, lay.bar, fraction, RED, scene.t, vertical=y1 - y0 >= x1 - x0)
     if lay.round_box is not None:
@@ -287,6 +302,6 @@ def _draw_dice_and_status(
 
 def _draw_roll_fullscreen(image: Image.Image, roll: RollAnimation) -> None:
     """8×8: while the dice tumble they take the whole panel, side by side."""
-    faces, _ = rolling_faces(roll.final, roll.progress)
+    faces, _ = roll_faces(roll)
     side = die_size(1)
     draw_dice(image, 0, (image.height - side) // 2, faces, 1, gap=8 - 2 * side, pip=WHITE)

@@ -6,10 +6,13 @@ the menu share them and stay pure.
 
 from __future__ import annotations
 
+import math
+
 from PIL import Image
 
+from controller.views import timing
 from controller.views.palette import BLACK, RGB, WHITE, blink, ink, scale
-from controller.views.text import draw_text
+from controller.views.text import Segment, draw_segments, draw_text, scroll_seconds
 
 Box = tuple[int, int, int, int]
 """(x0, y0, x1, y1), inclusive pixel coordinates."""
@@ -25,15 +28,31 @@ def banner_box(width: int, height: int) -> Box:
     return (0, top, width - 1, top + rows - 1)
 
 
-def draw_banner(image: Image.Image, text: str, t: float) -> None:
-    """Scroll ``text`` in white over a black band across the middle of the board."""
-    draw_text(image, banner_box(image.width, image.height), text, WHITE, t, background=BLACK)
+def draw_banner(image: Image.Image, text: str, t: float, since: float = 0.0) -> None:
+    """Scroll ``text`` in white over a black band across the middle of the board, from
+    its first letter at ``since`` (when it appeared)."""
+    box = banner_box(image.width, image.height)
+    draw_text(image, box, text, WHITE, t, background=BLACK, since=since)
 
 
-def countdown_fraction(countdown: float, total: float | None) -> float:
-    """Share of the move timer left (0..1); without a total the timer counts from 5 s."""
-    whole = total if total and total > 0 else 5.0
-    return max(0.0, min(1.0, countdown / whole))
+def draw_result(image: Image.Image, segments: list[Segment], t: float, since: float) -> None:
+    """The game-over words over the board, each player's part in its colour."""
+    box = banner_box(image.width, image.height)
+    draw_segments(image, box, segments, t, background=BLACK, since=since)
+
+
+def banner_seconds(text: str, width: int, height: int) -> float:
+    """How long a banner of ``text`` needs on a ``width``×``height`` board to pass once."""
+    x0, y0, x1, y1 = banner_box(width, height)
+    return scroll_seconds(text, x1 - x0 + 1, y1 - y0 + 1)
+
+
+def countdown_fraction(countdown: float, total: float | None, t: float = 0.0) -> float:
+    """Share of the move timer left (0..1), in whole seconds: the bar steps down once a
+    second, so a child sees it shrink (5 s: full, 4/5, ... 1/5, empty). Without a total
+    the timer counts from 5 s."""
+    whole = math.ceil(total) if total and total > 0 else 5
+    return max(0.0, min(1.0, timing.whole_seconds(t, countdown) / whole))
 
 
 def draw_bar(
@@ -90,7 +109,7 @@ def draw_winner(image: Image.Image, colour: RGB, t: float) -> None:
     unlit pixel, so the final board stays readable underneath."""
     mode = image.mode
     dark = ink(BLACK, mode)
-    shift = int(t * WINNER_SPEED)
+    shift = timing.ticks(t, WINNER_SPEED)
     fill = ink(colour, mode)
     for y in range(image.height):
         for x in range(image.width):

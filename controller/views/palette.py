@@ -21,6 +21,10 @@ Colour is never the only cue (DESIGN §3, "players are told apart by blink and s
 
 from __future__ import annotations
 
+import math
+
+from controller.views import timing
+
 RGB = tuple[int, int, int]
 
 SEAT: dict[str, RGB] = {
@@ -79,14 +83,20 @@ def id_dip(name: str, t: float) -> bool:
     if name not in DIP_ORDER:
         return False
     count = DIP_ORDER.index(name) + 1
-    phase = t % ID_CYCLE_S
-    slot = int(phase // DIP_S)
-    return slot < 2 * count and slot % 2 == 0
+    cycle = math.floor(t / ID_CYCLE_S + timing.EPS)
+    start = cycle * ID_CYCLE_S
+    slot = math.floor((t - start) / DIP_S + timing.EPS)
+    if slot < 2 * count:
+        timing.note(start + (slot + 1) * DIP_S)
+        return slot % 2 == 0
+    timing.note(start + ID_CYCLE_S)
+    return False
 
 
-def blink(t: float, hz: float = 2.0) -> bool:
-    """A square wave, on for the first half of each period (previews blink at ~2 Hz)."""
-    return (t * hz) % 1.0 < 0.5
+def blink(t: float, hz: float = 2.0, since: float = 0.0) -> bool:
+    """A square wave, on for the first half of each period from ``since`` (previews
+    blink at 2 Hz from the press that chose them)."""
+    return timing.blink(t, hz, since)
 
 
 def ink(colour: RGB, mode: str) -> RGB | int:

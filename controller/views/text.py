@@ -4,10 +4,19 @@ luma's ``show_message`` scrolls by sleeping and pushing frames to a device itsel
 views must stay pure (the time comes in ``scene.t``), so we use only its glyph data and
 ``luma.core.legacy.text`` to draw onto a PIL image, and compute the scroll offset from
 ``t``. Text is clipped to a box by drawing into a box-sized image first.
+
+How text moves, so that a child can read it: text that fits stands still, centred.
+Longer text starts with its first letters at the left edge and holds there for
+:data:`HOLD_START_S`, then slides left at about :data:`CHARS_PER_S` characters a second
+until its end reaches the right edge, holds :data:`HOLD_END_S`, and starts over. The
+time counts from the moment the text appeared (``since``), so it always begins at its
+beginning; :func:`scroll_seconds` is how long one pass takes, which is how long the
+table keeps a message up at the least.
 """
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from typing import Any
 
@@ -16,6 +25,7 @@ from luma.core.legacy import textsize
 from luma.core.legacy.font import CP437_FONT, TINY_FONT, proportional
 from PIL import Image, ImageDraw
 
+from controller.views import timing
 from controller.views.palette import RGB, ink
 
 TINY = proportional(TINY_FONT)
@@ -23,8 +33,18 @@ TINY = proportional(TINY_FONT)
 LARGE = proportional(CP437_FONT)
 """8-row glyphs: for 8-row strips and 32×32."""
 
-SCROLL_PX_PER_S = 12.0
-"""Scroll speed: readable on a 16-wide panel (about 3 characters per second)."""
+CHARS_PER_S = 2.5
+"""Scroll speed in characters a second: slow enough for a child who reads letter by
+letter, fast enough that "Mensch ärgere dich nicht" passes a 16-wide panel in 10 s."""
+SCROLL_PX_PER_S = 10.0
+"""TINY glyphs are about 4 pixels wide with their gap: 2.5 characters a second."""
+LARGE_SCROLL_PX_PER_S = 17.0
+"""The 8-row glyphs are about 7 pixels wide: the same 2.5 characters a second."""
+HOLD_START_S = 1.0
+HOLD_END_S = 0.75
+
+Segment = tuple[str, RGB]
+"""A run of text in one colour (the game-over line names each player in its colour)."""
 
 _UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
 
@@ -46,6 +66,38 @@ def text_width(text: str, font: Any) -> int:
     return int(width)
 
 
+def scroll_speed(font: Any) -> float:
+    return SCROLL_PX_PER_S if font is TINY else LARGE_SCROLL_PX_PER_S
+
+
+def scroll_seconds(text: str, width: int, height: int) -> float:
+    """How long one pass of ``text`` takes in a box of that size (0: it fits)."""
+    font = font_for(height)
+    overflow = text_width(text, font) - width
+    if overflow <= 0:
+        return 0.0
+    return HOLD_START_S + overflow / scroll_speed(font) + HOLD_END_S
+
+
+def scroll_offset(t: float, since: float, overflow: int, speed: float) -> int:
+    """Pixels the text has moved left at ``t`` when it appeared at ``since`` (module
+    docstring: hold, slide, hold, start over)."""
+    slide = overflow / speed
+    cycle = HOLD_START_S + slide + HOLD_END_S
+    start = since + math.floor(max(0.0, t - since) / cycle + timing.EPS) * cycle
+    local = t - start
+    if local < HOLD_START_S - timing.EPS:
+        timing.note(start + HOLD_START_S + 1.0 / speed)  # the first step that shows
+        return 0
+    moved = local - HOLD_START_S
+    if moved < slide - timing.EPS:
+        steps = math.floor(moved * speed + timing.EPS)
+        timing.note(start + HOLD_START_S + (steps + 1) / speed)
+        return min(steps, overflow)
+    timing.note(start + cycle)
+    return overflow
+
+
 def draw_text(
     image: Image.Image,
     box: tuple[int, int, int, int],
@@ -54,17 +106,29 @@ def draw_text(
     t: float = 0.0,
     font: Any = None,
     background: RGB | None = None,
+    since: float = 0.0,
 ) -> None:
-    """Draw ``text`` in ``box`` (x0, y0, x1, y1 inclusive), scrolling if it is too wide.
+    """Draw ``text`` in ``box`` (x0, y0, x1, y1 inclusive), scrolling if it is too wide
+    (module docstring) from the moment ``since`` it appeared."""
+    draw_segments(image, box, [(text, colour)], t, font, background, since)
 
-    Text that fits is centred and still; wider text enters from the right and scrolls
-    left at :data:`SCROLL_PX_PER_S`, then repeats after a gap of one box width.
-    """
+
+def draw_segments(
+    image: Image.Image,
+    box: tuple[int, int, int, int],
+    segments: list[Segment],
+    t: float = 0.0,
+    font: Any = None,
+    background: RGB | None = None,
+    since: float = 0.0,
+) -> None:
+    """Draw runs of text in their colours one after the other, as one line that
+    scrolls like :func:`draw_text`."""
     x0, y0, x1, y1 = box
     width, height = x1 - x0 + 1, y1 - y0 + 1
     chosen = font if font is not None else font_for(height)
-    plain = ascii_text(text)
-    used = text_width(plain, chosen)
+    parts = [(ascii_text(text), colour) for text, colour in segments]
+    used = text_width("".join(text for text, _ in parts), chosen)
     layer = Image.new(image.mode, (width, height), 0)
     if background is not None:
         layer.paste(ink(background, image.mode), (0, 0, width, height))
@@ -75,7 +139,10 @@ def draw_text(
     if used <= width:
         left = (width - used) // 2
     else:
-        period = used + width
-        left = width - int(t * SCROLL_PX_PER_S) % period
-    legacy_text(draw, (left, top), plain, fill=ink(colour, image.mode), font=chosen)
+        left = -scroll_offset(t, since, used - width, scroll_speed(chosen))
+    done = ""
+    for text, colour in parts:
+        x = left + (text_width(done, chosen) if done else 0)
+        legacy_text(draw, (x, top), text, fill=ink(colour, image.mode), font=chosen)
+        done += text
     image.paste(layer, (x0, y0))
