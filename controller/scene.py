@@ -85,7 +85,7 @@ class Scene:
     hint: Move | None = None
     preview_since: float = 0.0
     banner_since: float = 0.0
-    entry: CheckerEntry | None = None
+    entry: CheckerEntryView | None = None
     result: tuple[Standing, ...] = ()
     result_since: float = 0.0
     cue: str | None = None
@@ -101,7 +101,7 @@ class Standing:
 
 
 @dataclass(frozen=True)
-class CheckerEntry:
+class CheckerEntryView:
     """A Backgammon play entered one checker step at a time.
 
     ``played``: the steps already fixed, in the rules' own step form (source index,

@@ -53,7 +53,7 @@ from controller.scene import (
     StatisticsPage,
     StatisticsScene,
 )
-from controller.scene import CheckerEntry as EntryView
+from controller.scene import CheckerEntryView as EntryView
 from controller.session import SEAT_KINDS, Session
 from controller.views.overlay import banner_seconds as scroll_seconds_on
 from controller.views.text import scroll_seconds

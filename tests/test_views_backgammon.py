@@ -22,7 +22,7 @@ from PIL import Image, ImageChops
 
 import rules
 from controller import views
-from controller.scene import CheckerEntry, MoveAnimation, RollAnimation, Scene, Standing
+from controller.scene import CheckerEntryView, MoveAnimation, RollAnimation, Scene, Standing
 from controller.views import backgammon as bgv
 from controller.views import palette
 from controller.views.backgammon_frame import (
@@ -143,7 +143,7 @@ def _entry() -> Scene:
     """White enters 6-4 checker by checker: 13/7 is fixed, 24/20 is under the cursor
     (the 6 is used up and grey, the 4 in white's colour is the die being played)."""
     state = bg(START_POINTS, START_POINTS, turn="white", phase="move", dice=[6, 4])
-    return Scene(state, t=STEADY_T, entry=CheckerEntry(((12, 6, False),), (23, 19, False)))
+    return Scene(state, t=STEADY_T, entry=CheckerEntryView(((12, 6, False),), (23, 19, False)))
 
 
 SCENES: dict[str, Callable[[], Scene]] = {

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from controller.scene import CheckerEntry, MoveAnimation
+from controller.scene import CheckerEntryView, MoveAnimation
 from controller.views import timing
 from rules.backgammon.engine import MOVE, BackgammonState, CubeAction, Play
 from rules.backgammon.moves import BAR, CHECKERS
@@ -128,7 +128,7 @@ def step_die(step: tuple[int, int, bool]) -> int:
     return step[0] - step[1]
 
 
-def entry_frame(state: BackgammonState, entry: CheckerEntry) -> Frame:
+def entry_frame(state: BackgammonState, entry: CheckerEntryView) -> Frame:
     """A play entered checker by checker: the fixed steps drawn as played, the step
     under the cursor as a preview (its checker blinks, its target lights; a hit blot
     blinks and its place on the bar lights in its own colour)."""
