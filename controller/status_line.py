@@ -17,8 +17,10 @@ from __future__ import annotations
 import math
 
 from controller.machine import Mode
+from controller.names import colour_name
 from controller.scene import (
     AnyScene,
+    CheckerEntryView,
     MenuScene,
     MessageScene,
     Scene,
@@ -29,6 +31,7 @@ from controller.scene import (
 from controller.session import Session
 from controller.views.palette import SEAT
 from hardware.display_status import SEAT_DEFAULTS, SeatLook, TableStatus
+from rules.backgammon.moves import BAR
 from rules.core import Move, Pass
 
 CUBE_WORDS = {
@@ -96,11 +99,22 @@ def describe(
 
 
 def describe_setup(scene: SetupScene) -> str:
-    entries = [f"{colour} {kind}" for colour, kind in zip(scene.colours, scene.seats, strict=False)]
+    """The setup entries in order (the rule set where the game has several, each seat,
+    "start"), the one under the cursor in brackets, and what the buttons do there."""
+    names = scene.names or scene.colours
+    entries = [f"{name} {kind}" for name, kind in zip(names, scene.seats, strict=False)]
     entries.append("start")
     marked = [f"[{text}]" if i == scene.cursor else text for i, text in enumerate(entries)]
-    action = "OK: begin" if scene.cursor == len(scene.seats) else "OK: human/bot/empty"
-    return f"{scene.item.label}: {', '.join(marked)} · NEXT: next seat, {action}"
+    if scene.rules is not None:
+        rules_entry = f"rules: {scene.rules}"
+        marked.insert(0, f"[{rules_entry}]" if scene.cursor == -1 else rules_entry)
+    if scene.cursor == -1:
+        action = "OK: next rule set"
+    elif scene.cursor == len(scene.seats):
+        action = "OK: begin"
+    else:
+        action = "OK: human/bot/empty"
+    return f"{scene.item.label}: {', '.join(marked)} · NEXT: next entry, {action}"
 
 
 def describe_game(
@@ -125,6 +139,8 @@ def describe_game(
         line = f"{who}: rolling the dice"
     elif mode is Mode.MOVING and scene.moving is not None:
         line = f"{who}: {dice}{move_words(scene.moving.move)}"
+    elif mode is Mode.CHOOSE and scene.entry is not None:
+        line = f"{who}: {dice}{entry_words(scene.entry)}"
     elif mode is Mode.CHOOSE and scene.preview is not None:
         line = f"{who}: {dice}{move_words(scene.preview)}"
         if not session.is_bot(player) and choice is not None:
@@ -165,13 +181,36 @@ def describe_roll(
 
 
 def who_is(session: Session, player: str | None) -> str:
-    """How a player is named: "red (seat 1)" for a human, "blue (bot)" for a bot."""
+    """How a player is named: "red (seat 1)" for a human, "blue (bot)" for a bot, by the
+    colour the panel draws it in (Backgammon's white is orange)."""
     if player is None:
         return "the dice"
+    name = colour_name(session.game, player)
     if session.is_bot(player):
-        return f"{player} (bot)"
+        return f"{name} (bot)"
     seat = session.seats.get(player)
-    return player if seat is None else f"{player} (seat {seat + 1})"
+    return name if seat is None else f"{name} (seat {seat + 1})"
+
+
+def point_words(index: int) -> str:
+    """A Backgammon step end in the mover's numbering: 1–24, the bar, or off."""
+    if index == BAR:
+        return "bar"
+    return "off" if index < 0 else str(index + 1)
+
+
+def entry_words(entry: CheckerEntryView) -> str:
+    """A play being entered checker by checker: the fixed steps, then the previewed one."""
+    fixed = " ".join(
+        f"{point_words(a)}/{point_words(b)}{'*' if hit else ''}" for a, b, hit in entry.played
+    )
+    parts = [f"fixed {fixed}"] if fixed else []
+    if entry.step is not None:
+        a, b, hit = entry.step
+        parts.append(
+            f"NEXT shows checker {point_words(a)}/{point_words(b)}{'*' if hit else ''}, OK fixes it"
+        )
+    return " · ".join(parts) if parts else "play complete"
 
 
 def dice_words(scene: Scene, session: Session) -> str:
@@ -228,9 +267,10 @@ def seat_looks(
         for seat in range(seat_count):
             if seat < len(scene.seats):
                 colour, kind = scene.colours[seat], scene.seats[seat]
+                name = scene.names[seat] if seat < len(scene.names) else colour
                 looks.append(
                     SeatLook(
-                        f"{colour} · {kind}",
+                        f"{name} · {kind}",
                         SEAT.get(colour, _default(seat)),
                         on_turn=seat == scene.cursor,
                         playing=kind != "empty",
@@ -255,7 +295,7 @@ def seat_looks(
         kind = "bot" if all(session.is_bot(p) for p in players) else "you"
         looks.append(
             SeatLook(
-                f"{' + '.join(players)} · {kind}",
+                f"{' + '.join(colour_name(session.game, p) for p in players)} · {kind}",
                 SEAT.get(players[0], _default(seat)),
                 on_turn=playing and current in players,
             )

@@ -82,7 +82,7 @@ def make_wait(tmp_path: Path, events: EventQueue) -> tuple[ConfigWait, Path]:
 def test_the_error_scrolls_on_the_panel(tmp_path: Path) -> None:
     wait, _path = make_wait(tmp_path, EventQueue())
     frames = []
-    for t in (100.0, 101.0, 102.0, 103.0):
+    for t in (100.0, 102.0, 104.0, 106.0):
         wait.draw(t)
         frames.append(wait.display.device.image.copy())  # type: ignore[attr-defined]
     assert all(frame.getbbox() is not None for frame in frames), "a dark frame"

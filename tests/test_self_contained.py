@@ -59,10 +59,6 @@ UPSTREAM = re.compile(
 STILL_TO_SWEEP = frozenset(
     {
         "benchmarks/bots.py",
-        "benchmarks/footprint.py",
-        "benchmarks/latency.py",
-        "controller/scene.py",
-        "controller/table.py",
         "controller/views/__init__.py",
         "controller/views/backgammon.py",
         "controller/views/backgammon_frame.py",

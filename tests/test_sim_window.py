@@ -207,7 +207,7 @@ def test_a_click_plays_at_the_table(clock: Clock) -> None:
     for _ in range(4):
         app.loop.step(timeout_cap=0)
     assert app.table.state is Mode.SETUP
-    assert "NEXT: next seat" in table_window.status.text
+    assert "NEXT: next entry" in table_window.status.text
     app.close()
 
 

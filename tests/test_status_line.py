@@ -11,6 +11,7 @@ import random
 
 import rules
 from controller.machine import Mode
+from controller.names import colour_name
 from controller.scene import MenuItem, MoveAnimation, Scene
 from controller.session import Session
 from controller.status_line import describe, move_words, table_status
@@ -52,7 +53,11 @@ def test_menu_and_setup_say_what_the_buttons_do() -> None:
     press(table, 0, "ok")
     assert table.state is Mode.SETUP
     status = table.status()
-    assert status.text.startswith("MÄDN: [red human], blue bot, green bot, yellow bot, start")
+    assert status.text.startswith("MÄDN: [rules: classic], red human, blue bot, green bot")
+    assert "OK: next rule set" in status.text
+    press(table, 0, "next")
+    status = table.status()
+    assert "[red human], blue bot, green bot, yellow bot, start" in status.text
     assert "OK: human/bot/empty" in status.text
     assert [s.label for s in status.seats] == [
         "red · human",
@@ -180,7 +185,7 @@ def test_backgammon_and_minimaki_dice() -> None:
     session.state = state
     play = next(m for m in state.legal_moves() if m.notation == "8/5 6/5")
     text = describe(Mode.CHOOSE, Scene(state, 0.0, preview=play, dice=(3, 1)), session, (0, 16))
-    assert text.startswith(f"{state.current_player} ")
+    assert text.startswith(f"{colour_name(state.game.name, state.current_player or '')} ")
     assert ": 3 1 — checkers 8/5 6/5 · move 1 of 16" in text
     moving = MoveAnimation(play, state, state.apply(play), 0.5)
     assert describe(Mode.MOVING, Scene(state, 0.0, moving=moving, dice=(3, 1)), session).endswith(
@@ -193,3 +198,15 @@ def test_backgammon_and_minimaki_dice() -> None:
     text = describe(Mode.CHOOSE, Scene(mini, 0.0, preview=step, dice=(2, 5), hint=step), solo)
     assert text.startswith("red (seat 1): black rolled 2 5 — step ")
     assert "· best: step" in text
+
+
+def test_a_backgammon_play_entered_checker_by_checker_is_described_step_by_step() -> None:
+    from controller.scene import CheckerEntryView
+
+    state = rules.get_game("backgammon").new_state().roll((6, 4))
+    session = Session.start("backgammon", "single", ["human", "empty", "bot"], seed=1)
+    session.state = state
+    entry = CheckerEntryView(((12, 6, False),), (23, 19, False))
+    text = describe(Mode.CHOOSE, Scene(state, 0.0, dice=(6, 4), entry=entry), session)
+    assert "fixed 13/7 · NEXT shows checker 24/20, OK fixes it" in text
+    assert text.startswith(colour_name("backgammon", state.current_player or ""))
