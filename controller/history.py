@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.history_record import HistoryEntry, RecordedMatchGame, Seat, Summary
+from controller.persistence import sync_directory
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +198,7 @@ class HistoryStore:
         with contextlib.suppress(FileNotFoundError):
             self.path.with_name(self.path.name + "-shm").unlink()
         os.replace(self.path, target)
-        _sync_directory(self.directory)
+        sync_directory(self.directory)
         log.error("the history database was unreadable; moved to %s, a new one is started", target)
         return target
 
@@ -398,16 +399,3 @@ def _dump(data: object) -> str:
 
 def _load(text: str) -> Any:
     return json.loads(text)
-
-
-def _sync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -158,13 +158,20 @@ class SaveStore:
         return CorruptSaveError(f"{reason}; moved to {target.name}", target)
 
     def _sync_directory(self) -> None:
-        try:
-            fd = os.open(self.directory, os.O_RDONLY)
-        except OSError:
-            return
-        try:
-            os.fsync(fd)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        sync_directory(self.directory)
+
+
+def sync_directory(directory: Path) -> None:
+    """fsync a directory, so that a rename or a new file in it survives a power cut. A
+    file system that cannot (some network mounts) is left alone: the data itself was
+    synced, only the rename's durability is then up to it."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -39,7 +39,7 @@ from typing import Any
 from PIL import Image
 
 from hardware.display_status import TableStatus
-from hardware.interfaces import HardwareError
+from hardware.interfaces import FixedSizePanel, HardwareError
 from hardware.keyboard import legend_lines
 
 RGB = tuple[int, int, int]
@@ -170,7 +170,7 @@ def minimum_size(width: int, height: int) -> tuple[int, int]:
     return columns, rows
 
 
-class TerminalDisplay:
+class TerminalDisplay(FixedSizePanel):
     """A ``Display`` drawing into the terminal on ``fd`` (by default standard output)."""
 
     def __init__(
@@ -214,18 +214,6 @@ class TerminalDisplay:
         self._write(ENTER)
 
     # -- Display ----------------------------------------------------------------------
-
-    @property
-    def width(self) -> int:
-        return self._width
-
-    @property
-    def height(self) -> int:
-        return self._height
-
-    @property
-    def mode(self) -> str:
-        return self._mode
 
     @property
     def layout(self) -> Layout | None:

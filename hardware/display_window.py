@@ -32,7 +32,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from hardware.display_status import RGB, TableStatus, idle_status
-from hardware.interfaces import ButtonEvent, EventSink, HardwareError
+from hardware.interfaces import ButtonEvent, EventSink, FixedSizePanel, HardwareError
 from hardware.keyboard import DEFAULT_KEYS, Key, Presses
 
 TABLE: RGB = (46, 38, 32)
@@ -201,7 +201,7 @@ def text_colour(background: RGB) -> RGB:
     return (0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (255, 255, 255)
 
 
-class TableWindow:
+class TableWindow(FixedSizePanel):
     """The table in a pygame window: a ``Display`` and a polled ``InputBackend``."""
 
     poll_interval = 0.02
@@ -275,18 +275,6 @@ class TableWindow:
         return (int(height * 1.1), height)
 
     # -- Display ----------------------------------------------------------------------
-
-    @property
-    def width(self) -> int:
-        return self._width
-
-    @property
-    def height(self) -> int:
-        return self._height
-
-    @property
-    def mode(self) -> str:
-        return self._mode
 
     @property
     def status(self) -> TableStatus:

@@ -16,13 +16,13 @@ from pathlib import Path
 
 from PIL import Image
 
-from hardware.interfaces import HardwareError
+from hardware.interfaces import FixedSizePanel, HardwareError
 
 LONGEST_MS = 60_000
 """A GIF frame lasts at most this long (an hour asleep would be one frame anyway)."""
 
 
-class GifRecorder:
+class GifRecorder(FixedSizePanel):
     """A ``Display`` that keeps every frame with its time and writes the GIF on close."""
 
     def __init__(
@@ -43,18 +43,6 @@ class GifRecorder:
         self.frames: list[tuple[float, Image.Image]] = []
         self.brightness = 1.0
         self._closed = False
-
-    @property
-    def width(self) -> int:
-        return self._width
-
-    @property
-    def height(self) -> int:
-        return self._height
-
-    @property
-    def mode(self) -> str:
-        return self._mode
 
     def show(self, image: Image.Image) -> None:
         size = (self._width * self.scale, self._height * self.scale)

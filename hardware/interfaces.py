@@ -68,6 +68,28 @@ class Display(Protocol):
     def close(self) -> None: ...
 
 
+class FixedSizePanel:
+    """The size and mode of a display that never changes them, read-only: the part of
+    :class:`Display` that the simulator's displays and recorders share. A subclass sets
+    ``_width``, ``_height`` and ``_mode`` in its ``__init__``."""
+
+    _width: int
+    _height: int
+    _mode: str
+
+    @property
+    def width(self) -> int:
+        return self._width
+
+    @property
+    def height(self) -> int:
+        return self._height
+
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+
 class InputBackend(Protocol):
     """Seat buttons and the system button from any source (GPIO, keyboard, bridge)."""
 
