@@ -1,4 +1,4 @@
-"""Every computer-player target of issue 9 with its measured value, in one run.
+"""Every computer-player target with its measured value, in one run.
 
 Run by hand (never timed in tests):
 
@@ -9,7 +9,7 @@ does not depend on ``--jobs``, and other seeds re-measure the same targets. The 
 bot thinks within its default budget plus a real clock (0.5 s per move), exactly as the
 appliance runs it; per-move times are measured here, outside the rules.
 
-Targets (issue 9):
+Targets:
 
 * MÄDN classic, 4 players, strong vs 3 random: >= 48 % wins (baseline 25 %);
 * Kleiner Ärger, 2 players, strong as first player vs random: >= 58 % (optimum ~61 %);

@@ -427,7 +427,7 @@ def kill_loop(
     record_wait: float = 60.0,
 ) -> KillStats:
     """SIGKILL a bot game in ``spieltisch run`` at random moments ``kills`` times,
-    restarting it each time, and check every save on the way (issue 7).
+    restarting it each time, and check every save on the way.
 
     A fraction ``early`` of the kills hit the start-up (0-0.6 s after the spawn, before
     or around READY); the others come 0-``max_wait`` s after READY, mid-game, except a

@@ -212,7 +212,7 @@ def test_architecture_page_shows_the_current_machine_diagram() -> None:
 
 
 def test_mini_maki_hint_lights_reds_best_step() -> None:
-    """Issue 9: the controller can light red's best step (the exact optimal policy)."""
+    """The controller can light red's best step (the exact optimal policy)."""
     from rules.bots import make_bot
 
     table = Table(options())

@@ -91,7 +91,7 @@ def test_views_are_pure_functions_of_the_scene() -> None:
 
 
 def test_every_game_has_16_and_32_rgb_and_minimaki_has_mono() -> None:
-    """Issue 6: 16×16 and 32×32 RGB for every game; 32×8 and 8×8 mono for Mini-Maki."""
+    """Layouts: 16×16 and 32×32 RGB for every game; 32×8 and 8×8 mono for Mini-Maki."""
     found = views.layouts()
     for game in ("maedn", "kleiner_aerger", "minimaki"):
         assert (16, 16, "RGB") in found[game] and (32, 32, "RGB") in found[game]
@@ -115,7 +115,8 @@ def test_unsupported_size_is_one_clear_line() -> None:
 
 @pytest.mark.parametrize("size", [16, 32])
 def test_red_piece_on_track_index_0_lights_cell_10_4_in_red(size: int) -> None:
-    """DESIGN §2: track index 0 is red's start (10,4); the frame shows the piece there."""
+    """As decided for the MÄDN board: track index 0 is red's start (10,4); the frame
+    shows the piece there."""
     scene = Scene(maedn_midgame("classic"), t=2.0)
     image = views.render(scene, size, size, "RGB")
     box = views.cell_box("maedn", size, size, (10, 4))
@@ -146,7 +147,7 @@ def test_16x16_seats_blink_their_seat_number() -> None:
 
 
 def test_lingo_goal_pieces_are_drawn_darker() -> None:
-    """Seed 000, Ärgern house rules: pieces in the goal lane cannot be captured, so
+    """MÄDN, "Ärgern" house rules: pieces in the goal lane cannot be captured, so
     the Lingo preset draws them darker; classic draws them in full colour."""
     lingo = views.render(Scene(maedn_midgame("lingo"), t=2.0), 32, 32, "RGB")
     classic = views.render(Scene(maedn_midgame("classic"), t=2.0), 32, 32, "RGB")
@@ -194,7 +195,7 @@ def test_moving_piece_steps_field_by_field() -> None:
 
 
 def test_captured_piece_flashes_home() -> None:
-    """Seed 000 rule 10: a captured piece goes home; the view flashes it there."""
+    """MÄDN rule 10: a captured piece goes home; the view flashes it there."""
     scene = SCENES["maedn_capture"]()
     assert isinstance(scene, Scene) and scene.moving is not None
     last_home = maedn_view.home_cells(maedn_midgame().game.geometry, "blue")[3]
@@ -227,7 +228,7 @@ def test_captured_piece_flashes_home() -> None:
 
 
 def test_kleiner_aerger_cells_and_waiting_pieces() -> None:
-    """Seed 001: pieces start off the board; a4 is red's start, goals b4/c4 etc."""
+    """Kleiner Ärger rule text: pieces start off the board; a4 is red's start, goals b4/c4 etc."""
     state = kleiner_midgame()
     image = views.render(Scene(state, t=2.0), 32, 32, "RGB")
     a4 = views.cell_box("kleiner_aerger", 32, 32, (3, 0))
@@ -299,7 +300,7 @@ def test_rolling_animation_tumbles_then_settles_deterministically() -> None:
 
 @pytest.mark.parametrize(("w", "h", "mode"), [(16, 16, "RGB"), (32, 32, "RGB")])
 def test_minimaki_pieces_at_their_fields(w: int, h: int, mode: str) -> None:
-    """Seed 004: red on (4,3), the black of column 5 on row 4; the hint in purple."""
+    """Mini-Maki: red on (4,3), the black of column 5 on row 4; the hint in purple."""
     scene = Scene(minimaki_midgame(), t=0.1, hint=Step((4, 3), (3, 4)))
     image = views.render(scene, w, h, mode)
     assert RED in box_pixels(image, views.cell_box("minimaki", w, h, (4, 3), mode))
@@ -320,7 +321,7 @@ def test_minimaki_mono_red_blinks_blacks_steady(w: int, h: int) -> None:
 
 
 def test_minimaki_black_steps_and_reset_red_flashes() -> None:
-    """Seed 004: a black that comes to red's side resets red to row 6 (flash there)."""
+    """Mini-Maki rule text: a black that comes to red's side resets red to row 6 (flash there)."""
     before = minimaki_midgame()
     state = before.apply(Step((4, 3), (4, 4)))  # resets the black of column 5? no: row 4
     after = state.roll((2, 2))  # column 2 black: row 3 -> 5 in two single steps

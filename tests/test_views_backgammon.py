@@ -227,7 +227,7 @@ def test_views_are_pure_functions_of_the_scene() -> None:
 
 
 def test_layouts_16_32_rgb_and_32x8_mono() -> None:
-    """Issue 6: 16×16 and 32×32 RGB for every game, also 32×8 monochrome for Backgammon."""
+    """Layouts: 16×16 and 32×32 RGB for every game, also 32×8 monochrome for Backgammon."""
     assert sorted(views.layouts()["backgammon"]) == sorted(SIZES)
     with pytest.raises(views.ViewLayoutError) as info:
         views.render(Scene(midgame()), 8, 8, "1")
@@ -246,7 +246,7 @@ def test_bad_cells_are_one_clear_value_error() -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=str)
 def test_start_position_shows_every_checker_on_its_point(size: tuple[int, int, str]) -> None:
-    """Seed 003: "Gespielt wird mit 15 weißen und 15 schwarzen Steinen, deren Aufstellung
+    """Rule text: "Gespielt wird mit 15 weißen und 15 schwarzen Steinen, deren Aufstellung
     fest vorgegeben ist." Each side: 2 on its 24, 5 on its 13, 3 on its 8, 5 on its 6;
     black's point p is white's 25 - p."""
     game = rules.get_game("backgammon")
@@ -266,7 +266,7 @@ def test_start_position_shows_every_checker_on_its_point(size: tuple[int, int, s
 
 
 def test_points_numbered_right_to_left_with_the_bar_between_6_and_7() -> None:
-    """Seed 003: "Die Points werden von rechts nach links durchnumeriert. Zwischen dem 6.
+    """Rule text: "Die Points werden von rechts nach links durchnumeriert. Zwischen dem 6.
     und 7. Point auf jeder Seite werden die Points durch die so genannte Bar in das Home-
     und das Outer-Board aufgeteilt." White's 1 point is bottom right, its 12 bottom left,
     its 13 top left, its 24 top right; the bar column lies between 6|7 and 18|19."""
@@ -281,7 +281,7 @@ def test_points_numbered_right_to_left_with_the_bar_between_6_and_7() -> None:
 
 
 def test_32x32_sides_differ_by_shape() -> None:
-    """DESIGN §3 / palette: colour is never the only cue. White checkers are solid 2×2
+    """Colour is never the only cue (controller/views/palette.py). White checkers are solid 2×2
     blocks, black checkers a diagonal pair with two dark LEDs."""
     image = render(Scene(midgame(), t=STEADY_T), SIZES[0])
     white = pixels(image, box(SIZES[0], 13, 0))  # white's 13 point
@@ -334,7 +334,7 @@ def test_tall_stack_lights_the_overflow_cue() -> None:
 
 
 def test_hit_checker_waits_on_the_bar() -> None:
-    """Seed 003: "Geschlagene Steine werden in die Mitte des Spielfelds auf die Bar
+    """Backgammon rule text: "Geschlagene Steine werden in die Mitte des Spielfelds auf die Bar
     gesetzt." White's checker on the bar is drawn in the bar's top half, where it
     re-enters; black's hit blot in the bottom half."""
     state = midgame()
@@ -348,7 +348,7 @@ def test_hit_checker_waits_on_the_bar() -> None:
 
 
 def test_borne_off_checkers_fill_the_trays() -> None:
-    """Seed 003: checkers leave into "Feld null"; the trays count them, white's at the
+    """Backgammon rule text: checkers leave into "Feld null"; the trays count them, white's at the
     bottom right, black's at the top right."""
     state = bearing_off()  # white 9 off, black 6 off
     for size in SIZES:
@@ -400,7 +400,7 @@ def test_preview_blinks_sources_and_lights_targets(size: tuple[int, int, str]) -
 
 
 def test_preview_of_a_double_moves_four_checkers() -> None:
-    """Seed 003: "Würfelt man einen Pasch ... so wird die gewürfelte Augenzahl doppelt
+    """Backgammon rule text: "Würfelt man einen Pasch ... so wird die gewürfelte Augenzahl doppelt
     gezogen": a 4-4 play bearing off four checkers lights four tray slots."""
     state = bearing_off()
     play = next(m for m in state.legal_moves() if m.notation == "4/off(4)")
@@ -421,7 +421,7 @@ def test_hint_lights_targets_in_the_hint_colour() -> None:
 
 
 def test_moving_checkers_step_point_by_point_and_the_hit_blot_flashes_on_the_bar() -> None:
-    """Issue 6: moving pieces step field by field; captured pieces flash home. The play
+    """Moving pieces step field by field; captured pieces flash home. The play
     bar/22* 13/7 enters on 22 (hitting), then a checker walks 13 -> 7."""
     state = midgame()
     play = hitting_play(state)

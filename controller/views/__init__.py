@@ -12,10 +12,8 @@ monochrome for Backgammon and Mini-Maki; 8×8 monochrome for Mini-Maki.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 
 from PIL import Image
 
@@ -29,9 +27,11 @@ from controller.scene import (
     SleepScene,
     StatisticsScene,
 )
+from controller.views import backgammon as _backgammon
 from controller.views import generic as _generic
 from controller.views import maedn as _maedn
 from controller.views import menu as _menu
+from controller.views import minimaki as _minimaki
 from controller.views import statistics as _statistics
 from controller.views import timing
 from controller.views.overlay import Box
@@ -62,24 +62,13 @@ def _track_view(name: str) -> GameView:
     )
 
 
-def _optional(module: str) -> ModuleType | None:
-    """Views of games whose engines may be missing in this checkout."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        return None
-
-
-def _views() -> dict[str, GameView]:
-    views = {"maedn": _track_view("maedn"), "kleiner_aerger": _track_view("kleiner_aerger")}
-    for name in ("backgammon", "minimaki"):
-        module = _optional(f"controller.views.{name}")
-        if module is not None:
-            views[name] = GameView(module.sizes, module.render, module.cell_box)
-    return views
-
-
-VIEWS: dict[str, GameView] = _views()
+VIEWS: dict[str, GameView] = {
+    "maedn": _track_view("maedn"),
+    "kleiner_aerger": _track_view("kleiner_aerger"),
+    "backgammon": GameView(_backgammon.sizes, _backgammon.render, _backgammon.cell_box),
+    "minimaki": GameView(_minimaki.sizes, _minimaki.render, _minimaki.cell_box),
+}
+"""The games with a board of their own; any other registered game gets :data:`GENERIC`."""
 
 
 def layouts() -> dict[str, list[tuple[int, int, str]]]:

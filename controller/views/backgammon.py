@@ -1,10 +1,10 @@
-"""Board views of Backgammon (seed 003) at 32×32 RGB, 16×16 RGB and 32×8 monochrome.
+"""Board views of Backgammon at 32×32 RGB, 16×16 RGB and 32×8 monochrome.
 
 The board is drawn as players know it, seen from white's side: white's home board
 (points 1–6) bottom right, its outer board (7–12) bottom left, black's outer board
 (13–18) top left and black's home board (19–24) top right; the bar runs down the middle
 and the borne-off trays sit at the right ("Die Points werden von rechts nach links
-durchnumeriert", seed 003). Stacks grow from the board's edge towards the middle.
+durchnumeriert", the Backgammon rule text). Stacks grow from the board's edge towards the middle.
 
 Cells (:func:`cell_box`) are ``(point, slot)``: ``point`` 1–24 from white's view, 25
 white's bar, 0 black's bar, −1 white's tray, 26 black's tray
@@ -13,7 +13,7 @@ points and bars the slot after the last checker slot is the overflow slot (RGB o
 
 Sides. An LED cannot be white without being the preview's target colour, so white plays
 in Okabe-Ito orange and black in sky blue (the menu icon's colours), a pair that stays
-apart for every kind of colour blindness. The second cue (DESIGN §3):
+apart for every kind of colour blindness. The second cue (colour is never the only one):
 
 * **32×32 (shape):** white checkers are solid 2×2 blocks, black ones a diagonal pair;
 * **16×16 (blink count):** one LED per checker; white dips once and black twice every

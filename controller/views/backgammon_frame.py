@@ -19,7 +19,7 @@ blinking and a target lit on the opponent's bar, with no special case.
 The move animation replays the play's checker steps in order, one die at a time; within
 a step the checker walks point by point. A blot hit on the way goes to the bar when the
 hitter lands, and in the last :data:`HIT_FLASH_SHARE` of the animation the hit checkers
-flash on the bar ("captured pieces flash home", issue 6).
+flash on the bar ("captured pieces flash home").
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ Animations (all pure functions of the scene):
 * the hint lights the target in the hint colour;
 * Lingo's pieces in their goal lane (uncapturable) are drawn at 45 % brightness.
 
-Kleiner Ärger's pieces wait *off* the board (seed 001); the views draw them on the
+Kleiner Ärger's pieces wait *off* the board (its rule text); the views draw them on the
 empty corner squares beside their start field (:data:`KA_WAITING`).
 """
 

@@ -1,4 +1,4 @@
-"""Board views of Mini-Maki (seed 004): 6×6, six black pieces against the red Maki.
+"""Board views of Mini-Maki: 6×6, six black pieces against the red Maki.
 
 Cells are the rules' own fields ``(row, col)``, both 1–6: row 1 (black's baseline, red's
 goal) is drawn at the top, row 6 (red's baseline) at the bottom, columns 1–6 (the die

@@ -6,7 +6,7 @@ them with the Okabe-Ito palette (Okabe & Ito 2008, "Color Universal Design"), wh
 vermillion, blue, bluish green and yellow stay distinct under protanopia, deuteranopia
 and tritanopia, and differ in brightness as well as hue.
 
-Colour is never the only cue (DESIGN §3, "players are told apart by blink and shape"):
+Colour is never the only cue ("players are told apart by blink and shape"):
 
 * **32×32 (shape):** a piece is a 2×2 or 3×3 block of its colour with one white corner
   pixel; the white corner points to the seat's corner of the table (red bottom-left,

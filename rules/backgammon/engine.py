@@ -1,4 +1,4 @@
-"""Backgammon (seed 003) with the full standard rules of DESIGN §2.
+"""Backgammon: the rule text plus the full standard rules (docs/games.md).
 
 Presets ("presets, not forks"):
 
@@ -54,7 +54,7 @@ MAX_CUBE = 1 << 15
 
 START: tuple[int, ...] = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
 """Each side's start position in its own view: 2 on the 24 point, 5 on the 13, 3 on
-the 8 and 5 on the 6 (the seed's "fest vorgegebene Aufstellung")."""
+the 8 and 5 on the 6 (the rule text's "fest vorgegebene Aufstellung")."""
 
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
 KIND_NAMES = {0: "drop", SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
@@ -376,7 +376,7 @@ class BackgammonGame:
         return self._checked(state)
 
     def _checked(self, state: BackgammonState) -> BackgammonState:
-        """Reject positions that cannot occur (DESIGN §2: impossible positions raise)."""
+        """Reject positions that cannot occur (impossible input raises, in every game)."""
         for seat, colour in enumerate(PLAYERS):
             total = sum(state.boards[seat])
             if total > CHECKERS:

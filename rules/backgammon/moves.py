@@ -8,7 +8,7 @@ generator serve both colours. The opponent's checkers on our index ``i`` are at 
 index ``23 - i``.
 
 A play is found by a depth-first search over single checker steps. The rules it
-implements (DESIGN §2, seed 003):
+implements (the Backgammon rule text plus the standard rules; see docs/games.md):
 
 * the bar is entered first; a point with two or more opposing checkers is closed;
 * landing on a single opposing checker hits it (also on an intermediate stop);

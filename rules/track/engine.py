@@ -1,22 +1,22 @@
 """The Mensch-ärgere-dich-nicht family engine: one engine, rule switches, several boards.
 
-Presets (DESIGN §2):
+Presets (the rule decisions are in docs/architecture.md):
 
-* ``maedn/classic``: seed 000, general rules 1–15, obligations enforced by offering only
+* ``maedn/classic``: the MÄDN general rules 1–15, obligations enforced by offering only
   the moves the rules allow (capture > enter on a 6 > clear the start > any move);
-* ``maedn/lingo``: seed 000, house rules 0–10 (56 % six, pass always, self-capture,
+* ``maedn/lingo``: the "Ärgern" house rules 0–10 (56 % six, pass always, self-capture,
   jumping in the goal, move timer);
 * ``maedn/schmidt``: no capture obligation, one piece starts on the start field,
   jumping in the goal allowed;
-* ``kleiner_aerger/standard`` (seed 001) reuses the engine on the 24-field ring of the
-  33-hole cross with 2 pieces and goal lanes of 2.
+* ``kleiner_aerger/standard`` (the Kleiner Ärger rules) reuses the engine on the
+  24-field ring of the 33-hole cross with 2 pieces and goal lanes of 2.
 
 A state is an immutable value. Internally a piece's position is its *progress* from its
 own start field (-1 = home, 0 = start field, ..., ``track_steps - 1`` = last ring step,
 then the goal fields), so every rule is the same arithmetic for every colour; JSON uses
-the absolute positions of DESIGN §6. The engine is written for throughput (slots, cached
-tables, no per-step allocation beyond the new state) because bots and the conformance
-suite play many thousands of games.
+the absolute positions of the JSON format (docs/json.md). The engine is written for
+throughput (slots, cached tables, no per-step allocation beyond the new state) because
+bots and the conformance suite play many thousands of games.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ PHASE_NAMES = ("opening", "roll", "move", "over")
 
 @dataclass(frozen=True, slots=True)
 class TrackMove:
-    """Move the piece on ``src`` to ``dst`` (JSON position vocabulary of DESIGN §6).
+    """Move the piece on ``src`` to ``dst`` (the JSON position vocabulary, docs/json.md).
 
     ``capture`` is True when a piece is sent home by the move (an opponent's, or in the
     Lingo preset possibly one's own). Notation: ``"12-18"``, ``"home-0"``, ``"37-goal2"``,
