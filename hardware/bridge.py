@@ -28,7 +28,14 @@ import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
 from hardware import bridge_protocol as bp
-from hardware.interfaces import ButtonEvent, ButtonName, EventKind, EventSink, HardwareError
+from hardware.interfaces import (
+    ButtonEvent,
+    ButtonName,
+    EventKind,
+    EventSink,
+    FixedSizePanel,
+    HardwareError,
+)
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -486,7 +493,7 @@ def _error_text(payload: bytes) -> str:
     return f"{code} for packet type 0x{payload[1]:02x}"
 
 
-class BridgeDisplay:
+class BridgeDisplay(FixedSizePanel):
     """``Display`` over the bridge: RGB frames of the Pico's panel size."""
 
     def __init__(self, bridge: SerialBridge) -> None:
@@ -494,19 +501,8 @@ class BridgeDisplay:
         size = bridge.size
         assert size is not None  # display() checked it
         self._width, self._height = size
+        self._mode = "RGB"
         self._closed = False
-
-    @property
-    def width(self) -> int:
-        return self._width
-
-    @property
-    def height(self) -> int:
-        return self._height
-
-    @property
-    def mode(self) -> str:
-        return "RGB"
 
     @property
     def online(self) -> bool:
