@@ -16,7 +16,7 @@ from __future__ import annotations
 
 # Importing a game family registers its games (one registration per game).
 from rules import backgammon, minimaki, track
-from rules.core import PASS, Dice, Game, Move, Pass, State, check_dice
+from rules.core import PASS, Dice, Game, Move, MoveFacts, Pass, PresetFacts, State, check_dice
 from rules.errors import (
     IllegalMoveError,
     InvalidDiceError,
@@ -32,6 +32,8 @@ from rules.registry import (
     game_info,
     game_names,
     get_game,
+    move_facts,
+    preset_facts,
     presets,
     register_game,
     state_from_json,
@@ -46,8 +48,10 @@ __all__ = [
     "InvalidDiceError",
     "InvalidStateError",
     "Move",
+    "MoveFacts",
     "NotDecisionError",
     "Pass",
+    "PresetFacts",
     "RulesError",
     "State",
     "UnknownGameError",
@@ -59,6 +63,8 @@ __all__ = [
     "game_names",
     "get_game",
     "minimaki",
+    "move_facts",
+    "preset_facts",
     "presets",
     "register_game",
     "state_from_json",

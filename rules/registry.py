@@ -3,7 +3,8 @@
 A game family declares once, in its package's ``__init__``, what each of its games
 offers (:class:`GameInfo`): a title, its presets, its strong computer player and the
 optional capabilities that only some games have (GNU Backgammon Position IDs, a record
-format, a fast random playout). The command line, the bots and the appliance ask the
+format, a fast random playout, the facts a table shows of a move or acts on in a
+preset). The command line, the bots and the appliance ask the
 registry instead of keeping lists of game names, so a new game is one new folder plus
 one :func:`register_game` call. Presets are frozen rule sets of one engine ("presets,
 not forks"), so a variant is one more entry in ``presets``, not a new module.
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.budget import Budget
-from rules.core import Bot, Game, State
+from rules.core import Bot, Game, Move, MoveFacts, PresetFacts, State, notation_facts
 from rules.errors import InvalidStateError, UnknownGameError
 
 PlayoutResult = tuple[Sequence[str], int, int, int]
@@ -42,6 +43,12 @@ class Capabilities:
     """The file name suffix of that record format, e.g. ``.mat``."""
     fast_playout: Callable[[State, random.Random], PlayoutResult] | None = None
     """A whole random game from ``state``, much faster than through the public API."""
+    move_facts: Callable[[Move], MoveFacts] | None = None
+    """How the table words and animates a move; it is handed every move of the game,
+    the pass included. ``None``: :func:`rules.core.notation_facts`."""
+    preset_facts: Callable[[Game], PresetFacts] | None = None
+    """The rule switches of a preset the appliance acts on (a move timer, the Crawford
+    rule). ``None``: neither."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +111,18 @@ def game_info(name: str) -> GameInfo:
 
 def capabilities(name: str) -> Capabilities:
     return game_info(name).capabilities
+
+
+def move_facts(name: str, move: Move) -> MoveFacts:
+    """The facts of a move of game ``name``: the game's own, else its notation's."""
+    read = capabilities(name).move_facts
+    return notation_facts(move) if read is None else read(move)
+
+
+def preset_facts(game: Game) -> PresetFacts:
+    """The rule switches of ``game``'s preset that the appliance acts on."""
+    read = capabilities(game.name).preset_facts
+    return PresetFacts() if read is None else read(game)
 
 
 def presets(name: str) -> list[str]:

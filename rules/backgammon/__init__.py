@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, cast
 
+from rules.backgammon import facts
 from rules.backgammon.engine import (
     MATCH5,
     MONEY,
@@ -54,6 +55,8 @@ register_game(
             interchange=_interchange,
             record_export=_match_file,
             record_suffix=".mat",
+            move_facts=facts.move_facts,
+            preset_facts=facts.preset_facts,
         ),
     )
 )

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from rules.budget import Budget
 from rules.core import Bot
+from rules.minimaki import facts
 from rules.minimaki.engine import DIAGONAL, FREE_SETUP, STANDARD, TWO_PLAYER, minimaki_game
-from rules.registry import GameInfo, register_game
+from rules.registry import Capabilities, GameInfo, register_game
 
 
 def _strong_player(budget: Budget) -> Bot:
@@ -27,5 +28,6 @@ register_game(
             "two_player": lambda: minimaki_game(TWO_PLAYER),
         },
         strong_bot=_strong_player,
+        capabilities=Capabilities(move_facts=facts.move_facts),
     )
 )

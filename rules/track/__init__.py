@@ -9,6 +9,7 @@ from typing import cast
 from rules.budget import Budget
 from rules.core import Bot, State
 from rules.registry import Capabilities, GameInfo, PlayoutResult, register_game
+from rules.track import facts
 from rules.track.engine import MaednState, kleiner_aerger_game, maedn_game
 from rules.track.presets import CLASSIC, KLEINER_AERGER, LINGO, SCHMIDT
 
@@ -33,7 +34,9 @@ def _playout(state: State, rng: random.Random) -> PlayoutResult:
     return cast(MaednState, state).random_playout(rng)
 
 
-_TRACK = Capabilities(fast_playout=_playout)
+_TRACK = Capabilities(
+    fast_playout=_playout, move_facts=facts.move_facts, preset_facts=facts.preset_facts
+)
 
 register_game(
     GameInfo(

@@ -1,0 +1,93 @@
+"""The facts each game family declares about its moves and presets (rules.move_facts,
+rules.preset_facts): what the table animates, cues and words, read from typed move
+classes instead of probing moves for attributes."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import rules
+from rules.core import MoveFacts, PresetFacts
+from tests.helpers import position
+
+GAMES = [(name, preset) for name in rules.game_names() for preset in rules.presets(name)]
+
+
+def backgammon(white: dict[int, int], black: dict[int, int], dice: tuple[int, int]) -> Any:
+    def counts(spec: dict[int, int]) -> list[int]:
+        return [spec.get(point, 0) for point in range(1, 25)]
+
+    return position(
+        "backgammon",
+        "single",
+        turn="white",
+        points={"white": counts(white), "black": counts(black)},
+        bar={"white": 0, "black": 0},
+        dice=list(dice),
+    )
+
+
+def test_a_track_move_walks_its_fields_and_flags_its_capture() -> None:
+    state = position(
+        "maedn",
+        "classic",
+        players=["red", "green"],
+        turn="red",
+        dice=[2],
+        pieces={"red": [3, "home", "home", "home"], "green": [5, "home", "home", "home"]},
+    )
+    (move,) = state.legal_moves()
+    assert rules.move_facts("maedn", move) == MoveFacts("piece on 3 → 5, captures", 2, True)
+    entering = position(
+        "maedn",
+        "classic",
+        players=["red", "green"],
+        turn="red",
+        dice=[6],
+        pieces={"red": ["home"] * 4, "green": ["home"] * 4},
+    )
+    (enter,) = entering.legal_moves()
+    assert rules.move_facts("maedn", enter) == MoveFacts("piece from home → 0", 1, False)
+
+
+def test_a_backgammon_play_names_its_checker_steps_and_hits() -> None:
+    state = backgammon({13: 1, 6: 14}, {15: 1, 6: 14}, dice=(3, 1))
+    hit = rules.move_facts("backgammon", state.parse_move("13/10*/9"))
+    assert hit == MoveFacts("checkers 13/10*/9", 2, True, ((12, 9), (9, 8)))
+    quiet = rules.move_facts("backgammon", state.parse_move("13/9"))
+    assert quiet.capture is False and quiet.steps == 2 and quiet.checker_steps[0][0] == 12
+
+
+def test_the_cube_decisions_are_words_not_checker_plays() -> None:
+    opening = rules.get_game("backgammon", "money").new_state().roll((5, 2))
+    state = opening.apply(opening.legal_moves()[0])  # the other side may double now
+    words = {rules.move_facts("backgammon", m) for m in state.legal_moves()}
+    assert words == {MoveFacts("roll the dice"), MoveFacts("offer a double")}
+
+
+def test_the_presets_declare_their_move_timer_and_crawford_rule() -> None:
+    assert rules.preset_facts(rules.get_game("maedn", "lingo")) == PresetFacts(move_timer_s=5.0)
+    assert rules.preset_facts(rules.get_game("maedn", "classic")) == PresetFacts()
+    assert rules.preset_facts(rules.get_game("backgammon", "match5")).crawford is True
+    assert rules.preset_facts(rules.get_game("minimaki")) == PresetFacts()
+
+
+@pytest.mark.parametrize(("name", "preset"), GAMES)
+def test_every_move_of_a_random_game_has_facts(name: str, preset: str) -> None:
+    """Each game's facts function takes every move of its game, the pass included."""
+    rng = random.Random(5)
+    state = rules.get_game(name, preset).new_state()
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            state = state.roll(rng.choice(state.chance_outcomes())[0])
+            continue
+        for move in state.legal_moves():
+            facts = rules.move_facts(name, move)
+            assert facts.steps >= 1 and facts.words
+            assert facts.capture == ("*" in move.notation or move.notation.endswith("x"))
+        state = state.apply(rng.choice(list(state.legal_moves())))
