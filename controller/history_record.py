@@ -207,7 +207,7 @@ def legacy_uid(session: Session) -> str:
 
 
 def crawford_rule(session: Session) -> bool:
-    return bool(getattr(getattr(session.state.game, "rules", None), "crawford", False))
+    return rules.preset_facts(session.state.game).crawford
 
 
 def match_games(final: Mapping[str, Any], crawford_rule: bool) -> tuple[RecordedMatchGame, ...]:

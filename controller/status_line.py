@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 
+import rules
 from controller.machine import Mode
 from controller.names import colour_name
 from controller.scene import (
@@ -33,13 +34,6 @@ from controller.views.palette import SEAT
 from hardware.display_status import SEAT_DEFAULTS, SeatLook, TableStatus
 from rules.backgammon.moves import BAR
 from rules.core import Move, Pass
-
-CUBE_WORDS = {
-    "roll": "roll the dice",
-    "double": "offer a double",
-    "take": "take the double",
-    "drop": "drop (give up the game)",
-}
 
 
 def table_status(
@@ -138,11 +132,11 @@ def describe_game(
     elif mode is Mode.ROLLING:
         line = f"{who}: rolling the dice"
     elif mode is Mode.MOVING and scene.moving is not None:
-        line = f"{who}: {dice}{move_words(scene.moving.move)}"
+        line = f"{who}: {dice}{move_words(session.game, scene.moving.move)}"
     elif mode is Mode.CHOOSE and scene.entry is not None:
         line = f"{who}: {dice}{entry_words(scene.entry)}"
     elif mode is Mode.CHOOSE and scene.preview is not None:
-        line = f"{who}: {dice}{move_words(scene.preview)}"
+        line = f"{who}: {dice}{move_words(session.game, scene.preview)}"
         if not session.is_bot(player) and choice is not None:
             index, count = choice
             if count == 1:
@@ -150,7 +144,7 @@ def describe_game(
             else:
                 line += f" · move {index + 1} of {count}: NEXT shows another, OK plays it"
         if scene.hint is not None:
-            line += f" · best: {move_words(scene.hint)}"
+            line += f" · best: {move_words(session.game, scene.hint)}"
     else:
         line = f"{who}: {dice.removesuffix(' — ')}" if dice else who
     if scene.countdown is not None:
@@ -223,39 +217,12 @@ def dice_words(scene: Scene, session: Session) -> str:
     return f"{values} — "
 
 
-def move_words(move: Move) -> str:
-    """What a move does, in words: "piece on 12 → 17", "checkers 24/20 13/10"."""
+def move_words(game: str, move: Move) -> str:
+    """What a move does, in words: "piece on 12 → 17", "checkers 24/20 13/10"; the game
+    words its own moves (``rules.move_facts``)."""
     if isinstance(move, Pass):
         return "pass (no move)"
-    src = getattr(move, "src", None)
-    dst = getattr(move, "dst", None)
-    steps = getattr(move, "steps", None)
-    if isinstance(steps, tuple):
-        return f"checkers {move.notation}"
-    if move.notation in CUBE_WORDS:
-        return CUBE_WORDS[move.notation]
-    if isinstance(src, tuple) and isinstance(dst, tuple):  # Mini-Maki's red king step
-        start, _, end = move.notation.partition("-")
-        return f"step {start} → {end}"
-    if src is None and dst is None and hasattr(move, "row"):  # Mini-Maki placing
-        row = getattr(move, "row", 0)
-        return f"start on {move.notation}" if row == 6 else f"black on {move.notation}"
-    if src is not None and dst is not None:
-        words = f"{field_words(src, start=True)} → {field_words(dst, start=False)}"
-        return words + (", captures" if getattr(move, "capture", False) else "")
-    return move.notation
-
-
-def field_words(field: object, *, start: bool) -> str:
-    """A track position of the MÄDN family in words."""
-    if isinstance(field, int):
-        return f"piece on {field}" if start else str(field)
-    text = str(field)
-    if text in ("home", "out"):
-        return "piece from home"
-    if text.startswith("goal"):
-        return f"piece in goal {text[4:]}" if start else f"goal {text[4:]}"
-    return f"piece on {text}" if start else text
+    return rules.move_facts(game, move).words
 
 
 def seat_looks(

@@ -313,7 +313,7 @@ class Table:
 
     def on_enter_CHOOSE(self) -> None:
         session = self.require_session()
-        self.moves = cycling_order(session.state.legal_moves())
+        self.moves = cycling_order(session.game, session.state.legal_moves())
         self.cursor = 0
         self.since = self.now
         self.timer_end = None
@@ -348,14 +348,13 @@ class Table:
         if self.moving is None:  # a decision with nothing to animate
             self.moved()
             return
-        move = self.moving[0]
-        steps = move_steps(move)
+        facts = rules.move_facts(self.require_session().game, self.moving[0])
         per_step = self.options.step_time_s
-        if isinstance(getattr(move, "steps", None), tuple):
+        if facts.checker_steps:
             per_step = self.options.checker_step_time_s
-        capture = bool(getattr(move, "capture", False)) or "*" in move.notation
-        self.start_animation(steps * per_step + (self.options.capture_time_s if capture else 0.0))
-        self.play_cue("capture" if capture else "move")
+        capture_s = self.options.capture_time_s if facts.capture else 0.0
+        self.start_animation(facts.steps * per_step + capture_s)
+        self.play_cue("capture" if facts.capture else "move")
         self.schedule(self.anim_length, self.finish_move, paced=False)
 
     def on_enter_GAME_OVER(self) -> None:
@@ -523,8 +522,7 @@ class Table:
         if self.options.move_timer_s is not None:
             return self.options.move_timer_s
         session = self.require_session()
-        preset_rules = getattr(session.state.game, "rules", None)
-        preset_timer = float(getattr(preset_rules, "move_timer_s", 0.0) or 0.0)
+        preset_timer = rules.preset_facts(session.state.game).move_timer_s
         if preset_timer and self.options.preset_timer_s is not None:
             return self.options.preset_timer_s
         return preset_timer
@@ -1110,31 +1108,18 @@ def colours_of(item: MenuItem, seats: int) -> tuple[str, ...]:
     return tuple(players[i % len(players)] for i in range(seats))
 
 
-def move_steps(move: Move) -> int:
-    """How many field steps (or checker steps) a move animates (at least one)."""
-    checker_steps = getattr(move, "steps", None)
-    if isinstance(checker_steps, tuple):
-        return max(1, len(checker_steps))
-    frm = getattr(move, "from_progress", None)
-    to = getattr(move, "to_progress", None)
-    if isinstance(frm, int) and isinstance(to, int):
-        return max(1, to - max(frm, 0))
-    return max(1, move.notation.count("/"))
-
-
-def cycling_order(moves: Sequence[Move]) -> tuple[Move, ...]:
+def cycling_order(game: str, moves: Sequence[Move]) -> tuple[Move, ...]:
     """Backgammon plays sorted by their first checker (highest point first, the bar is
     25), so a held NEXT steps checker by checker; other games keep the rules' order."""
-
-    def first_source(move: Move) -> int:
-        steps = getattr(move, "steps", None)
-        if not isinstance(steps, tuple) or not steps:
-            return 0
-        return -max(int(step[0]) for step in steps)  # the notation names it first
-
-    if not any(isinstance(getattr(m, "steps", None), tuple) for m in moves):
+    sources = [rules.move_facts(game, m).checker_steps for m in moves]
+    if not any(sources):
         return tuple(moves)
-    return tuple(sorted(moves, key=lambda m: (first_source(m), m.notation)))
+
+    def first_source(index: int) -> int:  # the notation names the highest source first
+        return -max((src for src, _ in sources[index]), default=0)
+
+    order = sorted(range(len(moves)), key=lambda i: (first_source(i), moves[i].notation))
+    return tuple(moves[i] for i in order)
 
 
 def next_group(moves: Sequence[Move], cursor: int) -> int:

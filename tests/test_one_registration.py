@@ -22,7 +22,8 @@ from controller.cli import main
 from controller.machine import Mode
 from controller.scene import RollAnimation, Scene
 from controller.session import Session
-from controller.table import Table, TableOptions, default_menu
+from controller.status_line import describe
+from controller.table import Table, TableOptions, cycling_order, default_menu
 from controller.text_board import render_board
 from rules.bots import RandomBot, make_bot
 from rules.playout import play_game
@@ -114,6 +115,19 @@ def test_the_text_board_shows_it() -> None:
     state = rules.get_game(toy_game.NAME).new_state().roll([6])
     text = render_board(state)
     assert "hasenrennen" in text and "fields: [0, 0]" in text and "red to move" in text
+
+
+def test_the_table_words_and_animates_its_moves_by_their_notation() -> None:
+    """Declaring no move or preset facts is fine: the notation is the words, one step
+    is animated, nothing is captured, there is no move timer and no Crawford rule."""
+    game = rules.get_game(toy_game.NAME)
+    assert rules.move_facts(toy_game.NAME, toy_game.HOP) == rules.MoveFacts("hop", 1, False)
+    assert rules.preset_facts(game) == rules.PresetFacts(move_timer_s=0.0, crawford=False)
+    rolled = game.new_state().roll([4])
+    assert cycling_order(toy_game.NAME, rolled.legal_moves()) == (toy_game.RUN, toy_game.HOP)
+    session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=2, bot="random")
+    scene = Scene(rolled, 0.0, preview=toy_game.HOP, dice=(4,))
+    assert describe(Mode.CHOOSE, scene, session).endswith(": 4 — hop")
 
 
 def test_a_whole_table_game_with_bots_plays_to_its_end() -> None:

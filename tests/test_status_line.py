@@ -135,7 +135,7 @@ def test_game_over_confirm_countdown_and_banner() -> None:
 
 def test_move_words_of_every_game() -> None:
     lingo = maedn_midgame("lingo")  # no obligations: every piece may move, or pass
-    words = {move_words(m) for m in lingo.legal_moves()}
+    words = {move_words("maedn", m) for m in lingo.legal_moves()}
     assert {"piece on 0 → 3", "piece on 5 → 8", "pass (no move)"} <= words
     entering = position(
         "maedn",
@@ -145,7 +145,7 @@ def test_move_words_of_every_game() -> None:
         dice=[6],
         pieces={"red": ["home", "home", "home", 38], "green": ["home"] * 4},
     )
-    words = {move_words(m) for m in entering.legal_moves()}
+    words = {move_words("maedn", m) for m in entering.legal_moves()}
     assert "piece from home → 0" in words
     goal = position(
         "maedn",
@@ -155,9 +155,9 @@ def test_move_words_of_every_game() -> None:
         dice=[3],
         pieces={"red": [38, "home", "home", "home"], "green": ["home"] * 4},
     )
-    assert {move_words(m) for m in goal.legal_moves()} == {"piece on 38 → goal 2"}
+    assert {move_words("maedn", m) for m in goal.legal_moves()} == {"piece on 38 → goal 2"}
     kleiner = kleiner_midgame()
-    assert all(" → " in move_words(m) for m in kleiner.legal_moves())
+    assert all(" → " in move_words("kleiner_aerger", m) for m in kleiner.legal_moves())
     capture = position(
         "maedn",
         "classic",
@@ -166,15 +166,15 @@ def test_move_words_of_every_game() -> None:
         dice=[2],
         pieces={"red": [3, "home", "home", "home"], "green": [5, "home", "home", "home"]},
     )
-    assert move_words(capture.legal_moves()[0]) == "piece on 3 → 5, captures"
-    assert move_words(rules.PASS) == "pass (no move)"
+    assert move_words("maedn", capture.legal_moves()[0]) == "piece on 3 → 5, captures"
+    assert move_words("maedn", rules.PASS) == "pass (no move)"
     minimaki = minimaki_midgame()
-    steps = {move_words(m) for m in minimaki.legal_moves()}
+    steps = {move_words("minimaki", m) for m in minimaki.legal_moves()}
     assert "step r4c3 → r3c3" in steps
     start = rules.get_game("minimaki").new_state()
-    assert move_words(start.legal_moves()[2]) == "start on r6c3"
+    assert move_words("minimaki", start.legal_moves()[2]) == "start on r6c3"
     backgammon = rules.get_game("backgammon").new_state().roll((3, 1))
-    plays = {move_words(m) for m in backgammon.legal_moves()}
+    plays = {move_words("backgammon", m) for m in backgammon.legal_moves()}
     assert "checkers 8/5 6/5" in plays
 
 
