@@ -16,6 +16,7 @@ import random
 from rules.budget import Budget, Meter
 from rules.core import Move, Pass, State
 from rules.playout import sample_roll
+from rules.registry import capabilities
 
 MAX_PLAYOUT_STEPS = 100_000
 """A safety net: a playout that has not ended by then counts as a loss."""
@@ -24,13 +25,13 @@ MAX_PLAYOUT_STEPS = 100_000
 def random_finish(state: State, me: str, rng: random.Random, meter: Meter) -> float:
     """1.0 if ``me`` wins a random continuation of ``state``, else 0.0.
 
-    Games with a fast ``random_playout`` hook use it (each call is charged as 100
-    nodes); otherwise the generic loop charges one node per step.
+    Games that declare a fast playout in their capabilities use it (each call is
+    charged as 100 nodes); otherwise the generic loop charges one node per step.
     """
-    fast = getattr(state, "random_playout", None)
+    fast = capabilities(state.game.name).fast_playout
     if fast is not None and not state.is_terminal():
         meter.charge(100)
-        order = fast(rng)[0]
+        order = fast(state, rng)[0]
         return 1.0 if order and order[0] == me else 0.0
     for _ in range(MAX_PLAYOUT_STEPS):
         if state.is_terminal():

@@ -2,7 +2,7 @@
 
 Every game reports its finishing order, its die throws (each die of each roll, the
 opening roll and failed tries included) and its moves (passes excluded). A final state
-may add game-specific numbers through ``play_stats()``: keys ending in ``_mean`` are
+may add game-specific numbers through its ``play_stats`` capability: keys ending in ``_mean`` are
 averaged over the games, all other keys are summed (e.g. Backgammon's gammon count).
 """
 
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.core import State
+from rules.registry import capabilities
 
 
 class PlaySummary:
@@ -35,9 +36,9 @@ class PlaySummary:
             self.wins[winners[0]] = self.wins.get(winners[0], 0) + 1
         self.throws += throws
         self.moves += moves
-        stats = getattr(final, "play_stats", None)
-        if stats is not None:
-            for key, value in stats().items():
+        stats = capabilities(final.game.name).play_stats if final is not None else None
+        if final is not None and stats is not None:
+            for key, value in stats(final).items():
                 self.extra[key] = self.extra.get(key, 0) + value
 
     def to_json(self) -> dict[str, Any]:

@@ -36,6 +36,10 @@ def _interchange(state: State) -> dict[str, str]:
     return cast(BackgammonState, state).interchange()
 
 
+def _play_stats(state: State) -> dict[str, float]:
+    return cast(BackgammonState, state).play_stats()
+
+
 def _match_file(steps: Iterable[Any]) -> str:
     return match_file(steps)
 
@@ -55,6 +59,7 @@ register_game(
             interchange=_interchange,
             record_export=_match_file,
             record_suffix=".mat",
+            play_stats=_play_stats,
             move_facts=facts.move_facts,
             preset_facts=facts.preset_facts,
         ),

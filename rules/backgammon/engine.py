@@ -677,7 +677,7 @@ class BackgammonState(ValueState):
                 break
         else:
             for candidate in moves:
-                if candidate == move or candidate.notation == getattr(move, "notation", None):
+                if candidate == move or candidate.notation == move.notation:
                     chosen = candidate
                     break
         if chosen is None:

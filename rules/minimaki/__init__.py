@@ -3,10 +3,19 @@ players, each playing a game in turn)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from rules.budget import Budget
-from rules.core import Bot
+from rules.core import Bot, State
 from rules.minimaki import facts
-from rules.minimaki.engine import DIAGONAL, FREE_SETUP, STANDARD, TWO_PLAYER, minimaki_game
+from rules.minimaki.engine import (
+    DIAGONAL,
+    FREE_SETUP,
+    STANDARD,
+    TWO_PLAYER,
+    MinimakiState,
+    minimaki_game,
+)
 from rules.registry import Capabilities, GameInfo, register_game
 
 
@@ -15,6 +24,10 @@ def _strong_player(budget: Budget) -> Bot:
     from rules.minimaki.bot import MinimakiBot
 
     return MinimakiBot(budget)
+
+
+def _play_stats(state: State) -> dict[str, float]:
+    return cast(MinimakiState, state).play_stats()
 
 
 register_game(
@@ -28,6 +41,6 @@ register_game(
             "two_player": lambda: minimaki_game(TWO_PLAYER),
         },
         strong_bot=_strong_player,
-        capabilities=Capabilities(move_facts=facts.move_facts),
+        capabilities=Capabilities(move_facts=facts.move_facts, play_stats=_play_stats),
     )
 )
