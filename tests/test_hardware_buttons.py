@@ -276,12 +276,18 @@ def test_button_pins_and_names_follow_seat_order() -> None:
 def test_idle_buttons_keep_no_thread_awake(factory: MockFactory) -> None:
     """Nine idle buttons start no thread: a sleeping table costs no CPU. A hold timer
     exists only while a button is down."""
-    before = threading.active_count()
+    # New threads only: a thread an earlier test left behind may end meanwhile, so
+    # counting all threads would make this test depend on its neighbours.
+    before = set(threading.enumerate())
+
+    def started() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if t not in before}
+
     buttons, clock, rec = open_buttons(factory)
     try:
-        assert threading.active_count() == before
+        assert started() == set()
         factory.pin(17).drive_low()
-        assert threading.active_count() == before + 1  # the hold timer of seat 1 OK
+        assert len(started()) == 1  # the hold timer of seat 1 OK
         clock.advance(0.05)
         factory.pin(17).drive_high()
         assert rec.kinds() == [(0, "ok", "down"), (0, "ok", "up")]
