@@ -5,7 +5,7 @@ Run by hand (never timed in tests):
     .venv/bin/python benchmarks/footprint.py [--starts 7] [--game-s 15] [--idle-s 30]
 
 Every figure is taken from a real ``spieltisch run`` process on fake hardware (luma's
-dummy panel, gpiozero MockFactory pins; see tests/appliance_proc.py), with systemd's
+dummy panel, gpiozero MockFactory pins; see controller/testing/), with systemd's
 side played by a NOTIFY_SOCKET datagram socket and ``WATCHDOG_USEC=15000000`` as the
 unit sets it.
 
@@ -60,22 +60,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from controller.history_keeper import HistoryKeeper
 from controller.persistence import SaveStore
 from controller.session import Session
+from controller.testing.files import write_bot_game, write_config
+from controller.testing.notify import NotifySocket
+from controller.testing.process import ApplianceProcess, cpu_seconds, rss_kib
 from rules.bots import make_bot
-from tests.appliance_proc import (
-    Appliance,
-    NotifySocket,
-    cpu_seconds,
-    rss_kib,
-    write_bot_game,
-    write_config,
-)
 
 WATCHDOG_USEC = 15_000_000
 
 
-def start_once(config: Path, state: Path, work: Path) -> tuple[float, Appliance, NotifySocket]:
+def start_once(
+    config: Path, state: Path, work: Path
+) -> tuple[float, ApplianceProcess, NotifySocket]:
     notify = NotifySocket()
-    app = Appliance(config, state, notify, watchdog_usec=WATCHDOG_USEC, log_dir=work)
+    app = ApplianceProcess(config, state, notify, watchdog_usec=WATCHDOG_USEC, log_dir=work)
     ready = notify.wait_for("READY=1", timeout=60)
     if ready is None:
         app.close()

@@ -15,7 +15,7 @@ and it must equal the same game played without interruption (same dice, same mov
 The history database (``history.sqlite3``) must pass SQLite's ``PRAGMA integrity_check``,
 never be moved aside, hold every game record the process had logged as committed, and
 hold every game whose finished position is in the save.
-See :func:`tests.appliance_proc.kill_loop`. Prints the counts per game and in total.
+See :func:`controller.testing.kill_loop.kill_loop`. Prints the counts per game and in total.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.appliance_proc import KillStats, kill_loop
+from controller.testing.kill_loop import KillStats, kill_loop
 
 GAMES = [
     ("maedn", "classic", 4),

@@ -9,7 +9,8 @@ These are the only entry points the controller needs:
 * ``build_sound(spec: SoundSpec) -> Sound``: the buzzer, or silence.
 
 ``pin_factory`` (gpiozero) and ``interface`` (luma) are the test seams: tests pass
-``MockFactory()`` and luma's ``noop()``; production passes nothing. The serial bridge
+``MockFactory()`` (:func:`mock_pin_factory`) and luma's ``noop()``; production passes
+nothing. The serial bridge
 (``display.type``/``input.type = "bridge"``) is opened by ``hardware.bridge``, which
 serves display and buttons over one port.
 """
@@ -48,3 +49,13 @@ def build_sound(spec: SoundSpec, *, pin_factory: Any = None) -> Sound:
     if spec.buzzer_pin is None or not spec.enabled:
         return NullSound()
     return BuzzerSound(spec.buzzer_pin, pin_factory=pin_factory)
+
+
+def mock_pin_factory() -> Any:
+    """gpiozero's ``MockFactory``: pins that a test drives by hand (``pin(n).drive_low()``).
+
+    The in-process harness (``controller.testing.rig``) builds its buttons on it; it
+    lives here because only the hardware layer imports gpiozero."""
+    from gpiozero.pins.mock import MockFactory
+
+    return MockFactory()

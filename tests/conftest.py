@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +17,39 @@ pytest.register_assert_rewrite("tests.firmware_checks")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+# Imported after the environment is set: the harness builds gpiozero pins.
+from controller.testing.clock import FakeClock  # noqa: E402
+from controller.testing.rig import ApplianceRig  # noqa: E402
+
+# -- the fake clock and the appliance harness -------------------------------------------
+# Both live in the package (controller/testing/), so the benchmarks use the same ones.
+# Tests take them as fixtures; helpers that build state for a module-scoped fixture
+# construct them directly.
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    """A monotonic clock the test moves by hand (``advance``, ``advance_to``, ``now``)."""
+    return FakeClock()
+
+
+@pytest.fixture
+def appliance_rig(fake_clock: FakeClock) -> Iterator[Callable[..., ApplianceRig]]:
+    """Builds in-process appliances on mock pins and a dummy panel, all on the test's
+    ``fake_clock``: ``appliance_rig(state_dir, seats=..., buttons=..., options=...)``
+    (see :class:`controller.testing.rig.ApplianceRig`). Each one is closed when the test
+    ends, even if the test closed it already."""
+    rigs: list[ApplianceRig] = []
+
+    def build(state_dir: Path | None, **settings: Any) -> ApplianceRig:
+        rig = ApplianceRig(state_dir, clock=fake_clock, **settings)
+        rigs.append(rig)
+        return rig
+
+    yield build
+    for rig in rigs:
+        rig.close()
 
 
 # -- speed tiers --------------------------------------------------------------------------

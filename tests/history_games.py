@@ -9,14 +9,13 @@ import shutil
 import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from controller.machine import Mode
 from controller.session import Session
+from controller.testing.rig import ApplianceRig
 from rules.bots import make_bot
-from tests.appliance_proc import advance, in_process
 
 
 def played(
@@ -33,25 +32,27 @@ def played(
     return session
 
 
-def table_game(state_dir: Path, game: str, preset: str, seats: int, seed: int) -> Any:
+def table_game(state_dir: Path, game: str, preset: str, seats: int, seed: int) -> ApplianceRig:
     """Play one whole bot game at an in-process table with ``state_dir``; returns the
-    appliance, closed, after the frames that follow the game's end."""
-    app, clock = in_process(state_dir, seats=("bot",) * seats, buttons=False)
-    app.table.options.frame_interval_s = 0.5  # fewer animation frames: same game
+    appliance, closed, after the frames that follow the game's end. The harness is built
+    here, not taken from the ``appliance_rig`` fixture: a module-scoped fixture plays
+    these games once for many tests."""
+    rig = ApplianceRig(state_dir, seats=("bot",) * seats, buttons=False)
+    rig.table.options.frame_interval_s = 0.5  # fewer animation frames: same game
     session = Session.start(game, preset, ["bot"] * seats, seed=seed, bot="random")
-    app.start(new_game=session)
-    app.table.defer_saves = True  # as Loop.run does: saves and records after the frame
+    rig.app.start(new_game=session)
+    rig.table.defer_saves = True  # as Loop.run does: saves and records after the frame
     try:
         for _ in range(1_000_000):
-            advance(app, clock)
-            if app.table.state is Mode.GAME_OVER and not app.table.records_pending:
+            rig.advance()
+            if rig.table.state is Mode.GAME_OVER and not rig.table.records_pending:
                 break
         else:
             raise AssertionError("the bots did not finish the game")
-        advance(app, clock)
+        rig.advance()
     finally:
-        app.close()
-    return app
+        rig.close()
+    return rig
 
 
 @contextlib.contextmanager

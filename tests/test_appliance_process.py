@@ -29,18 +29,13 @@ from controller.config import load_config
 from controller.persistence import SaveStore
 from controller.sdnotify import Notifier
 from controller.session import Session
+from controller.testing.files import read_save, write_bot_game, write_config
+from controller.testing.kill_loop import kill_loop, reference_history
+from controller.testing.notify import NotifySocket
+from controller.testing.process import ApplianceProcess
 from controller.views import palette
 from hardware.build import build_display
 from hardware.buttons import GpioButtons
-from tests.appliance_proc import (
-    Appliance,
-    NotifySocket,
-    kill_loop,
-    read_save,
-    reference_history,
-    write_bot_game,
-    write_config,
-)
 
 Record = Callable[[str, object], None]
 
@@ -80,7 +75,7 @@ def test_ready_after_the_first_frame_then_watchdog_pings_from_the_idle_loop(
     (so a hung loop, not just a dead process, misses its pings); SIGTERM sends
     STOPPING=1."""
     config = write_config(tmp_path, seats=("human", "human"))
-    app = Appliance(config, tmp_path / "state", notify, watchdog_usec=200_000)
+    app = ApplianceProcess(config, tmp_path / "state", notify, watchdog_usec=200_000)
     try:
         ready = notify.wait_for("READY=1", timeout=60)
         assert ready is not None, app.stderr()
@@ -140,7 +135,7 @@ def test_sigterm_mid_game_saves_and_exits_zero(
     state_dir = tmp_path / "state"
     config = write_config(tmp_path, seats=("bot",) * 4)
     first = write_bot_game(state_dir, "maedn", "classic", 4, seed=21).to_json()
-    app = Appliance(config, state_dir, notify)
+    app = ApplianceProcess(config, state_dir, notify)
     try:
         assert notify.wait_for("READY=1", timeout=60) is not None, app.stderr()
         assert wait_until(lambda: history_length(state_dir) >= 3), app.stderr()
@@ -164,7 +159,7 @@ def test_sigterm_at_the_menu_exits_zero_without_a_save(
 ) -> None:
     config = write_config(tmp_path, seats=("human", "bot"))
     state_dir = tmp_path / "state"
-    app = Appliance(config, state_dir, notify)
+    app = ApplianceProcess(config, state_dir, notify)
     try:
         assert notify.wait_for("READY=1", timeout=60) is not None, app.stderr()
         assert app.terminate()[0] == 0
@@ -194,7 +189,7 @@ def kill_and_resume(work: Path, game: str, preset: str, players: int) -> dict[st
     first = write_bot_game(state_dir, game, preset, players, seed=5).to_json()
     result: dict[str, Any] = {"first": first}
     notify = NotifySocket()
-    app = Appliance(config, state_dir, notify, log_dir=work)
+    app = ApplianceProcess(config, state_dir, notify, log_dir=work)
     try:
         result["ready1"] = notify.wait_for("READY=1", timeout=90) is not None
         result["grew1"] = wait_until(lambda: history_length(state_dir) >= 3, timeout=90)
@@ -206,7 +201,7 @@ def kill_and_resume(work: Path, game: str, preset: str, players: int) -> dict[st
     result["store_after_kill"] = SaveStore(state_dir).load()
     killed = len(result["after_kill"]["history"])
     notify = NotifySocket()
-    app = Appliance(config, state_dir, notify, log_dir=work)
+    app = ApplianceProcess(config, state_dir, notify, log_dir=work)
     try:
         result["ready2"] = notify.wait_for("READY=1", timeout=90) is not None
         result["grew2"] = wait_until(lambda: history_length(state_dir) > killed, timeout=90)

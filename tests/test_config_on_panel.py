@@ -19,15 +19,12 @@ from controller.config import ConfigError, display_section, load_config
 from controller.config_wait import EX_CONFIG, ConfigWait, panel_text
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
 from controller.sdnotify import Notifier
+from controller.testing.clock import FakeClock
+from controller.testing.files import capture_config, lit
+from controller.testing.notify import NotifySocket
+from controller.testing.process import ApplianceProcess, spieltisch_command
 from controller.views import render
 from hardware.build import build_display
-from tests.appliance_proc import (
-    Appliance,
-    NotifySocket,
-    capture_config,
-    lit,
-    spieltisch_command,
-)
 
 BAD_GAME_KEY = '[game]\nbot = "grandmaster"\n'
 GOOD_GAME = '[game]\nbot = "random"\n'
@@ -72,9 +69,14 @@ def make_wait(tmp_path: Path, events: EventQueue) -> tuple[ConfigWait, Path]:
         load_config(path)
     spec = display_section(path)
     assert spec is not None
-    now = [100.0]
     wait = ConfigWait(
-        path, caught.value, build_display(spec), render, events, Notifier({}), clock=lambda: now[0]
+        path,
+        caught.value,
+        build_display(spec),
+        render,
+        events,
+        Notifier({}),
+        clock=FakeClock(100.0),
     )
     return wait, path
 
@@ -128,7 +130,7 @@ def test_run_shows_a_bad_game_key_on_the_panel_then_starts_when_fixed(tmp_path: 
     config = capture_config(tmp_path, BAD_GAME_KEY)
     frames = tmp_path / "frames"
     notify = NotifySocket()
-    app = Appliance(config, tmp_path / "state", notify=notify, log_dir=tmp_path)
+    app = ApplianceProcess(config, tmp_path / "state", notify=notify, log_dir=tmp_path)
     try:
         assert notify.wait_for("READY=1") is not None, app.stderr()
         statuses = [m for _, m in notify.messages if "STATUS=config error:" in m]

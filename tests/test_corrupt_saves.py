@@ -18,7 +18,7 @@ import contextlib
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +27,10 @@ import pytest
 from controller.machine import Mode
 from controller.persistence import SaveStore
 from controller.scene import MessageScene
-from tests.appliance_proc import (
-    Appliance,
-    NotifySocket,
-    advance,
-    in_process,
-    write_config,
-)
+from controller.testing.files import write_config
+from controller.testing.notify import NotifySocket
+from controller.testing.process import ApplianceProcess
+from controller.testing.rig import ApplianceRig
 from tests.test_persistence import played
 
 BASES = [
@@ -157,36 +154,40 @@ def test_the_set_is_large_enough() -> None:
     assert len({data for _, data in CASES}) >= 200  # distinct files, not repeats
 
 
-def start_with(state_dir: Path, content: bytes) -> tuple[str, Any]:
+def start_with(
+    appliance_rig: Callable[..., ApplianceRig], state_dir: Path, content: bytes
+) -> tuple[str, Any]:
     """Start an appliance on this save; returns how it came up and its session."""
     state_dir.mkdir(parents=True, exist_ok=True)
     (state_dir / "session.json").write_bytes(content)
-    app, clock = in_process(state_dir, buttons=False)
+    rig = appliance_rig(state_dir, buttons=False)
+    app = rig.app
     try:
-        app.start()
-        app.loop.draw()  # the first frame reaches the panel
+        rig.start()  # the first frame reaches the panel
         if app.table.state is Mode.MESSAGE:
             scene = app.table.scene()
             assert isinstance(scene, MessageScene)
             assert re.search(r"corrupt|cannot read|version", scene.text), scene.text
             for _ in range(10):
-                advance(app, clock)
+                rig.advance()
                 if app.table.state is Mode.MENU:
                     return "menu", None
             raise AssertionError(f"still in {app.table.state} after the message")
         return str(app.table.state.value), app.table.session
     finally:
-        app.close()
+        rig.close()
 
 
-def test_every_corrupt_save_starts_cleanly(tmp_path: Path) -> None:
+def test_every_corrupt_save_starts_cleanly(
+    tmp_path: Path, appliance_rig: Callable[..., ApplianceRig]
+) -> None:
     """Each save in the set: no crash; either the menu after a message with the file
     moved aside (``session.json.bad-<timestamp>``), or, where random damage happened to
     leave a valid save, a resumed game that matches the file."""
     outcomes: dict[str, int] = {}
     for index, (what, content) in enumerate(CASES):
         state_dir = tmp_path / f"case{index}"
-        outcome, session = start_with(state_dir, content)
+        outcome, session = start_with(appliance_rig, state_dir, content)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
         names = sorted(p.name for p in state_dir.iterdir())
         if outcome == "menu":
@@ -233,7 +234,7 @@ def test_real_process_starts_to_the_menu(tmp_path: Path, what: str) -> None:
     (state_dir / "session.json").write_bytes(content)
     config = write_config(tmp_path, seats=("human", "human"))
     notify = NotifySocket()
-    app = Appliance(config, state_dir, notify)
+    app = ApplianceProcess(config, state_dir, notify)
     try:
         assert notify.wait_for("READY=1", timeout=60) is not None, app.stderr()
         code, _seconds = app.terminate()

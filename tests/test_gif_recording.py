@@ -9,10 +9,11 @@ import pytest
 from PIL import Image
 
 from controller.table import TableOptions
+from controller.testing.clock import FakeClock
 from hardware.gif_recording import GifRecorder
 from hardware.interfaces import HardwareError
 from hardware.tee import TeeDisplay
-from tests.timeline import FakeClock, Timeline
+from tests.timeline import Timeline
 
 
 def durations(path: Path) -> list[int]:
@@ -24,14 +25,13 @@ def durations(path: Path) -> list[int]:
         return found
 
 
-def test_frames_last_as_long_as_they_were_shown(tmp_path: Path) -> None:
-    clock = FakeClock(50.0)
+def test_frames_last_as_long_as_they_were_shown(tmp_path: Path, fake_clock: FakeClock) -> None:
     path = tmp_path / "game.gif"
-    recorder = GifRecorder(path, 16, 16, "RGB", scale=4, clock=clock)
-    for at, colour in ((50.0, (255, 0, 0)), (51.0, (0, 255, 0)), (51.25, (0, 0, 255))):
-        clock.now = at
+    recorder = GifRecorder(path, 16, 16, "RGB", scale=4, clock=fake_clock)
+    for wait, colour in ((0.0, (255, 0, 0)), (1.0, (0, 255, 0)), (0.25, (0, 0, 255))):
+        fake_clock.advance(wait)
         recorder.show(Image.new("RGB", (16, 16), colour))
-    clock.now = 53.25
+    fake_clock.advance(2.0)
     recorder.close()
     assert durations(path) == [1000, 250, 2000]
     with Image.open(path) as gif:

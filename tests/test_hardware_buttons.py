@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from controller.testing.clock import FakeClock
 from hardware.buttons import GpioButtons, button_pins, describe
 from hardware.debounce import Debouncer
 from hardware.interfaces import ButtonEvent, HardwareError
@@ -22,19 +23,6 @@ from hardware.specs import ButtonWiring, SeatPins
 SEATS = (SeatPins(17, 27), SeatPins(22, 23), SeatPins(24, 25), SeatPins(5, 6))
 SPEC = ButtonWiring(seats=SEATS, system=26, debounce_s=0.02, hold_s=5.0)
 """Long holds, so a test never sees one it did not ask for."""
-
-
-class Clock:
-    """A clock the test moves by hand (seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Recorder:
@@ -65,16 +53,15 @@ def factory() -> Iterator[MockFactory]:
 
 
 def open_buttons(
-    factory: MockFactory, spec: ButtonWiring = SPEC
-) -> tuple[GpioButtons, Clock, Recorder]:
-    clock = Clock()
+    factory: MockFactory, clock: FakeClock, spec: ButtonWiring = SPEC
+) -> tuple[GpioButtons, Recorder]:
     buttons = GpioButtons(spec, pin_factory=factory, clock=clock)
     recorder = Recorder()
     buttons.start(recorder)
-    return buttons, clock, recorder
+    return buttons, recorder
 
 
-def bounce(factory: MockFactory, pin: int, clock: Clock, edges: int, span_s: float) -> None:
+def bounce(factory: MockFactory, pin: int, clock: FakeClock, edges: int, span_s: float) -> None:
     """``edges`` alternating edges starting with a press (pin low), within ``span_s``."""
     mock = factory.pin(pin)
     for i in range(edges):
@@ -115,65 +102,73 @@ def test_debouncer_rejects_a_negative_window() -> None:
 # --- gpiozero buttons on mock pins -----------------------------------------------
 
 
-def test_ten_edges_within_5_ms_give_one_press(factory: MockFactory) -> None:
-    buttons, clock, rec = open_buttons(factory)
+def test_ten_edges_within_5_ms_give_one_press(factory: MockFactory, fake_clock: FakeClock) -> None:
+    buttons, rec = open_buttons(factory, fake_clock)
     try:
-        bounce(factory, 17, clock, edges=10, span_s=0.005)
+        bounce(factory, 17, fake_clock, edges=10, span_s=0.005)
         assert rec.kinds() == [(0, "ok", "down")]
-        clock.advance(0.05)
+        fake_clock.advance(0.05)
         buttons.poll()
         assert rec.kinds() == [(0, "ok", "down"), (0, "ok", "up")]
     finally:
         buttons.close()
 
 
-def test_bouncy_press_and_bouncy_release_are_one_down_and_one_up(factory: MockFactory) -> None:
-    buttons, clock, rec = open_buttons(factory)
+def test_bouncy_press_and_bouncy_release_are_one_down_and_one_up(
+    factory: MockFactory, fake_clock: FakeClock
+) -> None:
+    buttons, rec = open_buttons(factory, fake_clock)
     try:
-        bounce(factory, 23, clock, edges=9, span_s=0.004)  # ends pressed (low)
-        clock.advance(0.1)
+        bounce(factory, 23, fake_clock, edges=9, span_s=0.004)  # ends pressed (low)
+        fake_clock.advance(0.1)
         buttons.poll()
         assert rec.kinds() == [(1, "next", "down")]
         mock = factory.pin(23)
         for i in range(7):  # release bounce, ends released (high)
             (mock.drive_high if i % 2 == 0 else mock.drive_low)()
-            clock.advance(0.0005)
-        clock.advance(0.1)
+            fake_clock.advance(0.0005)
+        fake_clock.advance(0.1)
         buttons.poll()
         assert rec.kinds() == [(1, "next", "down"), (1, "next", "up")]
     finally:
         buttons.close()
 
 
-def test_event_stamps_come_from_the_clock_at_the_edge(factory: MockFactory) -> None:
-    buttons, clock, rec = open_buttons(factory)
+def test_event_stamps_come_from_the_clock_at_the_edge(
+    factory: MockFactory, fake_clock: FakeClock
+) -> None:
+    buttons, rec = open_buttons(factory, fake_clock)
     try:
-        start = clock.now
+        start = fake_clock.now
         factory.pin(26).drive_low()
         assert rec.events == [ButtonEvent(None, "system", "down", start)]
-        clock.advance(0.05)
+        fake_clock.advance(0.05)
         factory.pin(26).drive_high()
     finally:
         buttons.close()
 
 
-def test_repeated_presses_outside_the_window_all_count(factory: MockFactory) -> None:
-    buttons, clock, rec = open_buttons(factory)
+def test_repeated_presses_outside_the_window_all_count(
+    factory: MockFactory, fake_clock: FakeClock
+) -> None:
+    buttons, rec = open_buttons(factory, fake_clock)
     try:
         mock = factory.pin(5)
         for _ in range(5):
             mock.drive_low()
-            clock.advance(0.04)
+            fake_clock.advance(0.04)
             mock.drive_high()
-            clock.advance(0.04)
+            fake_clock.advance(0.04)
         assert rec.kinds() == [(3, "ok", "down"), (3, "ok", "up")] * 5
     finally:
         buttons.close()
 
 
-def test_four_seats_pressing_at_once_each_get_one_press(factory: MockFactory) -> None:
+def test_four_seats_pressing_at_once_each_get_one_press(
+    factory: MockFactory, fake_clock: FakeClock
+) -> None:
     """Mash: all eight seat buttons pressed from eight threads at the same moment."""
-    buttons, clock, rec = open_buttons(factory)
+    buttons, rec = open_buttons(factory, fake_clock)
     pins = [pin for seat in SEATS for pin in (seat.ok, seat.next)]
     barrier = threading.Barrier(len(pins))
 
@@ -191,7 +186,7 @@ def test_four_seats_pressing_at_once_each_get_one_press(factory: MockFactory) ->
         expected = sorted((seat, b) for seat in range(4) for b in ("ok", "next"))
         assert downs == expected
         assert all(e.kind == "down" for e in rec.events)
-        clock.advance(0.05)
+        fake_clock.advance(0.05)
         for pin in pins:
             factory.pin(pin).drive_high()
         assert sum(e.kind == "up" for e in rec.events) == len(pins)
@@ -199,13 +194,13 @@ def test_four_seats_pressing_at_once_each_get_one_press(factory: MockFactory) ->
         buttons.close()
 
 
-def test_a_long_press_gives_one_held_event(factory: MockFactory) -> None:
+def test_a_long_press_gives_one_held_event(factory: MockFactory, fake_clock: FakeClock) -> None:
     spec = ButtonWiring(seats=SEATS[:1], system=26, hold_s=0.05)
-    buttons, clock, rec = open_buttons(factory, spec)
+    buttons, rec = open_buttons(factory, fake_clock, spec)
     try:
         factory.pin(26).drive_low()
         assert rec.wait_for("held"), "no hold was reported"
-        clock.advance(0.1)
+        fake_clock.advance(0.1)
         factory.pin(26).drive_high()
     finally:
         buttons.close()
@@ -216,38 +211,42 @@ def test_a_long_press_gives_one_held_event(factory: MockFactory) -> None:
     ]
 
 
-def test_a_short_press_is_never_held(factory: MockFactory) -> None:
+def test_a_short_press_is_never_held(factory: MockFactory, fake_clock: FakeClock) -> None:
     spec = ButtonWiring(seats=SEATS[:1], system=26, hold_s=0.5)
-    buttons, clock, rec = open_buttons(factory, spec)
+    buttons, rec = open_buttons(factory, fake_clock, spec)
     try:
         factory.pin(26).drive_low()
-        clock.advance(0.05)
+        fake_clock.advance(0.05)
         factory.pin(26).drive_high()
     finally:
         buttons.close()  # cancels the hold timers: no hold can arrive after this
     assert rec.kinds() == [(None, "system", "down"), (None, "system", "up")]
 
 
-def test_release_before_the_hold_thread_wakes_gives_no_hold(factory: MockFactory) -> None:
+def test_release_before_the_hold_thread_wakes_gives_no_hold(
+    factory: MockFactory, fake_clock: FakeClock
+) -> None:
     """A bounce on release must not leave a stale "held" for the next press."""
     spec = ButtonWiring(seats=SEATS[:1], system=None, hold_s=0.05)
-    buttons, clock, rec = open_buttons(factory, spec)
+    buttons, rec = open_buttons(factory, fake_clock, spec)
     try:
-        bounce(factory, 17, clock, edges=10, span_s=0.005)
-        clock.advance(0.05)
+        bounce(factory, 17, fake_clock, edges=10, span_s=0.005)
+        fake_clock.advance(0.05)
         buttons.poll()
     finally:
         buttons.close()
     assert "held" not in [k for _, _, k in rec.kinds()]
 
 
-def test_pull_down_wiring_reads_a_high_pin_as_pressed(factory: MockFactory) -> None:
+def test_pull_down_wiring_reads_a_high_pin_as_pressed(
+    factory: MockFactory, fake_clock: FakeClock
+) -> None:
     spec = ButtonWiring(seats=SEATS[:1], pull_up=False)
-    buttons, clock, rec = open_buttons(factory, spec)
+    buttons, rec = open_buttons(factory, fake_clock, spec)
     try:
         factory.pin(27).drive_high()
         assert rec.kinds() == [(0, "next", "down")]
-        clock.advance(0.05)
+        fake_clock.advance(0.05)
         factory.pin(27).drive_low()
         assert rec.kinds() == [(0, "next", "down"), (0, "next", "up")]
     finally:
@@ -273,7 +272,7 @@ def test_button_pins_and_names_follow_seat_order() -> None:
     assert describe((None, "system")) == "system"
 
 
-def test_idle_buttons_keep_no_thread_awake(factory: MockFactory) -> None:
+def test_idle_buttons_keep_no_thread_awake(factory: MockFactory, fake_clock: FakeClock) -> None:
     """Nine idle buttons start no thread: a sleeping table costs no CPU. A hold timer
     exists only while a button is down."""
     # New threads only: a thread an earlier test left behind may end meanwhile, so
@@ -283,12 +282,12 @@ def test_idle_buttons_keep_no_thread_awake(factory: MockFactory) -> None:
     def started() -> set[threading.Thread]:
         return {t for t in threading.enumerate() if t not in before}
 
-    buttons, clock, rec = open_buttons(factory)
+    buttons, rec = open_buttons(factory, fake_clock)
     try:
         assert started() == set()
         factory.pin(17).drive_low()
         assert len(started()) == 1  # the hold timer of seat 1 OK
-        clock.advance(0.05)
+        fake_clock.advance(0.05)
         factory.pin(17).drive_high()
         assert rec.kinds() == [(0, "ok", "down"), (0, "ok", "up")]
     finally:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import pty
 import threading
+from typing import Any
 
 import pytest
 
+from controller.testing.clock import FakeClock
 from hardware.interfaces import ButtonEvent, HardwareError
 from hardware.keyboard import DEFAULT_KEYS, Polled, PygameKeys, TerminalKeys, key_help
 
@@ -77,14 +79,6 @@ def test_terminal_keys_need_a_terminal(tmp_path: object) -> None:
         os.close(write)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 50.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def pygame_window():  # type: ignore[no-untyped-def]
     import pygame
@@ -96,20 +90,19 @@ def pygame_window():  # type: ignore[no-untyped-def]
     pygame.display.quit()
 
 
-def test_pygame_keys_down_held_up(pygame_window) -> None:  # type: ignore[no-untyped-def]
+def test_pygame_keys_down_held_up(pygame_window: Any, fake_clock: FakeClock) -> None:
     pg = pygame_window
-    clock = Clock()
-    keys = PygameKeys(hold_s=1.0, clock=clock)
+    keys = PygameKeys(hold_s=1.0, clock=fake_clock)
     assert isinstance(keys, Polled)
     rec = Recorder()
     keys.start(rec)
     pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_w))
     pg.event.post(pg.event.Event(pg.KEYDOWN, key=pg.K_x))
     keys.poll()
-    clock.now += 0.5
+    fake_clock.advance(0.5)
     pg.event.post(pg.event.Event(pg.KEYUP, key=pg.K_x))
     keys.poll()
-    clock.now += 0.6  # w has now been down 1.1 s
+    fake_clock.advance(0.6)  # w has now been down 1.1 s
     keys.poll()
     keys.poll()  # held is reported once
     pg.event.post(pg.event.Event(pg.KEYUP, key=pg.K_w))

@@ -7,9 +7,8 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,8 +20,8 @@ from controller.machine import Mode
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage, StatisticsScene
 from controller.session import Session
 from controller.table import Table, TableOptions
+from controller.testing.rig import ApplianceRig
 from hardware.interfaces import ButtonEvent
-from tests.appliance_proc import advance, in_process
 from tests.history_games import played, tmpfs
 from tests.test_save_failures import fill
 
@@ -334,10 +333,10 @@ def test_the_statistics_entry_shows_a_page_per_game() -> None:
 # -- a full disk at the table ----------------------------------------------------------------
 
 
-def play_to_the_end(app: Any, clock: Any) -> None:
+def play_to_the_end(rig: ApplianceRig) -> None:
     for _ in range(200_000):
-        advance(app, clock)
-        if app.table.state is Mode.GAME_OVER and not app.table.records_pending:
+        rig.advance()
+        if rig.table.state is Mode.GAME_OVER and not rig.table.records_pending:
             return
     pytest.fail("the bot did not finish the game")
 
@@ -348,20 +347,23 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         yield mount_point
 
 
-def test_a_full_disk_never_stops_play_warns_and_records_later(small_disk: Path) -> None:
+def test_a_full_disk_never_stops_play_warns_and_records_later(
+    small_disk: Path, appliance_rig: Callable[..., ApplianceRig]
+) -> None:
     """A small tmpfs fills up during a game: the game still ends, the panel shows the
     failed-save warning, and the record waits in memory; once there is room again, the
     next game's record writes both."""
     state_dir = small_disk / "state"
-    app, clock = in_process(state_dir, seats=("bot",), buttons=False)
+    rig = appliance_rig(state_dir, seats=("bot",), buttons=False)
+    app = rig.app
     app.table.options.frame_interval_s = 0.5
     first = Session.start("minimaki", "standard", ["bot"], seed=3, bot="random")
     app.start(new_game=first)
     app.table.defer_saves = True
     try:
-        advance(app, clock)
+        rig.advance()
         filler = fill(small_disk)
-        play_to_the_end(app, clock)
+        play_to_the_end(rig)
         assert app.history.failures >= 1 and [r.summary.uid for r in app.history.backlog] == [
             first.started
         ]
@@ -370,7 +372,7 @@ def test_a_full_disk_never_stops_play_warns_and_records_later(small_disk: Path) 
         second = Session.start("minimaki", "standard", ["bot"], seed=4, bot="random")
         app.table.finish()  # back to the menu, as OK does
         app.table.start_session(second)
-        play_to_the_end(app, clock)
+        play_to_the_end(rig)
         assert app.history.failing == 0 and app.history.backlog == []
         # then the disk turns read-only (as a failing SD card does; the kernel refuses
         # that while SQLite has files open for writing, so it starts closed)
@@ -379,14 +381,14 @@ def test_a_full_disk_never_stops_play_warns_and_records_later(small_disk: Path) 
         third = Session.start("minimaki", "standard", ["bot"], seed=5, bot="random")
         app.table.finish()
         app.table.start_session(third)
-        play_to_the_end(app, clock)
+        play_to_the_end(rig)
         assert app.history.failing >= 1 and len(app.history.backlog) == 1
         assert app.table.banner == "not saved: disk read-only"
         subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
         app.history.flush()
         assert app.history.backlog == []
     finally:
-        app.close()
+        rig.close()  # the last record is written before the store is read
     store = HistoryStore(state_dir)
     store.open(create=False)
     found = [s.uid for s in store.summaries()[::-1]]

@@ -25,13 +25,9 @@ from pathlib import Path
 import pytest
 
 from controller.persistence import SaveStore
-from tests.appliance_proc import (
-    Appliance,
-    NotifySocket,
-    wait_for_saves,
-    write_bot_game,
-    write_config,
-)
+from controller.testing.files import write_bot_game, write_config
+from controller.testing.notify import NotifySocket
+from controller.testing.process import ApplianceProcess, wait_for_saves
 from tests.checkout import copy_checkout, tracked_files
 
 SYSTEM_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
@@ -215,7 +211,7 @@ def check_the_unit_runs_the_installed_program(root: Path) -> bytes:
     state = root / "var" / "lib" / "spieltisch"
     start = write_bot_game(state, "maedn", "classic", 4, seed=21)
     notify = NotifySocket()
-    app = Appliance(
+    app = ApplianceProcess(
         config, state, notify, program=command[:1], as_unit=True, cwd=Path("/"), log_dir=root.parent
     )
     try:

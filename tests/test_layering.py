@@ -91,6 +91,42 @@ def test_controller_never_touches_pins_or_luma_directly() -> None:
                     assert module.startswith("luma.core.legacy"), (path, module)
 
 
+def dotted_imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, by its full dotted name (``from a import b`` counts
+    as both ``a`` and ``a.b``: b may be a module)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_benchmarks_import_the_program_never_the_tests() -> None:
+    """The benchmarks measure the program as it ships: the harness they drive it with is
+    ``controller.testing``, not a module of the test suite."""
+    found = imported_modules("benchmarks")
+    assert "benchmarks/kill_loop.py" in found and "controller" in found["benchmarks/kill_loop.py"]
+    offenders = sorted(path for path, names in found.items() if "tests" in names)
+    assert offenders == []
+
+
+def test_the_running_appliance_never_imports_the_testing_harness() -> None:
+    """``controller.testing`` ships for the tests and the benchmarks; nothing else in the
+    program may depend on it."""
+    harness = ROOT / "controller" / "testing"
+    for package in ("rules", "controller", "hardware"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path.is_relative_to(harness):
+                continue
+            names = dotted_imports(path)
+            assert not any(
+                n == "controller.testing" or n.startswith("controller.testing.") for n in names
+            ), path
+
+
 # -- no import cycles ------------------------------------------------------------------
 
 

@@ -27,15 +27,9 @@ import pytest
 
 from controller.cli import main
 from controller.persistence import SaveStore
-from tests.appliance_proc import (
-    Appliance,
-    NotifySocket,
-    capture_config,
-    lit,
-    wait_for_saves,
-    write_bot_game,
-    write_config,
-)
+from controller.testing.files import capture_config, lit, write_bot_game, write_config
+from controller.testing.notify import NotifySocket
+from controller.testing.process import ApplianceProcess, wait_for_saves
 from tests.checkout import copy_checkout, tracked_files
 
 pytestmark = pytest.mark.slow
@@ -174,6 +168,26 @@ def test_selftest_help_from_the_wheel(delivered: Delivered) -> None:
     assert result.stdout.startswith("usage: spieltisch selftest")
 
 
+HARNESS_FROM_THE_WHEEL = """
+import controller.testing.kill_loop  # the process harness the benchmarks use
+from controller.testing.rig import ApplianceRig
+
+rig = ApplianceRig(None, seats=("human", "human"))
+rig.start()
+rig.press(0, "next")
+print(rig.table.menu_index, rig.frame().getbbox() is not None)
+rig.close()
+"""
+
+
+def test_the_testing_harness_ships_in_the_wheel(delivered: Delivered) -> None:
+    """``controller.testing`` (what the benchmarks drive the program with) works from an
+    installed copy alone: a table on mock pins takes a press and lights the panel."""
+    result = run_cmd([str(delivered.venv / "bin" / "python"), "-c", HARNESS_FROM_THE_WHEEL])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1", "True"]
+
+
 def test_the_appliance_from_the_wheel_on_fake_hardware(
     delivered: Delivered, tmp_path: Path
 ) -> None:
@@ -183,7 +197,7 @@ def test_the_appliance_from_the_wheel_on_fake_hardware(
     state = tmp_path / "state"
     start = write_bot_game(state, "maedn", "classic", 4, seed=13)
     notify = NotifySocket()
-    app = Appliance(config, state, notify, program=[str(delivered.spieltisch)], cwd=NEUTRAL)
+    app = ApplianceProcess(config, state, notify, program=[str(delivered.spieltisch)], cwd=NEUTRAL)
     try:
         assert notify.wait_for("READY=1", timeout=120) is not None, app.stderr()
         seen = wait_for_saves(state, beyond=len(start.history))
@@ -208,7 +222,7 @@ def test_a_bad_game_key_lights_the_panel_from_the_wheel(
     the error on the panel (recorded by luma.emulator's capture device) and waits."""
     config = capture_config(tmp_path, '[game]\nbot = "grandmaster"\n')
     notify = NotifySocket()
-    app = Appliance(
+    app = ApplianceProcess(
         config, tmp_path / "state", notify, program=[str(delivered.spieltisch)], cwd=NEUTRAL
     )
     try:

@@ -10,6 +10,7 @@ import pickle
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import pytest
 import rules
 from controller.persistence import TEMP_PREFIX, TEMP_SUFFIX, CorruptSaveError, SaveStore
 from controller.session import Session
+from controller.testing.rig import ApplianceRig
 from rules.bots import make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,12 +218,13 @@ def test_a_pickle_is_never_unpickled(tmp_path: Path) -> None:
 # -- the appliance: resume on start, a save after every roll and move -----------------
 
 
-def test_appliance_resumes_exactly_where_the_game_stood(tmp_path: Path) -> None:
+def test_appliance_resumes_exactly_where_the_game_stood(
+    tmp_path: Path, appliance_rig: Callable[..., ApplianceRig]
+) -> None:
     """ "On start, an unfinished game resumes exactly where it stood, with the same
     player to move and the same dice state": a save taken right after a roll
     comes back with the dice on the table and that player choosing."""
     from controller.machine import Mode
-    from tests.appliance_proc import in_process
 
     session = played("maedn", "classic", 4, steps=30)
     while session.state.is_chance():  # stop right after a roll
@@ -230,75 +233,67 @@ def test_appliance_resumes_exactly_where_the_game_stood(tmp_path: Path) -> None:
     store = SaveStore(state_dir)
     store.prepare()
     store.save(session)
-    app, _clock = in_process(state_dir, seats=("bot",) * 4)
-    try:
-        app.start()
-        resumed = app.table.session
-        assert resumed is not None
-        assert resumed.state == session.state
-        assert resumed.player == session.player
-        assert resumed.state.to_json()["dice"] == session.state.to_json()["dice"]
-        assert resumed.history == session.history
-        assert resumed.rng.getstate() == session.rng.getstate()
-        assert app.table.state is Mode.CHOOSE
-    finally:
-        app.close()
+    app = appliance_rig(state_dir, seats=("bot",) * 4).app
+    app.start()
+    resumed = app.table.session
+    assert resumed is not None
+    assert resumed.state == session.state
+    assert resumed.player == session.player
+    assert resumed.state.to_json()["dice"] == session.state.to_json()["dice"]
+    assert resumed.history == session.history
+    assert resumed.rng.getstate() == session.rng.getstate()
+    assert app.table.state is Mode.CHOOSE
 
 
-def test_appliance_saves_after_every_roll_and_move(tmp_path: Path) -> None:
+def test_appliance_saves_after_every_roll_and_move(
+    tmp_path: Path, appliance_rig: Callable[..., ApplianceRig]
+) -> None:
     """ "After every completed move the session is saved atomically": while
     bots play, the file on disk always equals the session after the last roll/move."""
-    from tests.appliance_proc import advance, in_process
-
     state_dir = tmp_path / "state"
     store = SaveStore(state_dir)
     store.prepare()
     store.save(Session.start("kleiner_aerger", "standard", ["bot", "bot"], seed=3, bot="random"))
-    app, clock = in_process(state_dir, seats=("bot", "bot"))
-    try:
-        app.start()
-        app.loop.draw()
-        checked = 0
-        for _ in range(400):
-            advance(app, clock)
-            session = app.table.session
-            if session is None or session.state.is_terminal():
-                break
-            on_disk = json.loads((state_dir / "session.json").read_text(encoding="utf-8"))
-            if on_disk["history"] == session.history:
-                assert on_disk["state"] == session.state.to_json()
-                checked += 1
-            else:  # the save is written before the loop moves on, so it never lags
-                pytest.fail(f"save lags: {len(on_disk['history'])} vs {len(session.history)}")
-        assert checked > 50
-        assert temp_files(state_dir) == []
-    finally:
-        app.close()
+    rig = appliance_rig(state_dir, seats=("bot", "bot"))
+    rig.start()
+    checked = 0
+    for _ in range(400):
+        rig.advance()
+        session = rig.table.session
+        if session is None or session.state.is_terminal():
+            break
+        on_disk = json.loads((state_dir / "session.json").read_text(encoding="utf-8"))
+        if on_disk["history"] == session.history:
+            assert on_disk["state"] == session.state.to_json()
+            checked += 1
+        else:  # the save is written before the loop moves on, so it never lags
+            pytest.fail(f"save lags: {len(on_disk['history'])} vs {len(session.history)}")
+    assert checked > 50
+    assert temp_files(state_dir) == []
 
 
-def test_appliance_shows_a_bad_save_then_starts_the_menu(tmp_path: Path) -> None:
+def test_appliance_shows_a_bad_save_then_starts_the_menu(
+    tmp_path: Path, appliance_rig: Callable[..., ApplianceRig]
+) -> None:
     """ "A corrupt, truncated or wrong-version save is moved aside with a timestamp,
     logged, and shown briefly on the display, and the menu starts"."""
     from controller.machine import Mode
     from controller.scene import MessageScene
-    from tests.appliance_proc import advance, in_process
 
     state_dir = tmp_path / "state"
     state_dir.mkdir()
     (state_dir / "session.json").write_text('{"version": 99}')
-    app, clock = in_process(state_dir)
-    try:
-        app.start()
-        assert app.table.state is Mode.MESSAGE
-        scene = app.table.scene()
-        assert isinstance(scene, MessageScene) and "version" in scene.text
-        app.loop.draw()
-        assert app.loop.frames == 1
-        for _ in range(5):
-            advance(app, clock)
-            if app.table.state is Mode.MENU:
-                break
-        assert app.table.state is Mode.MENU
-        assert [p.name.startswith("session.json.bad-") for p in state_dir.iterdir()] == [True]
-    finally:
-        app.close()
+    rig = appliance_rig(state_dir)
+    app = rig.app
+    app.start()
+    assert app.table.state is Mode.MESSAGE
+    scene = app.table.scene()
+    assert isinstance(scene, MessageScene) and "version" in scene.text
+    app.loop.draw()
+    assert app.loop.frames == 1
+    for _ in range(5):
+        rig.advance()
+        if app.table.state is Mode.MENU:
+            break
+    assert app.table.state is Mode.MENU
+    assert [p.name.startswith("session.json.bad-") for p in state_dir.iterdir()] == [True]

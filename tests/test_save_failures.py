@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ import pytest
 from controller.app import save_warning
 from controller.persistence import SaveStore
 from controller.session import Session
-from tests.appliance_proc import advance, in_process
+from controller.testing.rig import ApplianceRig
 
 
 def saved_history(state_dir: Path) -> list[object]:
@@ -29,38 +29,41 @@ def saved_history(state_dir: Path) -> list[object]:
     return history
 
 
-def start_bot_game(state_dir: Path) -> tuple[object, object]:
+def start_bot_game(appliance_rig: Callable[..., ApplianceRig], state_dir: Path) -> ApplianceRig:
     store = SaveStore(state_dir)
     store.prepare()
     store.save(Session.start("maedn", "classic", ["bot", "bot"], seed=5, bot="random"))
-    app, clock = in_process(state_dir, seats=("bot", "bot"), buttons=False)
-    app.start()
-    app.loop.draw()
-    return app, clock
+    rig = appliance_rig(state_dir, seats=("bot", "bot"), buttons=False)
+    rig.start()
+    return rig
 
 
-def play(app: object, clock: object, entries: int) -> None:
+def play(rig: ApplianceRig, entries: int) -> None:
     """Let the bots play until ``entries`` more history entries were made."""
-    session = app.table.session  # type: ignore[attr-defined]
+    session = rig.table.session
+    assert session is not None
     target = len(session.history) + entries
     for _ in range(entries * 1000):  # animation frames in between
-        advance(app, clock)  # type: ignore[arg-type]
+        rig.advance()
         if len(session.history) >= target:
             return
     pytest.fail("the bots stopped playing")
 
 
-def play_until_a_save_fails(app: object, clock: object) -> str | None:
+def play_until_a_save_fails(rig: ApplianceRig) -> str | None:
     """Play on until the first failed save; the panel's banner at that moment."""
     for _ in range(5000):
-        advance(app, clock)  # type: ignore[arg-type]
-        if app.failing_saves:  # type: ignore[attr-defined]
-            return banners(app)
+        rig.advance()
+        if rig.app.failing_saves:
+            return rig.table.banner
     pytest.fail("no save failed")
 
 
-def banners(app: object) -> str | None:
-    return app.table.banner  # type: ignore[attr-defined, no-any-return]
+def history(rig: ApplianceRig) -> list[dict[str, object]]:
+    """The history of the game at the table."""
+    session = rig.table.session
+    assert session is not None
+    return session.history
 
 
 @pytest.mark.parametrize(
@@ -76,28 +79,27 @@ def test_the_panel_warning_says_why(code: int, words: str) -> None:
     assert save_warning(OSError(code, "x")) == words
 
 
-def test_a_vanished_state_directory_warns_and_play_goes_on(tmp_path: Path) -> None:
+def test_a_vanished_state_directory_warns_and_play_goes_on(
+    tmp_path: Path, appliance_rig: Callable[..., ApplianceRig]
+) -> None:
     state_dir = tmp_path / "state"
-    app, clock = start_bot_game(state_dir)
-    try:
-        play(app, clock, 6)
-        before = saved_history(state_dir)
-        # The directory is swapped for a file: every save now fails with ENOTDIR.
-        state_dir.rename(tmp_path / "moved")
-        state_dir.write_text("not a directory")
-        assert play_until_a_save_fails(app, clock) == "not saved: disk error"
-        play(app, clock, 6)
-        assert app.failing_saves >= 2  # type: ignore[attr-defined]
-        assert len(app.table.session.history) > len(before)  # type: ignore[attr-defined]
-        # The disk comes back: the save already made is whole, and saving resumes.
-        state_dir.unlink()
-        (tmp_path / "moved").rename(state_dir)
-        assert saved_history(state_dir) == before
-        play(app, clock, 2)
-        assert app.failing_saves == 0  # type: ignore[attr-defined]
-        assert saved_history(state_dir) == app.table.session.history  # type: ignore[attr-defined]
-    finally:
-        app.close()  # type: ignore[attr-defined]
+    rig = start_bot_game(appliance_rig, state_dir)
+    play(rig, 6)
+    before = saved_history(state_dir)
+    # The directory is swapped for a file: every save now fails with ENOTDIR.
+    state_dir.rename(tmp_path / "moved")
+    state_dir.write_text("not a directory")
+    assert play_until_a_save_fails(rig) == "not saved: disk error"
+    play(rig, 6)
+    assert rig.app.failing_saves >= 2
+    assert len(history(rig)) > len(before)
+    # The disk comes back: the save already made is whole, and saving resumes.
+    state_dir.unlink()
+    (tmp_path / "moved").rename(state_dir)
+    assert saved_history(state_dir) == before
+    play(rig, 2)
+    assert rig.app.failing_saves == 0
+    assert saved_history(state_dir) == history(rig)
 
 
 @pytest.fixture
@@ -135,29 +137,28 @@ def fill(directory: Path) -> Path:
     return filler
 
 
-def test_a_full_then_read_only_disk_warns_and_recovers(small_disk: Path) -> None:
+def test_a_full_then_read_only_disk_warns_and_recovers(
+    small_disk: Path, appliance_rig: Callable[..., ApplianceRig]
+) -> None:
     state_dir = small_disk / "state"
-    app, clock = start_bot_game(state_dir)
-    try:
-        play(app, clock, 4)
-        before = saved_history(state_dir)
-        filler = fill(small_disk)
-        assert play_until_a_save_fails(app, clock) == "not saved: disk full"
-        play(app, clock, 6)
-        assert saved_history(state_dir) == before, "the last good save was damaged"
-        assert not list(state_dir.glob(".session-*")), "a temp file was left behind"
-        filler.unlink()
-        play(app, clock, 2)
-        assert app.failing_saves == 0  # type: ignore[attr-defined]
-        assert saved_history(state_dir) == app.table.session.history  # type: ignore[attr-defined]
+    rig = start_bot_game(appliance_rig, state_dir)
+    play(rig, 4)
+    before = saved_history(state_dir)
+    filler = fill(small_disk)
+    assert play_until_a_save_fails(rig) == "not saved: disk full"
+    play(rig, 6)
+    assert saved_history(state_dir) == before, "the last good save was damaged"
+    assert not list(state_dir.glob(".session-*")), "a temp file was left behind"
+    filler.unlink()
+    play(rig, 2)
+    assert rig.app.failing_saves == 0
+    assert saved_history(state_dir) == history(rig)
 
-        subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
-        before = saved_history(state_dir)
-        assert play_until_a_save_fails(app, clock) == "not saved: disk read-only"
-        play(app, clock, 6)
-        assert saved_history(state_dir) == before
-        subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
-        play(app, clock, 2)
-        assert saved_history(state_dir) == app.table.session.history  # type: ignore[attr-defined]
-    finally:
-        app.close()  # type: ignore[attr-defined]
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    before = saved_history(state_dir)
+    assert play_until_a_save_fails(rig) == "not saved: disk read-only"
+    play(rig, 6)
+    assert saved_history(state_dir) == before
+    subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
+    play(rig, 2)
+    assert saved_history(state_dir) == history(rig)

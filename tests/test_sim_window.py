@@ -24,6 +24,7 @@ from controller.scene import Scene
 from controller.session import Session
 from controller.status_line import table_status
 from controller.table import TableOptions
+from controller.testing.clock import FakeClock
 from controller.views import render
 from hardware.display import DisplayClosed, FrameError
 from hardware.display_status import TableStatus
@@ -39,43 +40,32 @@ REGEN = os.environ.get("SPIELTISCH_REGEN_GOLDEN") == "1"
 SIZE = (720, 640)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class Recorder(list[ButtonEvent]):
     def kinds(self) -> list[tuple[int | None, str, str]]:
         return [(e.seat, e.button, e.kind) for e in self]
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def window(clock: Clock) -> Iterator[TableWindow]:
-    table_window = TableWindow(16, 16, size=SIZE, clock=clock)
+def window(fake_clock: FakeClock) -> Iterator[TableWindow]:
+    table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock)
     table_window.show(Image.new("RGB", (16, 16), (200, 40, 40)))
     yield table_window
     table_window.close()
 
 
-def click(window: TableWindow, pos: tuple[int, int], clock: Clock, hold: float = 0.0) -> None:
+def click(window: TableWindow, pos: tuple[int, int], clock: FakeClock, hold: float = 0.0) -> None:
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     window.poll()
     if hold:
-        clock.now += hold
+        clock.advance(hold)
         window.poll()
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
     window.poll()
 
 
-def test_every_drawn_button_sends_its_seat_event(window: TableWindow, clock: Clock) -> None:
+def test_every_drawn_button_sends_its_seat_event(
+    window: TableWindow, fake_clock: FakeClock
+) -> None:
     events = Recorder()
     window.start(events.append)
     layout = window.layout
@@ -90,19 +80,19 @@ def test_every_drawn_button_sends_its_seat_event(window: TableWindow, clock: Clo
         if seat is not None:
             assert face == looks[seat].colour, (seat, button)
         events.clear()
-        click(window, (circle.x, circle.y), clock)
+        click(window, (circle.x, circle.y), fake_clock)
         assert events.kinds() == [(seat, button, "down"), (seat, button, "up")]
     events.clear()
     board = layout.board
-    click(window, (board.x + board.w // 2, board.y + board.h // 2), clock)
+    click(window, (board.x + board.w // 2, board.y + board.h // 2), fake_clock)
     assert events == [], "the board is not a button"
 
 
-def test_a_button_held_down_is_a_long_press(window: TableWindow, clock: Clock) -> None:
+def test_a_button_held_down_is_a_long_press(window: TableWindow, fake_clock: FakeClock) -> None:
     events = Recorder()
     window.start(events.append)
     circle = window.layout.buttons[(None, "system")]
-    click(window, (circle.x, circle.y), clock, hold=1.2)
+    click(window, (circle.x, circle.y), fake_clock, hold=1.2)
     assert events.kinds() == [
         (None, "system", "down"),
         (None, "system", "held"),
@@ -164,9 +154,9 @@ def test_frames_of_the_wrong_size_are_refused(window: TableWindow) -> None:
         window.show(Image.new("RGB", (8, 8)))
 
 
-def test_f12_and_exit_write_the_whole_window_as_png(tmp_path: Path, clock: Clock) -> None:
+def test_f12_and_exit_write_the_whole_window_as_png(tmp_path: Path, fake_clock: FakeClock) -> None:
     shot = tmp_path / "shot.png"
-    table_window = TableWindow(16, 16, size=SIZE, clock=clock, screenshot=shot)
+    table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock, screenshot=shot)
     table_window.show(Image.new("RGB", (16, 16), (0, 90, 200)))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12))
     table_window.poll()
@@ -175,15 +165,15 @@ def test_f12_and_exit_write_the_whole_window_as_png(tmp_path: Path, clock: Clock
     table_window.close()
     assert table_window.screenshots == 1, "F12 was pressed: exit does not overwrite it"
     at_exit = tmp_path / "exit.png"
-    table_window = TableWindow(16, 16, size=(500, 450), clock=clock, screenshot=at_exit)
+    table_window = TableWindow(16, 16, size=(500, 450), clock=fake_clock, screenshot=at_exit)
     table_window.close()
     assert Image.open(at_exit).size == (500, 450)
 
 
-def test_a_click_plays_at_the_table(clock: Clock) -> None:
+def test_a_click_plays_at_the_table(fake_clock: FakeClock) -> None:
     """The window as the appliance's display and input: a click on seat 1's OK in the
     menu chooses the game, and the status line follows."""
-    table_window = TableWindow(16, 16, size=SIZE, clock=clock)
+    table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock)
     app = Appliance(
         default_config(),
         display=table_window,
@@ -191,7 +181,7 @@ def test_a_click_plays_at_the_table(clock: Clock) -> None:
         sound=None,
         state_dir=None,
         render=render,
-        clock=clock,
+        clock=fake_clock,
         bot_thread=False,
         options=TableOptions(bot="random"),
     )
@@ -256,10 +246,10 @@ def golden_frames() -> dict[str, tuple[Scene, Session, Mode, tuple[int, int] | N
 
 
 @pytest.mark.parametrize("game", ["maedn", "kleiner_aerger", "backgammon", "minimaki"])
-def test_golden_window(game: str, clock: Clock) -> None:
+def test_golden_window(game: str, fake_clock: FakeClock) -> None:
     scene, session, mode, choice = golden_frames()[game]
     status: TableStatus = table_status(mode, scene, session, seat_count=4, choice=choice)
-    table_window = TableWindow(16, 16, size=SIZE, clock=clock, status=lambda: status)
+    table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock, status=lambda: status)
     table_window.show(render(scene, 16, 16, "RGB"))  # type: ignore[arg-type]
     picture = table_window.picture()
     table_window.close()

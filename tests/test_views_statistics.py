@@ -10,6 +10,7 @@ panel shows exactly the chart of those games.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,10 +21,10 @@ from controller.history import HistoryStore
 from controller.history_record import record_of
 from controller.machine import Mode
 from controller.scene import STATISTICS_ITEM, StatisticsPage, StatisticsScene
+from controller.testing.rig import SHORT_ANIMATIONS, ApplianceRig
 from controller.views.palette import SEAT, scale
 from controller.views.statistics import STUB
 from tests.history_games import played
-from tests.test_end_to_end import Rig
 
 GOLDEN = Path(__file__).parent / "golden"
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "img"
@@ -107,7 +108,9 @@ def test_other_panels_draw_the_chart_too() -> None:
         assert image.size == (width, height) and image.getbbox() is not None
 
 
-def test_the_menu_entry_shows_the_recorded_games_at_the_table(tmp_path: Path) -> None:
+def test_the_menu_entry_shows_the_recorded_games_at_the_table(
+    tmp_path: Path, appliance_rig: Callable[..., ApplianceRig]
+) -> None:
     """Games recorded in the state directory; at the table the menu's last entry opens
     the chart, NEXT turns to the next game, OK goes back to the menu."""
     store = HistoryStore(tmp_path)
@@ -120,21 +123,20 @@ def test_the_menu_entry_shows_the_recorded_games_at_the_table(tmp_path: Path) ->
             store.add(record)
             winners[game].append(session.state.winners()[0])
     store.close()
-    rig = Rig(tmp_path, size=32)
-    try:
-        menu = rig.table.options.menu
-        assert menu[-1] == STATISTICS_ITEM
-        for _ in range(len(menu) - 1):
-            rig.press(0, "next")
-        rig.press(0, "ok")
-        assert rig.table.state is Mode.STATISTICS
-        first = rig.frame()
-        rig.press(2, "next")
-        second = rig.frame()
-        rig.press(0, "ok")
-        assert rig.table.state is Mode.MENU
-    finally:
-        rig.close()
+    rig = appliance_rig(tmp_path, seats=("human",) * 4, size=32, options=SHORT_ANIMATIONS)
+    rig.start()
+    menu = rig.table.options.menu
+    assert menu[-1] == STATISTICS_ITEM
+    for _ in range(len(menu) - 1):
+        rig.press(0, "next")
+    rig.press(0, "ok")
+    assert rig.table.state is Mode.STATISTICS
+    first = rig.frame()
+    rig.press(2, "next")
+    second = rig.frame()
+    rig.press(0, "ok")
+    assert rig.table.state is Mode.MENU
+    rig.close()
     maedn = StatisticsPage(
         "maedn", 6, tuple((c, winners["maedn"].count(c)) for c in ("red", "blue", "green"))
     )

@@ -19,19 +19,12 @@ from controller import views
 from controller.events import EventQueue
 from controller.loop import Loop
 from controller.table import Table, TableOptions
+from controller.testing.clock import FakeClock
 from hardware.build import build_display
 from hardware.interfaces import ButtonEvent
 from hardware.specs import DisplaySpec
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "img"
-
-
-class FakeClock:
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass(frozen=True)
@@ -109,7 +102,7 @@ class Timeline:
                 self.clock.now = end
                 self.step()
                 return
-            self.clock.now = max(wake, self.clock.now)
+            self.clock.advance_to(wake)
             self.step()
 
     def run_until(self, done: Any, limit: float = 600.0) -> None:
@@ -117,7 +110,7 @@ class Timeline:
         while not done():
             wake = self.next_deadline()
             assert wake is not None and wake <= end, f"stuck in {self.table.state}"
-            self.clock.now = max(wake, self.clock.now)
+            self.clock.advance_to(wake)
             self.step()
 
     def since(self, start: float) -> list[Frame]:
