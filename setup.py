@@ -95,7 +95,10 @@ def build_options() -> tuple[dict[str, Any], str | None]:
         # pip's first pass only collects setup_requires: it ends inside setup(), before
         # the notice is printed. Reaching the notice means a build without mypy.
         return options, "mypyc (part of mypy) is not installed"
-    extensions = mypycify(COMPILED_MODULES, opt_level="3", group_name="spieltisch_rules")
+    # mypyc type-checks first; its mypy cache would land in the source tree (unused: a
+    # build is not incremental), so it goes nowhere.
+    mypy_args = ["--cache-dir", os.devnull, *COMPILED_MODULES]
+    extensions = mypycify(mypy_args, opt_level="3", group_name="spieltisch_rules")
     for extension in extensions:
         extension.extra_compile_args = [*extension.extra_compile_args, *EXTRA_COMPILE_ARGS]
     options["ext_modules"] = extensions
