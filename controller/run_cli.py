@@ -208,8 +208,10 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.sdnotify import Notifier
     from controller.views import render
     from hardware.build import build_sound
+    from rules.build_info import describe_build
 
     setup_logging(args.log_level)
+    log.info("starting; %s", describe_build())
     events = EventQueue()
     notifier = Notifier()
     install_signal_handlers(events)

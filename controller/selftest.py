@@ -35,6 +35,7 @@ from hardware.buttons import Key, button_pins, describe
 from hardware.interfaces import ButtonEvent, Display, InputBackend
 from hardware.keyboard import DEFAULT_KEYS, Polled
 from hardware.specs import DISPLAY_TYPES, INPUT_TYPES
+from rules.build_info import describe_build
 
 COLOURS = (
     ("red", (255, 0, 0)),
@@ -279,6 +280,9 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         for line in exc.errors:
             sys.stderr.write(f"spieltisch: error: {line}\n")
         return 2
+    # Which rules build runs (compiled or pure Python): a table that fell back to the
+    # pure build is slower, and this is where an owner checks a new install.
+    out.write(f"selftest: {describe_build()}\n")
     display = build_display(config.display)
     try:
         buttons = build_input(config.hardware)

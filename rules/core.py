@@ -19,8 +19,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol
 
+from rules.build_info import mypyc_attr
 from rules.errors import InvalidDiceError
 
 Dice = tuple[int, ...]
@@ -103,12 +104,15 @@ class PresetFacts:
     """A match preset that plays the Crawford rule (its history records Crawford games)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ValueState:
     """Equality, hashing and a pasteable repr by value, for immutable state classes.
 
     A subclass lists its value in ``_key()``; if it has a ``_hash`` slot, the hash is
     computed once. States are compared and hashed often (transposition tables, tests),
-    so this lives in one place rather than in every game.
+    so this lives in one place rather than in every game. A game written in plain Python
+    may subclass it even when this module is compiled (docs/install.md, "The compiled
+    build").
     """
 
     __slots__ = ()
@@ -137,7 +141,6 @@ class ValueState:
         return f"state_from_json({self.to_json()!r})"
 
 
-@runtime_checkable
 class State(Protocol):
     """An immutable position; see the module docstring for the node kinds."""
 
@@ -174,7 +177,6 @@ class State(Protocol):
     def to_json(self) -> JsonDict: ...
 
 
-@runtime_checkable
 class Game(Protocol):
     """A rule set: one registered game name plus one frozen preset."""
 

@@ -4,6 +4,7 @@
 #   sudo systemd/install.sh              # install, or upgrade in place; enable and (re)start
 #   sudo systemd/install.sh --no-start   # install and enable, start at next boot
 #   sudo systemd/install.sh --uninstall  # remove everything except the saved games
+#   sudo systemd/install.sh --pure       # install the rules as pure Python, do not compile
 #   systemd/install.sh --dry-run         # print every step, change nothing (no root)
 #   systemd/install.sh --root DIR        # stage into DIR (no root): every file goes
 #                                        # under DIR, system commands are only logged
@@ -14,7 +15,9 @@
 #      for wheels piwheels lacks;
 #   2. a system user "spieltisch" in the gpio, spi and dialout groups;
 #   3. a copy of this checkout in /opt/spieltisch/src and a venv in /opt/spieltisch/venv
-#      with the "pi" extra (--system-site-packages, so the Debian lgpio is used);
+#      with the "pi" extra (--system-site-packages, so the Debian lgpio is used), the
+#      rules compiled with mypyc (SPIELTISCH_COMPILE=1); if that fails, pure Python,
+#      and one line says so;
 #   4. /etc/spieltisch/config.toml from config.example.toml if there is none yet (an
 #      existing config is never overwritten), a config check, and the state directory
 #      /var/lib/spieltisch for the saved game;
@@ -33,17 +36,18 @@ USER_NAME=spieltisch
 GROUPS_WANTED=(gpio spi dialout)
 APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-spidev build-essential polkitd)
 # What of the checkout goes to $PREFIX/src: enough to pip-install it and read its docs.
-SOURCE_ITEMS=(pyproject.toml README.md wiring.md docs config.example.toml rules controller
-    hardware systemd)
+SOURCE_ITEMS=(pyproject.toml setup.py README.md wiring.md docs config.example.toml rules
+    controller hardware systemd)
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRY_RUN=0
 START=1
 UNINSTALL=0
+COMPILE=1
 ROOT=""
 
 usage() {
-    sed -n '3,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '3,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
         --dry-run) DRY_RUN=1 ;;
         --no-start) START=0 ;;
         --uninstall) UNINSTALL=1 ;;
+        --pure) COMPILE=0 ;;
         --root)
             [ $# -ge 2 ] && [ -n "$2" ] || die "--root needs a directory"
             ROOT=$2
@@ -158,6 +163,14 @@ installed_version() {
         'import importlib.metadata as m; print(m.version("spieltisch"))' 2>/dev/null) || return 0
     revision=$(cat "$PREFIX/src/REVISION" 2>/dev/null || echo unknown)
     echo "$version (git $revision)"
+}
+
+# Which rules build the venv in $PREFIX runs ("" if none): "rules: compiled (mypyc), N
+# modules" or "rules: pure Python".
+installed_build() {
+    [ -x "$PREFIX/venv/bin/python" ] || return 0
+    "$PREFIX/venv/bin/python" -c \
+        'from rules.build_info import describe_build; print(describe_build())' 2>/dev/null || true
 }
 
 # The checkout's revision; safe.directory because under sudo root reads a clone owned
@@ -338,7 +351,21 @@ run cp -r "${copy[@]}" "$PREFIX/src/"
 run find "$PREFIX/src" -name __pycache__ -prune -exec rm -rf {} +
 run install -m 0644 "$revision_file" "$PREFIX/src/REVISION"
 run python3 -m venv --system-site-packages "$PREFIX/venv"
-run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[pi]"
+# The rules compiled (docs/install.md, "The compiled build"): step 1 brought the compiler
+# and the Python headers. Should compiling fail anyway (say, out of memory on a small
+# board), the pure-Python rules play the same games, only the bots think slower.
+compiled_ok=0
+if [ "$COMPILE" -eq 1 ]; then
+    if run env SPIELTISCH_COMPILE=1 "$PREFIX/venv/bin/pip" install --quiet --upgrade \
+        "$PREFIX/src[pi]"; then
+        compiled_ok=1
+    else
+        echo "install.sh: compiling the rules failed (see above): installing them as pure Python"
+    fi
+fi
+if [ "$compiled_ok" -eq 0 ]; then
+    run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[pi]"
+fi
 # pip builds in the source tree; the copy stays a plain copy of the checkout
 run rm -rf "$PREFIX/src/build" "$PREFIX/src/spieltisch.egg-info"
 if [ "$DRY_RUN" -eq 0 ]; then
@@ -350,6 +377,14 @@ if [ -n "$version_before" ]; then
     SUMMARY=("program: $version_before -> $version_after" "${SUMMARY[@]}")
 else
     SUMMARY=("program: new, $version_after" "${SUMMARY[@]}")
+fi
+build=$(installed_build)
+if [ -n "$build" ]; then
+    echo "$build"
+    SUMMARY=("${SUMMARY[0]}" "$build" "${SUMMARY[@]:1}")
+    if [ "$COMPILE" -eq 1 ] && [ "$compiled_ok" -eq 1 ] && [ "$build" = "rules: pure Python" ]; then
+        echo "install.sh: the rules run as pure Python: compiling needs a C compiler and the Python headers"
+    fi
 fi
 
 step "4. config in $CONF_DIR, saved games in $STATE_DIR"

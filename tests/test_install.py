@@ -70,9 +70,12 @@ def make_checkout(directory: Path) -> str:
     return git(directory, "describe", "--always", "--dirty")
 
 
-def install(checkout: Path, root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def install(
+    checkout: Path, root: Path, *args: str, env_extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["PATH"] = SYSTEM_PATH
+    env.update(env_extra or {})
     result = subprocess.run(
         ["bash", str(checkout / "systemd" / "install.sh"), "--root", str(root), *args],
         capture_output=True,
@@ -158,7 +161,7 @@ def check_first_install(
     tracked = set(tracked_files(checkout))
     copied = files_under(src) - {"REVISION"}
     assert copied <= tracked
-    needed = {"pyproject.toml", "README.md", "config.example.toml"} | {
+    needed = {"pyproject.toml", "setup.py", "README.md", "config.example.toml"} | {
         name for name in tracked if name.split("/", 1)[0] in ("rules", "controller", "hardware")
     }
     assert sorted(needed - copied) == []
@@ -197,6 +200,14 @@ def check_first_install(
     ]
     assert actions == expected
     assert f"program: new, 0.1.0 (git {revision})" in result.stdout
+    # the rules compiled, as on a Pi (where step 1 installs the compiler)
+    report = result.stdout[result.stdout.index("== done") :].splitlines()
+    if shutil.which("cc", path=SYSTEM_PATH) is not None:
+        compiled = len(list(site_packages(venv).glob("rules/**/*.so")))
+        assert compiled > 0
+        assert f"rules: compiled (mypyc), {compiled} modules" in report
+    else:
+        assert "rules: pure Python" in report
 
 
 def check_the_unit_runs_the_installed_program(root: Path) -> bytes:
@@ -242,8 +253,15 @@ def check_upgrade(checkout: Path, root: Path, first_revision: str, save: bytes) 
     config = root / "etc" / "spieltisch" / "config.toml"
     edited = config.read_bytes()
 
-    result = install(checkout, root)
+    # No compiler this time: the installer falls back to the pure-Python rules and says so.
+    result = install(checkout, root, env_extra={"CC": "/nonexistent/cc"})
 
+    no_compiler = (
+        "install.sh: the rules run as pure Python: "
+        "compiling needs a C compiler and the Python headers"
+    )
+    assert result.stdout.splitlines().count(no_compiler) == 1
+    assert not list(site_packages(root / "opt" / "spieltisch" / "venv").glob("rules/**/*.so"))
     assert config.read_bytes() == edited
     state = root / "var" / "lib" / "spieltisch"
     assert (state / "session.json").read_bytes() == save
@@ -255,6 +273,7 @@ def check_upgrade(checkout: Path, root: Path, first_revision: str, save: bytes) 
     unit_dir = root / "etc" / "systemd" / "system"
     for line in (
         f"program: 0.1.0 (git {first_revision}) -> 0.1.0 (git {revision})",
+        "rules: pure Python",
         "  updated: controller/cli.py",
         "  new: hardware/NOTES.txt",
         "  removed: wiring.md",

@@ -16,12 +16,27 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """The nodes of ``tree`` that run: ``if TYPE_CHECKING:`` blocks are for mypy only."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            pending.extend(node.orelse)
+        else:
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
 def imported_modules(package: str) -> dict[str, set[str]]:
+    """The top-level modules each file imports when it runs."""
     found: dict[str, set[str]] = {}
     for path in sorted((ROOT / package).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names: set[str] = set()
-        for node in ast.walk(tree):
+        for node in runtime_nodes(tree):
             if isinstance(node, ast.Import):
                 names.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

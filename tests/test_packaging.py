@@ -14,6 +14,7 @@ Slow (a build and a venv with dependencies from PyPI, once per module); CI runs 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tarfile
@@ -46,8 +47,10 @@ def package_files(names: list[str]) -> set[str]:
 def run_cmd(
     command: list[str], cwd: Path = NEUTRAL, timeout: float = 600
 ) -> subprocess.CompletedProcess[str]:
+    # The default build is the pure one, whatever the developer's shell asks for.
+    env = {k: v for k, v in os.environ.items() if k != "SPIELTISCH_COMPILE"}
     return subprocess.run(
-        command, cwd=cwd, capture_output=True, text=True, check=False, timeout=timeout
+        command, cwd=cwd, capture_output=True, text=True, check=False, timeout=timeout, env=env
     )
 
 
@@ -105,6 +108,9 @@ def test_the_wheel_ships_every_module_and_data_file_and_nothing_else(
         names = [name for name in wheel.namelist() if not name.endswith("/")]
     shipped = package_files(names)
     assert sorted(expected - shipped) == []
+    # pure Python unless SPIELTISCH_COMPILE=1 asks for the compiled build
+    assert delivered.wheel.name.endswith("-py3-none-any.whl")
+    assert not [name for name in names if name.endswith((".so", ".pyd", ".c"))]
     # nothing untracked (the clean copy has no caches) and no tests or tools
     assert sorted(shipped - expected) == []
     tops = {name.split("/", 1)[0] for name in names}
@@ -213,6 +219,7 @@ def test_the_appliance_from_the_wheel_on_fake_hardware(
     assert len(saved.history) >= seen
     assert saved.history[: len(start.history)] == start.history
     assert "Traceback" not in app.stderr()
+    assert "starting; rules: pure Python" in app.stderr()
 
 
 def test_a_bad_game_key_lights_the_panel_from_the_wheel(

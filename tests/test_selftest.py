@@ -15,6 +15,7 @@ from controller.selftest import Selftest
 from hardware.buttons import GpioButtons, Key, button_pins
 from hardware.display import LumaDisplay, open_display
 from hardware.specs import ButtonWiring, DisplaySpec, SeatPins
+from rules.build_info import describe_build
 
 SPEC = ButtonWiring(seats=(SeatPins(17, 27), SeatPins(22, 23)), system=26, hold_s=5.0)
 
@@ -178,6 +179,8 @@ def test_cli_selftest_on_the_pygame_emulator(
     assert code == 1
     assert "press seat 1 OK (key q)" in out
     assert "selftest: 256 LEDs walked, 0/3 buttons ok; missing: seat 1 OK (key q)" in out
+    # which rules build runs (tests/test_compiled.py checks both answers)
+    assert out.startswith(f"selftest: {describe_build()}\n")
 
 
 def test_cli_selftest_with_a_bad_config_exits_2(

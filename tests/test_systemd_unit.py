@@ -156,8 +156,9 @@ def test_install_script_parses() -> None:
 
 def test_install_dry_run_plan() -> None:
     """The plan a Pi owner runs: apt packages, the user in gpio/spi/dialout, a venv in
-    /opt/spieltisch with the pi extra, the config in /etc/spieltisch (from the example,
-    then checked), the state directory, the unit installed, enabled and started.
+    /opt/spieltisch with the pi extra and the rules compiled, the config in
+    /etc/spieltisch (from the example, then checked), the state directory, the unit
+    installed, enabled and started.
     --dry-run changes nothing, so it can show the real paths here."""
     result = run_install("--dry-run")
     assert result.returncode == 0, result.stderr
@@ -166,7 +167,8 @@ def test_install_dry_run_plan() -> None:
         r"apt-get install -y .*python3-venv.*python3-lgpio",
         r"usermod --append --groups gpio\\?,spi\\?,dialout spieltisch",  # %q may escape ,
         r"python3 -m venv --system-site-packages /opt/spieltisch/venv",
-        r"/opt/spieltisch/venv/bin/pip install .*/opt/spieltisch/src\\\[pi\\\]",
+        r"env SPIELTISCH_COMPILE=1 /opt/spieltisch/venv/bin/pip install .*/opt/spieltisch/src"
+        r"\\\[pi\\\]",
         r"install -m 0644 \S+/config.example.toml /etc/spieltisch/config.toml",
         r"/opt/spieltisch/venv/bin/spieltisch config check /etc/spieltisch/config.toml",
         r"install -d -m 0750 /var/lib/spieltisch",
@@ -182,6 +184,16 @@ def test_install_dry_run_plan() -> None:
         while position < len(commands) and not re.match(pattern, commands[position]):
             position += 1
         assert position < len(commands), f"missing or out of order: {pattern}"
+
+
+def test_install_pure_skips_compiling() -> None:
+    """``--pure``: the same install without SPIELTISCH_COMPILE."""
+    result = run_install("--dry-run", "--pure")
+    assert result.returncode == 0, result.stderr
+    pips = [line for line in result.stdout.splitlines() if "/venv/bin/pip install" in line]
+    assert pips == [
+        r"+ /opt/spieltisch/venv/bin/pip install --quiet --upgrade /opt/spieltisch/src\[pi\]"
+    ]
 
 
 def test_install_keeps_an_existing_config_and_picks_the_root_exception(tmp_path: Path) -> None:

@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache, cached_property
+from dataclasses import dataclass, field
+from functools import cache
 from operator import add, mul
 
 from rules.backgammon.engine import has_contact, pip_count
@@ -44,6 +44,7 @@ MAGIC = b"STBGNET1"
 """The first bytes of a weights blob; the format is versioned by this string."""
 
 Probabilities = tuple[float, float, float, float, float]
+Stacks = tuple[tuple[tuple[tuple[float, ...], ...], ...], ...]
 
 
 def place_units(base: int, place: int, n: int) -> list[tuple[int, float]]:
@@ -101,6 +102,10 @@ class Network:
     out_rows: tuple[tuple[float, ...], ...]
     """``out_rows[k]``: output k's weights from every hidden unit."""
     out_bias: tuple[float, ...]
+    _stacks_once: list[Stacks] = field(default_factory=list, init=False, repr=False, compare=False)
+    """:attr:`_stacks` once computed. A one-element list rather than functools'
+    cached_property: the compiled build (mypyc) turns that into a plain property, which
+    would rebuild the stacks on every evaluation."""
 
     @property
     def hidden(self) -> int:
@@ -143,8 +148,13 @@ class Network:
         ]
         return consistent(out)
 
-    @cached_property
-    def _stacks(self) -> tuple[tuple[tuple[tuple[float, ...], ...], ...], ...]:
+    @property
+    def _stacks(self) -> Stacks:
+        if not self._stacks_once:
+            self._stacks_once.append(self._build_stacks())
+        return self._stacks_once[0]
+
+    def _build_stacks(self) -> Stacks:
         """``[side][place][n]``: the first layer's input from ``n`` checkers of one side
         on one place (0–23 the points, 24 the bar, 25 borne off), pip count included,
         so that the forward pass adds one row per occupied place instead of up to

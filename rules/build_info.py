@@ -1,0 +1,75 @@
+"""Which build of the rules runs: the pure-Python reference or the compiled one.
+
+``pip install .`` installs the rules as plain Python. With ``SPIELTISCH_COMPILE=1`` and a
+working C compiler, setup.py compiles the hot rules modules with mypyc into extension
+modules instead (docs/install.md, "The compiled build"). Both play the same games; the
+compiled one is faster on a Raspberry Pi. The selftest and the start-up log name the
+variant, so a slow table can be told apart from a table that fell back to pure Python.
+
+This module itself is never compiled: it must run unchanged in both builds, and it is
+where the pure package gets a stand-in for the one compile-time hint the rules use.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import pkgutil
+from collections.abc import Callable
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+_Class = TypeVar("_Class", bound=type)
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+else:
+
+    def mypyc_attr(*_names: str, **_flags: bool) -> Callable[[_Class], _Class]:
+        """mypyc reads this class decorator at compile time (it is how a compiled class
+        lets plain Python subclass it). The pure package has no mypy_extensions to import
+        it from, and needs none: here it returns the class unchanged."""
+        return lambda cls: cls
+
+
+__all__ = ["build_variant", "compiled_modules", "describe_build", "mypyc_attr"]
+
+PURE = "pure Python"
+COMPILED = "compiled (mypyc)"
+
+
+def _is_extension(path: str | None) -> bool:
+    return path is not None and path.endswith(tuple(EXTENSION_SUFFIXES))
+
+
+def _origin(module: str) -> str | None:
+    spec = importlib.util.find_spec(module)
+    return None if spec is None else spec.origin
+
+
+def compiled_modules() -> list[str]:
+    """The rules modules that are installed as compiled extension modules, by name.
+
+    Asks the import system where each module of this package lives, without importing
+    the ones not loaded yet (the bots' modules load on first use)."""
+    here = str(Path(__file__).parent)
+    return sorted(
+        info.name
+        for info in pkgutil.walk_packages([here], f"{__package__}.")
+        if _is_extension(_origin(info.name))
+    )
+
+
+def build_variant() -> str:
+    """``"compiled (mypyc)"`` if the core rules module is an extension module, else
+    ``"pure Python"`` (a compiled build compiles the core with the other modules)."""
+    return COMPILED if _is_extension(_origin(f"{__package__}.core")) else PURE
+
+
+def describe_build() -> str:
+    """One line for the selftest and the log, such as ``rules: compiled (mypyc), 14
+    modules`` or ``rules: pure Python``."""
+    variant = build_variant()
+    if variant == PURE:
+        return f"rules: {PURE}"
+    return f"rules: {variant}, {len(compiled_modules())} modules"
