@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol
 
 from rules.errors import InvalidDiceError
 
@@ -96,7 +96,6 @@ class ValueState:
         return f"state_from_json({self.to_json()!r})"
 
 
-@runtime_checkable
 class State(Protocol):
     """An immutable position; see the module docstring for the node kinds."""
 
@@ -133,7 +132,6 @@ class State(Protocol):
     def to_json(self) -> JsonDict: ...
 
 
-@runtime_checkable
 class Game(Protocol):
     """A rule set: one registered game name plus one frozen preset."""
 
