@@ -41,6 +41,13 @@ class RandomBot:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
+        # Usually no move is a pass: then the list itself is drawn from, without a copy
+        # (the same draw as from the filtered list, which would equal it).
+        for move in moves:
+            if isinstance(move, Pass):
+                break
+        else:
+            return moves[rng.randrange(len(moves))]
         real = [m for m in moves if not isinstance(m, Pass)]
         return real[rng.randrange(len(real))] if real else moves[0]
 

@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 from rules.errors import InvalidDiceError
 
@@ -59,7 +59,7 @@ class Pass:
         return "PASS"
 
 
-PASS = Pass()
+PASS: Final = Pass()
 
 
 class ValueState:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, Final
 
 from rules.backgammon.ids import (
     GAME_DROP,
@@ -46,17 +46,25 @@ from rules.backgammon.moves import BAR, CHECKERS, boards_of, play_keys
 from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
 
-PLAYERS = ("white", "black")
-OPENING, DOUBLE, TAKE, ROLL, MOVE, OVER = range(6)
+PLAYERS: Final = ("white", "black")
+# Final: a compiled build inlines these instead of looking them up per use.
+OPENING: Final = 0
+DOUBLE: Final = 1
+TAKE: Final = 2
+ROLL: Final = 3
+MOVE: Final = 4
+OVER: Final = 5
 PHASE_NAMES = ("opening", "double", "take", "roll", "move", "over")
-MAX_CUBE = 1 << 15
+MAX_CUBE: Final = 1 << 15
 """The highest cube value a Match ID can hold; doubling stops there."""
 
-START: tuple[int, ...] = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
+START: Final[tuple[int, ...]] = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
 """Each side's start position in its own view: 2 on the 24 point, 5 on the 13, 3 on
 the 8 and 5 on the 6 (the rule text's "fest vorgegebene Aufstellung")."""
 
-SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
+SINGLE: Final = 1
+GAMMON: Final = 2
+BACKGAMMON: Final = 3
 KIND_NAMES = {0: "drop", SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
 
 

@@ -24,9 +24,11 @@ every set of equal steps can be ordered that way, and it cuts the permutations.
 
 from __future__ import annotations
 
-BAR = 24
-POINTS = 24
-CHECKERS = 15
+from typing import Final
+
+BAR: Final = 24
+POINTS: Final = 24
+CHECKERS: Final = 15
 
 Step = tuple[int, int, bool]
 """(source index, destination index, hit). A bear-off's destination is negative
