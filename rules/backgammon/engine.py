@@ -42,7 +42,7 @@ from rules.backgammon.ids import (
     encode_match,
     encode_position,
 )
-from rules.backgammon.moves import BAR, CHECKERS, boards_of, play_keys
+from rules.backgammon.moves import BAR, CHECKERS, after, play_keys
 from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
 
@@ -88,18 +88,20 @@ class Play:
     ``bar/22*``, ``6/off``, ``8/5(2)``).
 
     Plays compare by their resulting position (both sides' boards), which is what makes
-    a play distinct. The notation and the boards are built on first use, because a
-    random playout looks at neither for all but the chosen play.
+    a play distinct. ``before`` is (mover's board, opponent's board) before the play. The
+    notation and the boards after are built on first use, because a random game looks
+    at neither for all but the chosen play.
     """
 
-    __slots__ = ("_boards", "_notation", "base", "key", "steps")
+    __slots__ = ("_boards", "_notation", "before", "steps")
 
     def __init__(
-        self, steps: tuple[tuple[int, int, bool], ...], key: bytes, base: tuple[int, ...]
+        self,
+        steps: tuple[tuple[int, int, bool], ...],
+        before: tuple[tuple[int, ...], tuple[int, ...]],
     ) -> None:
         self.steps = steps
-        self.key = key
-        self.base = base
+        self.before = before
         self._notation: str | None = None
         self._boards: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
@@ -113,7 +115,7 @@ class Play:
     def boards(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(mover's board, opponent's board) after the play, each in its own view."""
         if self._boards is None:
-            self._boards = boards_of(self.key, self.base)
+            self._boards = after(self.before[0], self.before[1], self.steps)
         return self._boards
 
     @property
@@ -629,7 +631,8 @@ class BackgammonState(ValueState):
         keys = play_keys(list(mover), list(other), d1, d2)
         if not keys:
             return (PASS,)
-        return tuple([Play(steps, key, other) for key, steps in keys.items()])
+        before = (mover, other)
+        return tuple([Play(steps, before) for steps in keys.values()])
 
     def parse_move(self, text: str) -> Move:
         """Read a move: a cube word, ``pass``, or checker steps in any order and
