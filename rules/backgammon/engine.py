@@ -42,7 +42,7 @@ from rules.backgammon.ids import (
     encode_match,
     encode_position,
 )
-from rules.backgammon.moves import BAR, CHECKERS, after, play_keys
+from rules.backgammon.moves import BAR, CHECKERS, after, play_steps
 from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
 
@@ -628,11 +628,11 @@ class BackgammonState(ValueState):
         mover = self.boards[self.turn]
         other = self.boards[1 - self.turn]
         d1, d2 = self.dice
-        keys = play_keys(list(mover), list(other), d1, d2)
-        if not keys:
+        plays = play_steps(list(mover), list(other), d1, d2)
+        if not plays:
             return (PASS,)
         before = (mover, other)
-        return tuple([Play(steps, before) for steps in keys.values()])
+        return tuple([Play(steps, before) for steps in plays])
 
     def parse_move(self, text: str) -> Move:
         """Read a move: a cube word, ``pass``, or checker steps in any order and

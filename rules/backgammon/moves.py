@@ -21,12 +21,16 @@ Different step orders that reach the same position (hits included) are one play.
 doubles the search only tries steps whose source is at or below the previous source:
 every set of equal steps can be ordered that way, and it cuts the permutations.
 
-Positions are told apart by an integer key (:func:`board_key`): four bits per place of
-the mover's board, plus one bit per point where a step hit. A step changes the key by
-one table lookup, where building a bytes key of the board cost a copy per play found;
-this search is the cost of every random Backgammon game. The searches are written as
-plain nested loops over lists of ints (no closures, no recursion), which is also what a
-compiled build turns into tight C.
+This search is the cost of every random Backgammon game, so it tells positions apart
+with as little work as each case allows (the reasons are in the functions' docstrings):
+
+* two dice: an integer key of the *change* the play makes (:data:`TWO_STEP`), small
+  enough to stay a machine word in a compiled build;
+* doubles without bar or bear-off: no key at all, each play is found once;
+* doubles otherwise: an exact key of the whole board (:func:`board_key`).
+
+The searches are plain nested loops over lists of ints (no closures, no recursion),
+which is also what a compiled build turns into tight C.
 """
 
 from __future__ import annotations
@@ -45,25 +49,34 @@ Play = tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...]]
 """(mover's board after, opponent's board after, the steps in the order played)."""
 
 Keyed = dict[int, tuple[Step, ...]]
-"""Position key (:func:`board_key`) -> the steps that first reached that position."""
+"""Position key -> the steps that first reached that position."""
 
-PLACE: Final[tuple[int, ...]] = tuple(1 << (4 * i) for i in range(BAR + 1))
-"""The key's weight of one checker on index ``i``: four bits per place, and no place
-ever holds more than 15 checkers, so the key of a board is exact."""
-
-HIT: Final[tuple[int, ...]] = tuple(1 << (4 * (BAR + 1) + i) for i in range(POINTS))
-"""Added to a key when a step hits on index ``i``: the opponent's board after a play is
-the one before minus the blots hit (each onto the bar), so these bits complete the key."""
-
-OUT: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(
-        (PLACE[src - die] if src - die >= 0 else 0) - PLACE[src] if die else 0
-        for src in range(BAR + 1)
-    )
+TWO_STEP: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple((5 ** (src - die) if src - die >= 0 else 0) - 5**src for src in range(BAR + 1))
     for die in range(7)
 )
-"""``OUT[die][src]``: how a step of ``die`` from ``src`` changes the key (without a hit);
-a step past the ace point bears the checker off."""
+"""``TWO_STEP[die][src]``: a step's share of a two-dice play's key, the change it makes
+to the mover's board in base 5 (a step past the ace point bears the checker off).
+
+Two steps change a place by at most two checkers either way, so two plays' changes
+differ by at most four per place, less than the base: equal keys mean equal changes,
+i.e. equal boards after. Its size stays below 2**57, a machine word in a compiled build.
+The opponent's board follows from the mover's: every point the play ends on was hit if
+it held a blot; only the middle point of one checker's chain can be hit and left, and
+:data:`CHAIN_HIT` marks that."""
+
+CHAIN_HIT: Final = (1 << 58, 1 << 59)
+"""Added to a two-dice key when one checker moved on from a blot it hit: the first entry
+when the roll's first die was played first, the second otherwise (the two chains end on
+the same point, but pass, and hit, different middle points)."""
+
+PLACE: Final[tuple[int, ...]] = tuple(1 << (4 * i) for i in range(BAR + 1))
+"""A whole board's key (:func:`board_key`) counts one checker on index ``i`` as this:
+four bits per place, and no place ever holds more than 15 checkers, so it is exact."""
+
+HIT: Final[tuple[int, ...]] = tuple(1 << (4 * (BAR + 1) + i) for i in range(POINTS))
+"""Added to a board key when a step hits on index ``i``: the opponent's board after a
+play is the one before minus the blots hit (each onto the bar)."""
 
 
 def board_key(own: list[int]) -> int:
@@ -81,7 +94,7 @@ def legal_plays(own: list[int], opp: list[int], d1: int, d2: int) -> list[Play]:
     ``own`` and ``opp`` are changed during the search and restored before returning.
     """
     mover, other = tuple(own), tuple(opp)
-    return [(*after(mover, other, steps), steps) for steps in play_keys(own, opp, d1, d2).values()]
+    return [(*after(mover, other, steps), steps) for steps in play_steps(own, opp, d1, d2)]
 
 
 def after(
@@ -100,9 +113,9 @@ def after(
     return tuple(mine), tuple(theirs)
 
 
-def play_keys(own: list[int], opp: list[int], d1: int, d2: int) -> Keyed:
-    """Like :func:`legal_plays`, keyed by position (:func:`board_key`), without building
-    the boards: a random playout needs only one."""
+def play_steps(own: list[int], opp: list[int], d1: int, d2: int) -> list[tuple[Step, ...]]:
+    """The steps of every distinct legal play (as :func:`legal_plays`, without building
+    the boards: a random game needs them for one play only)."""
     # Fast paths while no checker is on the bar and no bear-off can happen within the
     # roll (too many checkers outside the home board): then whether a step is possible
     # depends only on a checker standing on its source, because hits only ever empty a
@@ -116,7 +129,7 @@ def play_keys(own: list[int], opp: list[int], d1: int, d2: int) -> Keyed:
         if d1 == d2 and outside >= 4:
             return _doubles_fast(own, opp, d1)
     if d1 == d2:
-        return _doubles(own, opp, d1)
+        return list(_doubles(own, opp, d1).values())
     return _two_dice(own, opp, d1, d2)
 
 
@@ -125,17 +138,17 @@ def _open_sources(opp: list[int], die: int) -> list[int]:
     return [src for src in range(23, die - 1, -1) if opp[23 - src + die] < 2]
 
 
-def _two_dice_fast(own: list[int], opp: list[int], d1: int, d2: int) -> Keyed:
-    """:func:`_two_dice` without bar or bear-off (see :func:`play_keys`)."""
+def _two_dice_fast(own: list[int], opp: list[int], d1: int, d2: int) -> list[tuple[Step, ...]]:
+    """:func:`_two_dice` without bar or bear-off (see :func:`play_steps`)."""
     both: Keyed = {}
     one: Keyed = {}
     larger = d1 if d1 > d2 else d2
-    base = board_key(own)
     sources = {d1: _open_sources(opp, d1), d2: _open_sources(opp, d2)}
     for first, second in ((d1, d2), (d2, d1)):
         opens = sources[second]
-        out1 = OUT[first]
-        out2 = OUT[second]
+        out1 = TWO_STEP[first]
+        out2 = TWO_STEP[second]
+        chain_hit = CHAIN_HIT[0] if first == d1 else CHAIN_HIT[1]
         # Second-step sources change only where the first step took a checker away
         # (its source) or brought one (its destination); the rest is computed once.
         occupied = [s for s in opens if own[s]]
@@ -146,10 +159,9 @@ def _two_dice_fast(own: list[int], opp: list[int], d1: int, d2: int) -> Keyed:
             hit = opp[23 - dst] == 1
             own[src] -= 1
             own[dst] += 1
-            key1 = base + out1[src]
             if hit:
                 opp[23 - dst] = 0  # the bar count plays no part in these paths
-                key1 += HIT[dst]
+            key1 = out1[src]
             step = (src, dst, hit)
             if first != d1 and both:
                 # The second order only adds chains (the same checker moving on):
@@ -163,14 +175,11 @@ def _two_dice_fast(own: list[int], opp: list[int], d1: int, d2: int) -> Keyed:
                     seconds = [*seconds, dst]
             for src2 in seconds:
                 dst2 = src2 - second
-                if opp[23 - dst2] == 1:
-                    key = key1 + out2[src2] + HIT[dst2]
-                    if key not in both:
-                        both[key] = (step, (src2, dst2, True))
-                else:
-                    key = key1 + out2[src2]
-                    if key not in both:
-                        both[key] = (step, (src2, dst2, False))
+                key = key1 + out2[src2]
+                if hit and src2 == dst:
+                    key += chain_hit
+                if key not in both:
+                    both[key] = (step, (src2, dst2, opp[23 - dst2] == 1))
             if not seconds and not both and (key1 not in one or first == larger):
                 one[key1] = (step,)
             own[dst] -= 1
@@ -178,21 +187,26 @@ def _two_dice_fast(own: list[int], opp: list[int], d1: int, d2: int) -> Keyed:
             if hit:
                 opp[23 - dst] = 1
     if both:
-        return both
+        return list(both.values())
     # Only one die can be used: it must be the larger whenever the larger can move.
-    big = {k: v for k, v in one.items() if v[0][0] - v[0][1] == larger}
-    return big or one
+    big = [v for v in one.values() if v[0][0] - v[0][1] == larger]
+    return big or list(one.values())
 
 
-def _doubles_fast(own: list[int], opp: list[int], die: int) -> Keyed:
-    """:func:`_doubles` without bar or bear-off (see :func:`play_keys`): the four
-    levels of steps are written out, each from the previous step's source down."""
-    found: Keyed = {}
+def _doubles_fast(own: list[int], opp: list[int], die: int) -> list[tuple[Step, ...]]:
+    """:func:`_doubles` without bar or bear-off (see :func:`play_steps`): the four
+    levels of steps are written out, each from the previous step's source down.
+
+    No two plays found here reach the same position, so none is looked up: a play's
+    change to the mover's board is (one step back minus one) times the sum over its
+    steps of ``x ** source``, which fixes the sources' multiset, and each multiset is
+    searched once (in falling order); the hits follow from it too (every blot a step
+    lands on).
+    """
+    found: list[tuple[Step, ...]] = []
     best = 0
     sources = _open_sources(opp, die)
     n = len(sources)
-    out = OUT[die]
-    base = board_key(own)
     for i1 in range(n):
         s1 = sources[i1]
         if not own[s1]:
@@ -201,10 +215,8 @@ def _doubles_fast(own: list[int], opp: list[int], die: int) -> Keyed:
         h1 = opp[23 - t1] == 1
         own[s1] -= 1
         own[t1] += 1
-        k1 = base + out[s1]
         if h1:
             opp[23 - t1] = 0  # the bar count plays no part in these paths
-            k1 += HIT[t1]
         p1 = (s1, t1, h1)
         more1 = False
         for i2 in range(i1, n):
@@ -216,10 +228,8 @@ def _doubles_fast(own: list[int], opp: list[int], die: int) -> Keyed:
             h2 = opp[23 - t2] == 1
             own[s2] -= 1
             own[t2] += 1
-            k2 = k1 + out[s2]
             if h2:
                 opp[23 - t2] = 0
-                k2 += HIT[t2]
             p2 = (s2, t2, h2)
             more2 = False
             for i3 in range(i2, n):
@@ -231,10 +241,8 @@ def _doubles_fast(own: list[int], opp: list[int], die: int) -> Keyed:
                 h3 = opp[23 - t3] == 1
                 own[s3] -= 1
                 own[t3] += 1
-                k3 = k2 + out[s3]
                 if h3:
                     opp[23 - t3] = 0
-                    k3 += HIT[t3]
                 p3 = (s3, t3, h3)
                 more3 = False
                 for i4 in range(i3, n):
@@ -242,50 +250,37 @@ def _doubles_fast(own: list[int], opp: list[int], die: int) -> Keyed:
                     if not own[s4]:
                         continue
                     more3 = True
-                    t4 = s4 - die
                     if best < 4:
                         found.clear()
                         best = 4
-                    if opp[23 - t4] == 1:
-                        k4 = k3 + out[s4] + HIT[t4]
-                        if k4 not in found:
-                            found[k4] = (p1, p2, p3, (s4, t4, True))
-                    else:
-                        k4 = k3 + out[s4]
-                        if k4 not in found:
-                            found[k4] = (p1, p2, p3, (s4, t4, False))
-                if not more3:
-                    best = _keep(found, best, k3, (p1, p2, p3))
+                    t4 = s4 - die
+                    found.append((p1, p2, p3, (s4, t4, opp[23 - t4] == 1)))
+                if not more3 and best <= 3:
+                    if best < 3:
+                        found.clear()
+                        best = 3
+                    found.append((p1, p2, p3))
                 own[t3] -= 1
                 own[s3] += 1
                 if h3:
                     opp[23 - t3] = 1
-            if not more2:
-                best = _keep(found, best, k2, (p1, p2))
+            if not more2 and best <= 2:
+                if best < 2:
+                    found.clear()
+                    best = 2
+                found.append((p1, p2))
             own[t2] -= 1
             own[s2] += 1
             if h2:
                 opp[23 - t2] = 1
-        if not more1:
-            best = _keep(found, best, k1, (p1,))
+        if not more1 and best <= 1:
+            best = 1
+            found.append((p1,))
         own[t1] -= 1
         own[s1] += 1
         if h1:
             opp[23 - t1] = 1
     return found
-
-
-def _keep(found: Keyed, best: int, key: int, steps: tuple[Step, ...]) -> int:
-    """Record a play that cannot go on, if it uses as many dice as the best so far (a
-    play using more dice replaces all recorded ones); returns the new best."""
-    used = len(steps)
-    if used < best:
-        return best
-    if used > best:
-        found.clear()
-    if key not in found:
-        found[key] = steps
-    return used
 
 
 def single_steps(own: list[int], opp: list[int], die: int, top: int = BAR) -> list[Step]:
@@ -318,7 +313,7 @@ def single_steps(own: list[int], opp: list[int], die: int, top: int = BAR) -> li
 
 
 def _do(own: list[int], opp: list[int], step: Step, key: int) -> int:
-    """Play one step on the boards; returns the key after it."""
+    """Play one step on the boards; returns the board key (:data:`PLACE`) after it."""
     src, dst, hit = step
     own[src] -= 1
     key -= PLACE[src]
@@ -342,39 +337,43 @@ def _undo(own: list[int], opp: list[int], step: Step) -> None:
             opp[BAR] -= 1
 
 
-def _two_dice(own: list[int], opp: list[int], d1: int, d2: int) -> Keyed:
-    """Both orders of a non-double; if only one die can be used, the larger."""
+def _two_dice(own: list[int], opp: list[int], d1: int, d2: int) -> list[tuple[Step, ...]]:
+    """Both orders of a non-double; if only one die can be used, the larger. Plays
+    are told apart by their change (:data:`TWO_STEP`)."""
     both: Keyed = {}
     one: Keyed = {}
     larger = d1 if d1 > d2 else d2
-    base = board_key(own)
     for first, second in ((d1, d2), (d2, d1)):
+        out1 = TWO_STEP[first]
+        out2 = TWO_STEP[second]
+        chain_hit = CHAIN_HIT[0] if first == d1 else CHAIN_HIT[1]
         for step in single_steps(own, opp, first):
-            key1 = _do(own, opp, step, base)
+            src, dst, hit = step
+            _do(own, opp, step, 0)
+            key1 = out1[src]
             nxt = single_steps(own, opp, second)
             if nxt:
                 for step2 in nxt:
-                    src2, dst2, hit2 = step2
-                    key = key1 - PLACE[src2]
-                    if dst2 >= 0:
-                        key += PLACE[dst2]
-                        if hit2:
-                            key += HIT[dst2]
+                    key = key1 + out2[step2[0]]
+                    if hit and step2[0] == dst:
+                        key += chain_hit
                     if key not in both:
                         both[key] = (step, step2)
             elif not both and (key1 not in one or first == larger):
                 one[key1] = (step,)
             _undo(own, opp, step)
     if both:
-        return both
+        return list(both.values())
     # Only one die can be used: it must be the larger whenever the larger can move.
-    big = {k: v for k, v in one.items() if v[0][0] - v[0][1] == larger}
-    return big or one
+    big = [v for v in one.values() if v[0][0] - v[0][1] == larger]
+    return big or list(one.values())
 
 
 def _doubles(own: list[int], opp: list[int], die: int) -> Keyed:
     """Up to four steps of one die, sources never rising (one order per step set),
-    as four written-out levels like :func:`_doubles_fast`."""
+    as four written-out levels like :func:`_doubles_fast`. With the bar or bearing off
+    in play, different step sets can reach one position (bearing off from different
+    points with a high die), so plays are told apart by the whole board's key."""
     found: Keyed = {}
     best = 0
     base = board_key(own)
@@ -412,3 +411,16 @@ def _doubles(own: list[int], opp: list[int], die: int) -> Keyed:
             best = _keep(found, best, k1, (p1,))
         _undo(own, opp, p1)
     return found
+
+
+def _keep(found: Keyed, best: int, key: int, steps: tuple[Step, ...]) -> int:
+    """Record a play that cannot go on, if it uses as many dice as the best so far (a
+    play using more dice replaces all recorded ones); returns the new best."""
+    used = len(steps)
+    if used < best:
+        return best
+    if used > best:
+        found.clear()
+    if key not in found:
+        found[key] = steps
+    return used
