@@ -599,7 +599,19 @@ class BackgammonState(ValueState):
         if self.phase != ROLL:
             raise InvalidDiceError(f"no roll is due: {self.describe()}")
         d1, d2 = check_dice(dice, 2)
-        return self._replace(phase=MOVE, dice=(d1, d2) if d1 >= d2 else (d2, d1))
+        return BackgammonState(
+            self.game,
+            self.boards,
+            self.turn,
+            MOVE,
+            (d1, d2) if d1 >= d2 else (d2, d1),
+            self.cube,
+            self.cube_owner,
+            self.score,
+            self.crawford,
+            self.results,
+            self.match_length,
+        )
 
     # -- moves ------------------------------------------------------------------------
 
