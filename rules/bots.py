@@ -22,6 +22,7 @@ from collections.abc import Callable
 from rules.budget import Budget
 from rules.core import Bot, Move, Pass, State
 from rules.errors import UnknownGameError
+from rules.playout import randbelow
 from rules.registry import game_info
 
 
@@ -47,9 +48,9 @@ class RandomBot:
             if isinstance(move, Pass):
                 break
         else:
-            return moves[rng.randrange(len(moves))]
+            return moves[randbelow(rng, len(moves))]
         real = [m for m in moves if not isinstance(m, Pass)]
-        return real[rng.randrange(len(real))] if real else moves[0]
+        return real[randbelow(rng, len(real))] if real else moves[0]
 
 
 def _generic_player(budget: Budget) -> Bot:

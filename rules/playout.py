@@ -14,6 +14,24 @@ from typing import final
 from rules.core import Bot, Dice, Move, Pass, State
 
 
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: the same number, drawn the same way.
+
+    ``Random.randrange`` is interpreted Python (argument checks, then ``_randbelow``),
+    and a random game calls it for nearly every roll and move; this is its path for a
+    plain ``random.Random`` written out (bits of ``n``'s length, redrawn while too
+    large), which costs a fraction. Other generators, whose subclass may draw
+    differently, get their own ``randrange``. A test checks both agree.
+    """
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 def sample_roll(outcomes: Sequence[tuple[Dice, float]], rng: random.Random) -> Dice:
     """Draw one outcome of a chance node (uniform fast path, else inverse CDF).
 
@@ -24,7 +42,7 @@ def sample_roll(outcomes: Sequence[tuple[Dice, float]], rng: random.Random) -> D
         if p != first:
             break
     else:
-        return outcomes[rng.randrange(len(outcomes))][0]
+        return outcomes[randbelow(rng, len(outcomes))][0]
     x = rng.random()
     for dice, p in outcomes:
         x -= p

@@ -33,6 +33,7 @@ from rules.errors import (
     InvalidStateError,
     NotDecisionError,
 )
+from rules.playout import randbelow
 from rules.track import kernel
 from rules.track.boards import KLEINER_AERGER_BOARD, MAEDN_BOARD, TrackGeometry
 from rules.track.presets import KLEINER_AERGER, MaednRules
@@ -606,12 +607,12 @@ class MaednState(ValueState):
         state = self
         throws = moves = passes = 0
         while state.phase == OPENING:
-            state = state.roll((rng.randrange(6) + 1,))
+            state = state.roll((randbelow(rng, 6) + 1,))
             throws += 1
         if state.phase == MOVE:  # finish the decision in progress through the API
             move = state.legal_moves()
             real = [m for m in move if m is not PASS]
-            chosen = move[0] if len(move) == 1 else real[rng.randrange(len(real))]
+            chosen = move[0] if len(move) == 1 else real[randbelow(rng, len(real))]
             passes += chosen is PASS
             moves += chosen is not PASS
             state = state.apply(chosen)

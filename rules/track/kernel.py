@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
+from rules.playout import randbelow
 from rules.track.presets import TRIES_CANNOT_ADVANCE, TRIES_NO_MOVE_WITH_ONE, MaednRules
 
 HOME: Final = -1
@@ -222,7 +223,7 @@ def roll_die(
             if x < 0:
                 return face
         return 6
-    return rng.randrange(6) + 1
+    return randbelow(rng, 6) + 1
 
 
 def random_playout(
@@ -256,7 +257,7 @@ def random_playout(
         elif count == 1:
             move = legal[0]
         else:
-            move = legal[rng.randrange(len(legal))]
+            move = legal[randbelow(rng, len(legal))]
         if move is None:
             passes += 1
             if die == 6 and rules.unused_six_rolls_again:
