@@ -39,7 +39,7 @@ def test_randbelow_defers_to_a_subclass() -> None:
 
 
 def test_play_step_is_a_value_with_keywords() -> None:
-    state = rules.get_game("maedn", "classic").new_state(4, first="red")
+    state = rules.get_game("maedn", "classic").new_state(4)
     after = state.roll((6,))
     step = PlayStep("red", state, after, dice=(6,))
     same = PlayStep("red", state, after, (6,), None)
