@@ -138,23 +138,30 @@ def _open_sources(opp: list[int], die: int) -> list[int]:
     return [src for src in range(23, die - 1, -1) if opp[23 - src + die] < 2]
 
 
+def _movable(own: list[int], opp: list[int], die: int) -> list[int]:
+    """Occupied source indices, highest first, whose step of ``die`` lands on an open
+    point (no bar, no bear-off)."""
+    return [src for src in range(23, die - 1, -1) if own[src] and opp[23 - src + die] < 2]
+
+
 def _two_dice_fast(own: list[int], opp: list[int], d1: int, d2: int) -> list[tuple[Step, ...]]:
     """:func:`_two_dice` without bar or bear-off (see :func:`play_steps`)."""
     both: Keyed = {}
     one: Keyed = {}
     larger = d1 if d1 > d2 else d2
-    sources = {d1: _open_sources(opp, d1), d2: _open_sources(opp, d2)}
-    for first, second in ((d1, d2), (d2, d1)):
-        opens = sources[second]
+    movable1 = _movable(own, opp, d1)
+    movable2 = _movable(own, opp, d2)
+    for first, second, firsts, occupied in (
+        (d1, d2, movable1, movable2),
+        (d2, d1, movable2, movable1),
+    ):
         out1 = TWO_STEP[first]
         out2 = TWO_STEP[second]
         chain_hit = CHAIN_HIT[0] if first == d1 else CHAIN_HIT[1]
-        # Second-step sources change only where the first step took a checker away
-        # (its source) or brought one (its destination); the rest is computed once.
-        occupied = [s for s in opens if own[s]]
-        for src in sources[first]:
-            if not own[src]:
-                continue
+        # Second-step sources (``occupied``) change only where the first step took a
+        # checker away (its source) or brought one (its destination); the rest is
+        # computed once. The boards are restored after each first step.
+        for src in firsts:
             dst = src - first
             hit = opp[23 - dst] == 1
             own[src] -= 1
@@ -169,7 +176,7 @@ def _two_dice_fast(own: list[int], opp: list[int], d1: int, d2: int) -> list[tup
                 seconds = [dst] if dst >= second and opp[23 - dst + second] < 2 else []
             else:
                 seconds = occupied
-                if not own[src] and src in opens:
+                if not own[src] and src in occupied:
                     seconds = [s for s in seconds if s != src]
                 if own[dst] == 1 and dst >= second and opp[23 - dst + second] < 2:
                     seconds = [*seconds, dst]
