@@ -98,7 +98,8 @@ class Worker:
         assert self._proc.stdout is not None
         line = self._proc.stdout.readline()
         if not line:
-            raise RuntimeError(f"the worker for {self.build} stopped (see its error above)")
+            # The worker said why on stderr (no compiled modules, an import error).
+            raise SystemExit(f"the worker for {self.build} stopped")
         answer: dict[str, object] = json.loads(line)
         return answer
 
