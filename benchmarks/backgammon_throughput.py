@@ -1,9 +1,13 @@
-"""Backgammon: complete random games per second, ours against OpenSpiel's C++ engine.
+"""Backgammon: complete random games per CPU-second, ours against OpenSpiel's C++ engine.
 
 Run by hand (never timed in tests), alone or as part of ``rules_throughput.py``:
 
     .venv/bin/pip install open-spiel      # the peer; not a test dependency
-    .venv/bin/python benchmarks/backgammon_throughput.py [--seconds 5]
+    .venv/bin/python benchmarks/backgammon_throughput.py [--seconds 5] [--compiled DIR]
+
+``--compiled DIR`` measures a compiled build of the project (a directory holding a
+mypyc-compiled ``rules`` package) beside this checkout's pure Python, in a subprocess,
+and prints both with their ratio (see ``measure.py``).
 
 Both sides are driven the same way from Python, in alternating slices of one run: at
 a chance node a roll is drawn from the node's outcome distribution, at a decision node a
@@ -21,18 +25,16 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from measure import Case, report  # benchmarks/ is on sys.path (the script's directory)
+
 import rules
 from rules.bots import RandomBot
 from rules.playout import play_game, sample_roll
-
-Case = Callable[[random.Random], object]
 
 
 def ours_api() -> Case:
@@ -85,53 +87,38 @@ def openspiel_case() -> Case | None:
     return play
 
 
-def interleaved(cases: dict[str, Case], seconds: float, rounds: int = 5) -> dict[str, float]:
-    """Games per second of each case, measured in ``rounds`` alternating slices.
-
-    The machines this runs on are shared and noisy; alternating short slices puts every
-    case through the same load, so the ratios stay meaningful.
-    """
-    games = dict.fromkeys(cases, 0)
-    spent = dict.fromkeys(cases, 0.0)
-    rngs = {name: random.Random(1) for name in cases}
-    for case in cases.values():
-        case(random.Random(0))  # warm up outside the measurement
-    for _ in range(rounds):
-        for name, case in cases.items():
-            start = time.perf_counter()
-            while True:
-                case(rngs[name])
-                games[name] += 1
-                elapsed = time.perf_counter() - start
-                if elapsed >= seconds / rounds:
-                    break
-            spent[name] += elapsed
-    return {name: games[name] / spent[name] for name in cases}
+def project_cases() -> dict[str, Case]:
+    """Our lines (the worker of a compiled build calls this too)."""
+    return {"backgammon/single api": ours_api(), "backgammon/single loop": ours_loop()}
 
 
-def backgammon(seconds: float) -> None:
-    """Print our lines and OpenSpiel's, with the ratio (target: at least 0.5x)."""
-    cases: dict[str, Case] = {"api": ours_api(), "loop": ours_loop()}
+def peer_cases() -> dict[str, Case]:
     peer = openspiel_case()
     if peer is None:
         print("open-spiel not installed: pip install open-spiel (no backgammon ratio)")
-    else:
-        cases["peer"] = peer
-    rates = interleaved(cases, seconds)
-    peer_rate = rates.pop("peer", None)
-    if peer_rate is not None:
-        print(f"{'openspiel backgammon (peer, C++)':40s} {peer_rate:9.1f} games/s")
-    for label, r in rates.items():
-        ratio = f"  {r / peer_rate:5.2f}x openspiel" if peer_rate else ""
-        print(f"{'backgammon/single ' + label:40s} {r:9.1f} games/s{ratio}")
+        return {}
+    return {PEER: peer}
+
+
+PEER = "openspiel backgammon (C++)"
+RATIOS = {name: (PEER, "openspiel") for name in ("backgammon/single api", "backgammon/single loop")}
+"""Target: the API line at least 1x OpenSpiel's games per CPU-second."""
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per line")
+    parser.add_argument("--compiled", type=Path, help="a directory with a compiled build")
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {args.seconds:g} s per case")
-    backgammon(args.seconds)
+    report(
+        project_cases(),
+        peer_cases(),
+        RATIOS,
+        args.seconds,
+        args.compiled,
+        "backgammon_throughput",
+        "project_cases",
+    )
     return 0
 
 

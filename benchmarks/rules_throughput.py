@@ -1,13 +1,23 @@
-"""Complete random games per second, per game and preset, against peers in the same run.
+"""Complete random games per CPU-second, per game and preset, against peers in one run.
 
 Run by hand (never timed in tests):
 
-    .venv/bin/pip install ludopy        # the MÄDN peer (Ludo, numpy)
-    .venv/bin/python benchmarks/rules_throughput.py [--seconds 5]
+    .venv/bin/pip install ludopy open-spiel   # the peers (Ludo in numpy; C++ backgammon)
+    .venv/bin/python benchmarks/rules_throughput.py [--seconds 5] [--compiled DIR]
 
-Each case plays whole random games for ``--seconds`` and prints games per second. A peer
-is measured right after, in the same process, and the ratio is printed. Machines here are
-shared and noisy, so ratios from one run mean more than absolute numbers.
+Each line plays whole random games in alternating slices (``measure.py``) and reports
+games per second of process CPU time; MÄDN is compared with ludopy, Backgammon with
+OpenSpiel (``backgammon_throughput.py``), Kleiner Ärger's API line with its own fast
+playout (no installable peer implements it; same games, same seeds). ``--compiled DIR``
+adds a compiled build of the project (a directory with a mypyc-compiled ``rules``
+package), measured in a subprocess beside this checkout's pure Python.
+
+Two lines per MÄDN preset:
+
+* ``api``: :func:`rules.playout.play_game` with :class:`rules.bots.RandomBot`, a new
+  immutable state per roll and per move (targets: classic at least 8x ludopy);
+* ``playout``: the engine's random playout, the same games without state objects
+  (target: at least 20x ludopy).
 """
 
 from __future__ import annotations
@@ -15,31 +25,16 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import backgammon_throughput  # benchmarks/ is on sys.path (the script's directory)
+from measure import Case, report
+
 import rules
 from rules.bots import RandomBot
 from rules.playout import play_game
-
-Case = Callable[[random.Random], object]
-
-
-def rate(play_one: Case, seconds: float, seed: int = 1) -> float:
-    """Games per second of ``play_one`` over about ``seconds`` of wall time."""
-    rng = random.Random(seed)
-    play_one(rng)  # warm caches outside the measurement
-    games = 0
-    start = time.perf_counter()
-    while True:
-        play_one(rng)
-        games += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return games / elapsed
 
 
 def track_game_api(name: str, preset: str, players: int = 4) -> Case:
@@ -55,6 +50,12 @@ def track_game_playout(name: str, preset: str, players: int = 4) -> Case:
     game = rules.get_game(name, preset)
     start = game.new_state(players)
     return lambda rng: start.random_playout(rng)  # type: ignore[attr-defined]
+
+
+def minimaki_api(preset: str) -> Case:
+    start = rules.get_game("minimaki", preset).new_state()
+    bots = {p: RandomBot() for p in start.to_json()["players"]}
+    return lambda rng: play_game(start, bots, rng)
 
 
 def ludopy_case() -> Case | None:
@@ -76,57 +77,62 @@ def ludopy_case() -> Case | None:
     return play
 
 
+LUDOPY = "ludopy (4 players)"
+
+
+def project_cases() -> dict[str, Case]:
+    """Every line of ours (the worker of a compiled build calls this too).
+
+    Mini-Maki is a solitaire/duel without a peer; it is listed for its own figure."""
+    cases: dict[str, Case] = {}
+    for preset in rules.presets("maedn"):
+        cases[f"maedn/{preset} playout"] = track_game_playout("maedn", preset)
+        cases[f"maedn/{preset} api"] = track_game_api("maedn", preset)
+    for players in (2, 4):
+        label = f"kleiner_aerger/standard {players}p"
+        cases[label + " playout"] = track_game_playout("kleiner_aerger", "standard", players)
+        cases[label + " api"] = track_game_api("kleiner_aerger", "standard", players)
+    for preset in ("standard", "two_player"):
+        cases[f"minimaki/{preset} api"] = minimaki_api(preset)
+    cases.update(backgammon_throughput.project_cases())
+    return cases
+
+
+def ratios(cases: dict[str, Case]) -> dict[str, tuple[str, str]]:
+    """What each line is compared with (see the module docstring)."""
+    out: dict[str, tuple[str, str]] = {}
+    for name in cases:
+        if name.startswith("maedn/"):
+            out[name] = (LUDOPY, "ludopy")
+        elif name.startswith("kleiner_aerger/") and name.endswith(" api"):
+            out[name] = (name.removesuffix(" api") + " playout", "its playout")
+    out.update(backgammon_throughput.RATIOS)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per line")
+    parser.add_argument("--compiled", type=Path, help="a directory with a compiled build")
     args = parser.parse_args()
-    s = args.seconds
-    print(f"python {sys.version.split()[0]}, {s:g} s per case")
+    peers: dict[str, Case] = {}
     ludo = ludopy_case()
-    ludo_rate = rate(ludo, s) if ludo is not None else None
-    if ludo_rate is None:
+    if ludo is None:
         print("ludopy not installed: pip install ludopy (no MÄDN ratio)")
     else:
-        print(f"{'ludopy (peer, 4 players)':40s} {ludo_rate:9.1f} games/s")
-    for preset in rules.presets("maedn"):
-        for label, make in (("playout", track_game_playout), ("api", track_game_api)):
-            r = rate(make("maedn", preset), s)
-            ratio = f"  {r / ludo_rate:5.1f}x ludopy" if ludo_rate else ""
-            print(f"{'maedn/' + preset + ' ' + label:40s} {r:9.1f} games/s{ratio}")
-    for extra in EXTRA_CASES:
-        extra(s)
+        peers[LUDOPY] = ludo
+    peers.update(backgammon_throughput.peer_cases())
+    cases = project_cases()
+    report(
+        cases,
+        peers,
+        ratios(cases),
+        args.seconds,
+        args.compiled,
+        "rules_throughput",
+        "project_cases",
+    )
     return 0
-
-
-EXTRA_CASES: list[Callable[[float], None]] = []
-"""Other games append a function that measures and prints their own lines (and peers)."""
-
-
-def small_games(seconds: float) -> None:
-    """Kleiner Ärger (2 and 4 players) and Mini-Maki (solitaire): games per second.
-
-    No installable peer implements either game, so the line for Kleiner Ärger's API
-    path is printed as a ratio against its own fast playout (same games, same seeds).
-    """
-    for players in (2, 4):
-        fast = rate(track_game_playout("kleiner_aerger", "standard", players), seconds)
-        api = rate(track_game_api("kleiner_aerger", "standard", players), seconds)
-        label = f"kleiner_aerger/standard {players}p"
-        print(f"{label + ' playout':40s} {fast:9.1f} games/s")
-        print(f"{label + ' api':40s} {api:9.1f} games/s  {api / fast:5.2f}x playout")
-    for preset in ("standard", "two_player"):
-        game = rules.get_game("minimaki", preset)
-        start = game.new_state()
-        bots = {p: RandomBot() for p in start.to_json()["players"]}
-        r = rate(lambda rng, start=start, bots=bots: play_game(start, bots, rng), seconds)
-        print(f"{'minimaki/' + preset + ' api':40s} {r:9.1f} games/s")
-
-
-EXTRA_CASES.append(small_games)
-
-from backgammon_throughput import backgammon  # noqa: E402  (benchmarks/ is on sys.path)
-
-EXTRA_CASES.append(backgammon)
 
 
 if __name__ == "__main__":

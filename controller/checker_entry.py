@@ -112,7 +112,7 @@ class CheckerEntry:
         play = self.plays.get(boards)
         if play is None:
             return None
-        return Play(tuple(played), play.key, play.base)
+        return Play(tuple(played), play.before)
 
 
 def _without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from rules.budget import Budget
 from rules.core import Bot, Move, Pass, State
 from rules.errors import UnknownGameError
+from rules.playout import randbelow
 from rules.registry import game_info
 
 
@@ -41,8 +42,15 @@ class RandomBot:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
+        # Usually no move is a pass: then the list itself is drawn from, without a copy
+        # (the same draw as from the filtered list, which would equal it).
+        for move in moves:
+            if isinstance(move, Pass):
+                break
+        else:
+            return moves[randbelow(rng, len(moves))]
         real = [m for m in moves if not isinstance(m, Pass)]
-        return real[rng.randrange(len(real))] if real else moves[0]
+        return real[randbelow(rng, len(real))] if real else moves[0]
 
 
 def _generic_player(budget: Budget) -> Bot:

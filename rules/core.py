@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 from rules.build_info import mypyc_attr
 from rules.errors import InvalidDiceError
@@ -60,7 +60,7 @@ class Pass:
         return "PASS"
 
 
-PASS = Pass()
+PASS: Final = Pass()
 
 
 @dataclass(frozen=True, slots=True)

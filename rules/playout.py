@@ -9,15 +9,40 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import final
 
 from rules.core import Bot, Dice, Move, Pass, State
 
 
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: the same number, drawn the same way.
+
+    ``Random.randrange`` is interpreted Python (argument checks, then ``_randbelow``),
+    and a random game calls it for nearly every roll and move; this is its path for a
+    plain ``random.Random`` written out (bits of ``n``'s length, redrawn while too
+    large), which costs a fraction. Other generators, whose subclass may draw
+    differently, get their own ``randrange``. A test checks both agree.
+    """
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 def sample_roll(outcomes: Sequence[tuple[Dice, float]], rng: random.Random) -> Dice:
-    """Draw one outcome of a chance node (uniform fast path, else inverse CDF)."""
+    """Draw one outcome of a chance node (uniform fast path, else inverse CDF).
+
+    The uniformity check is a plain loop rather than ``all()`` over a generator: it
+    runs once per roll of every game, and the generator cost more than the draw."""
     first = outcomes[0][1]
-    if all(p == first for _, p in outcomes):
-        return outcomes[rng.randrange(len(outcomes))][0]
+    for _, p in outcomes:
+        if p != first:
+            break
+    else:
+        return outcomes[randbelow(rng, len(outcomes))][0]
     x = rng.random()
     for dice, p in outcomes:
         x -= p
@@ -38,15 +63,46 @@ class GameRecord:
     history: list[tuple[str, str]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@final
 class PlayStep:
-    """One event of a game: a roll (``dice``) or a move (``move``) by ``player``."""
+    """One event of a game: a roll (``dice``) or a move (``move``) by ``player``.
 
-    player: str
-    before: State
-    after: State
-    dice: Dice | None = None
-    move: Move | None = None
+    A read-only record with value equality, like a frozen dataclass, but written out:
+    one is made per roll and per move of every game, and a dataclass's generated
+    ``__init__`` (``object.__setattr__`` per field when frozen; interpreted code even
+    in a compiled build) made it the costliest part of a step.
+    """
+
+    __slots__ = ("after", "before", "dice", "move", "player")
+
+    def __init__(
+        self,
+        player: str,
+        before: State,
+        after: State,
+        dice: Dice | None = None,
+        move: Move | None = None,
+    ) -> None:
+        self.player = player
+        self.before = before
+        self.after = after
+        self.dice = dice
+        self.move = move
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.player, self.before, self.after, self.dice, self.move)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayStep) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"PlayStep(player={self.player!r}, before={self.before!r}, after={self.after!r}, "
+            f"dice={self.dice!r}, move={self.move!r})"
+        )
 
 
 def steps(
@@ -63,11 +119,11 @@ def steps(
         if state.is_chance():
             dice = sample_roll(state.chance_outcomes(), rng)
             after = state.roll(dice)
-            yield PlayStep(player, state, after, dice=dice)
+            yield PlayStep(player, state, after, dice, None)
         else:
             move = bots[player].choose(state, rng)
             after = state.apply(move)
-            yield PlayStep(player, state, after, move=move)
+            yield PlayStep(player, state, after, None, move)
         state = after
 
 

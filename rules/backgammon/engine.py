@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, Final
 
 from rules.backgammon.ids import (
     GAME_DROP,
@@ -42,21 +42,29 @@ from rules.backgammon.ids import (
     encode_match,
     encode_position,
 )
-from rules.backgammon.moves import BAR, CHECKERS, boards_of, play_keys
+from rules.backgammon.moves import BAR, CHECKERS, after, play_steps
 from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
 
-PLAYERS = ("white", "black")
-OPENING, DOUBLE, TAKE, ROLL, MOVE, OVER = range(6)
+PLAYERS: Final = ("white", "black")
+# Final: a compiled build inlines these instead of looking them up per use.
+OPENING: Final = 0
+DOUBLE: Final = 1
+TAKE: Final = 2
+ROLL: Final = 3
+MOVE: Final = 4
+OVER: Final = 5
 PHASE_NAMES = ("opening", "double", "take", "roll", "move", "over")
-MAX_CUBE = 1 << 15
+MAX_CUBE: Final = 1 << 15
 """The highest cube value a Match ID can hold; doubling stops there."""
 
-START: tuple[int, ...] = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
+START: Final[tuple[int, ...]] = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
 """Each side's start position in its own view: 2 on the 24 point, 5 on the 13, 3 on
 the 8 and 5 on the 6 (the rule text's "fest vorgegebene Aufstellung")."""
 
-SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
+SINGLE: Final = 1
+GAMMON: Final = 2
+BACKGAMMON: Final = 3
 KIND_NAMES = {0: "drop", SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
 
 
@@ -80,18 +88,20 @@ class Play:
     ``bar/22*``, ``6/off``, ``8/5(2)``).
 
     Plays compare by their resulting position (both sides' boards), which is what makes
-    a play distinct. The notation and the boards are built on first use, because a
-    random playout looks at neither for all but the chosen play.
+    a play distinct. ``before`` is (mover's board, opponent's board) before the play. The
+    notation and the boards after are built on first use, because a random game looks
+    at neither for all but the chosen play.
     """
 
-    __slots__ = ("_boards", "_notation", "base", "key", "steps")
+    __slots__ = ("_boards", "_notation", "before", "steps")
 
     def __init__(
-        self, steps: tuple[tuple[int, int, bool], ...], key: bytes, base: tuple[int, ...]
+        self,
+        steps: tuple[tuple[int, int, bool], ...],
+        before: tuple[tuple[int, ...], tuple[int, ...]],
     ) -> None:
         self.steps = steps
-        self.key = key
-        self.base = base
+        self.before = before
         self._notation: str | None = None
         self._boards: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
@@ -105,7 +115,7 @@ class Play:
     def boards(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(mover's board, opponent's board) after the play, each in its own view."""
         if self._boards is None:
-            self._boards = boards_of(self.key, self.base)
+            self._boards = after(self.before[0], self.before[1], self.steps)
         return self._boards
 
     @property
@@ -589,7 +599,19 @@ class BackgammonState(ValueState):
         if self.phase != ROLL:
             raise InvalidDiceError(f"no roll is due: {self.describe()}")
         d1, d2 = check_dice(dice, 2)
-        return self._replace(phase=MOVE, dice=(d1, d2) if d1 >= d2 else (d2, d1))
+        return BackgammonState(
+            self.game,
+            self.boards,
+            self.turn,
+            MOVE,
+            (d1, d2) if d1 >= d2 else (d2, d1),
+            self.cube,
+            self.cube_owner,
+            self.score,
+            self.crawford,
+            self.results,
+            self.match_length,
+        )
 
     # -- moves ------------------------------------------------------------------------
 
@@ -618,10 +640,11 @@ class BackgammonState(ValueState):
         mover = self.boards[self.turn]
         other = self.boards[1 - self.turn]
         d1, d2 = self.dice
-        keys = play_keys(list(mover), list(other), d1, d2)
-        if not keys:
+        plays = play_steps(list(mover), list(other), d1, d2)
+        if not plays:
             return (PASS,)
-        return tuple([Play(steps, key, other) for key, steps in keys.items()])
+        before = (mover, other)
+        return tuple([Play(steps, before) for steps in plays])
 
     def parse_move(self, text: str) -> Move:
         """Read a move: a cube word, ``pass``, or checker steps in any order and

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
 from rules.errors import (
@@ -33,13 +33,18 @@ from rules.errors import (
     InvalidStateError,
     NotDecisionError,
 )
+from rules.playout import randbelow
 from rules.track import kernel
 from rules.track.boards import KLEINER_AERGER_BOARD, MAEDN_BOARD, TrackGeometry
 from rules.track.presets import KLEINER_AERGER, MaednRules
 
-HOME = kernel.HOME
+HOME: Final = kernel.HOME
 
-OPENING, ROLL, MOVE, OVER = 0, 1, 2, 3
+# Final: a compiled build inlines these instead of looking them up per use.
+OPENING: Final = 0
+ROLL: Final = 1
+MOVE: Final = 2
+OVER: Final = 3
 PHASE_NAMES = ("opening", "roll", "move", "over")
 
 
@@ -75,6 +80,8 @@ class MaednGame:
         self.geometry = geometry
         self.rules = rules
         g = geometry
+        self._steps = g.track_steps
+        self._ring = g.ring
         self._end = g.track_steps + g.goal_len
         # Per colour: progress -> ring index (for 0 <= progress < track_steps).
         self._field: dict[str, tuple[int, ...]] = {
@@ -95,7 +102,11 @@ class MaednGame:
             tokens[c] = row
         self._token = {c: tuple(t) for c, t in tokens.items()}
         self._tables: dict[tuple[str, ...], tuple[tuple[int, ...], ...]] = {}
-        self._move_cache: dict[tuple[str, int, int, bool], TrackMove] = {}
+        # Per colour: raw kernel move -> its shared move object (one dict per colour, so
+        # the lookup key is the kernel's own tuple, with nothing built per lookup).
+        self._move_cache: dict[str, dict[tuple[int, int, bool], TrackMove]] = {
+            c: {} for c in g.colours
+        }
 
     def tables(self, players: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
         """Per seat: progress -> ring index."""
@@ -106,12 +117,12 @@ class MaednGame:
 
     def move(self, colour: str, raw: tuple[int, int, bool]) -> TrackMove:
         """The (shared, immutable) move object for a raw kernel move."""
-        key = (colour, *raw)
-        move = self._move_cache.get(key)
+        cache = self._move_cache[colour]
+        move = cache.get(raw)
         if move is None:
             p, q, capture = raw
             token = self._token[colour]
-            move = self._move_cache[key] = TrackMove(token[p], token[q], capture, p, q)
+            move = cache[raw] = TrackMove(token[p], token[q], capture, p, q)
         return move
 
     def __repr__(self) -> str:
@@ -410,10 +421,11 @@ class MaednState(ValueState):
         )
 
     def chance_outcomes(self) -> tuple[tuple[Dice, float], ...]:
-        if not self.is_chance():
+        phase = self.phase
+        if phase != ROLL and phase != OPENING:
             raise InvalidDiceError(f"no roll is due: {self.describe()}")
         p6 = self.game.rules.six_probability_when_stuck
-        if self.phase == ROLL and p6 is not None and not self.can_advance():
+        if phase == ROLL and p6 is not None and not self.can_advance():
             other = (1.0 - p6) / 5
             return tuple(((face,), p6 if face == 6 else other) for face in range(1, 7))
         return _UNIFORM
@@ -427,10 +439,11 @@ class MaednState(ValueState):
     # -- chance -----------------------------------------------------------------------
 
     def roll(self, dice: Sequence[int]) -> MaednState:
-        if not self.is_chance():
+        phase = self.phase
+        if phase != ROLL and phase != OPENING:
             raise InvalidDiceError(f"no roll is due: {self.describe()}")
         (value,) = check_dice(dice, 1)
-        if self.phase == ROLL:
+        if phase == ROLL:
             return MaednState(
                 self.game,
                 self.players,
@@ -488,16 +501,17 @@ class MaednState(ValueState):
         colour = self.players[seat]
         raw = kernel.legal_raw(
             g.rules,
-            g.geometry.track_steps,
+            g._steps,
             g._end,
-            g.geometry.ring,
+            g._ring,
             g._field[colour],
             self.pieces[seat],
-            self.occupancy(),
+            self._occ if self._occ is not None else self.occupancy(),
             seat,
             self.die,
         )
-        made = [g.move(colour, m) for m in raw]
+        cache = g._move_cache[colour]
+        made = [cache.get(m) or g.move(colour, m) for m in raw]
         if not made:
             moves = (PASS,)
         elif g.rules.pass_always:
@@ -518,13 +532,19 @@ class MaednState(ValueState):
 
     def apply(self, move: Move) -> MaednState:
         moves = self.legal_moves()
-        try:
-            chosen = moves[moves.index(move)]
-        except ValueError:
-            legal = ", ".join(m.notation for m in moves)
-            raise IllegalMoveError(
-                f"{move} is not legal in {self.describe()}; legal: {legal}"
-            ) from None
+        # Bots hand back one of the move objects offered, so identity usually decides
+        # (comparing dataclasses field by field is the slow way, for moves made anew).
+        for chosen in moves:
+            if chosen is move:
+                break
+        else:
+            try:
+                chosen = moves[moves.index(move)]
+            except ValueError:
+                legal = ", ".join(m.notation for m in moves)
+                raise IllegalMoveError(
+                    f"{move} is not legal in {self.describe()}; legal: {legal}"
+                ) from None
         game = self.game
         rules = game.rules
         seat = self.turn
@@ -536,9 +556,9 @@ class MaednState(ValueState):
             nxt = kernel.next_seat(seat, len(self.players), self.finished)
             return self._next(self.pieces, self.finished, nxt, 0, self._occ)
         track_move = cast(TrackMove, chosen)
-        steps = game.geometry.track_steps
-        pieces = [list(own) for own in self.pieces]
-        occ = list(self.occupancy())
+        steps = game._steps
+        pieces = list(self.pieces)
+        occ = (self._occ if self._occ is not None else self.occupancy()).copy()
         kernel.move_piece(
             pieces,
             occ,
@@ -547,7 +567,7 @@ class MaednState(ValueState):
             seat,
             (track_move.from_progress, track_move.to_progress, track_move.capture),
         )
-        new_pieces = tuple(tuple(own) for own in pieces)
+        new_pieces = tuple(pieces)
         finished = self.finished
         if pieces[seat][0] >= steps:
             finished = (*finished, seat)
@@ -587,12 +607,12 @@ class MaednState(ValueState):
         state = self
         throws = moves = passes = 0
         while state.phase == OPENING:
-            state = state.roll((rng.randrange(6) + 1,))
+            state = state.roll((randbelow(rng, 6) + 1,))
             throws += 1
         if state.phase == MOVE:  # finish the decision in progress through the API
             move = state.legal_moves()
             real = [m for m in move if m is not PASS]
-            chosen = move[0] if len(move) == 1 else real[rng.randrange(len(real))]
+            chosen = move[0] if len(move) == 1 else real[randbelow(rng, len(real))]
             passes += chosen is PASS
             moves += chosen is not PASS
             state = state.apply(chosen)

@@ -9,22 +9,33 @@ apart; a test also replays thousands of seeded games both ways and compares them
 Positions are *progress* values: -1 home, 0 the own start field, up to ``steps - 1`` on
 the ring, then ``steps .. end - 1`` the goal fields. ``occ`` maps a ring index to the
 seat standing there, or -1.
+
+A seat's pieces are a sorted tuple in both callers (the playout replaces a seat's tuple
+when it moves, as the state does), and the parameters name concrete types (tuple, list)
+rather than ``Sequence``: a compiled build indexes those directly instead of through
+the generic protocol, which is most of the kernel's cost there.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
+from rules.playout import randbelow
 from rules.track.presets import TRIES_CANNOT_ADVANCE, TRIES_NO_MOVE_WITH_ONE, MaednRules
 
-HOME = -1
+HOME: Final = -1
 RawMove = tuple[int, int, bool]
 """(from progress, to progress, sends a piece home)."""
 
 
+Tables = tuple[tuple[int, ...], ...]
+"""Per seat: progress -> ring index (for 0 <= progress < steps)."""
+
+
 def occupancy(
-    tables: Sequence[Sequence[int]], pieces: Sequence[Sequence[int]], steps: int, ring: int
+    tables: Tables, pieces: Sequence[tuple[int, ...]], steps: int, ring: int
 ) -> list[int]:
     occ = [-1] * ring
     for seat, own in enumerate(pieces):
@@ -39,9 +50,9 @@ def generate(
     rules: MaednRules,
     steps: int,
     end: int,
-    table: Sequence[int],
-    own: Sequence[int],
-    occ: Sequence[int],
+    table: tuple[int, ...],
+    own: tuple[int, ...],
+    occ: list[int],
     seat: int,
     die: int,
 ) -> list[RawMove]:
@@ -75,7 +86,7 @@ def generate(
 
 
 def restrict(
-    rules: MaednRules, steps: int, ring: int, own: Sequence[int], moves: list[RawMove]
+    rules: MaednRules, steps: int, ring: int, own: tuple[int, ...], moves: list[RawMove]
 ) -> list[RawMove]:
     """Obligations in classic priority: capture > enter on a 6 > clear the start > any.
 
@@ -107,9 +118,9 @@ def legal_raw(
     steps: int,
     end: int,
     ring: int,
-    table: Sequence[int],
-    own: Sequence[int],
-    occ: Sequence[int],
+    table: tuple[int, ...],
+    own: tuple[int, ...],
+    occ: list[int],
     seat: int,
     die: int,
 ) -> list[RawMove]:
@@ -119,7 +130,7 @@ def legal_raw(
     return moves
 
 
-def can_advance(rules: MaednRules, steps: int, end: int, own: Sequence[int]) -> bool:
+def can_advance(rules: MaednRules, steps: int, end: int, own: tuple[int, ...]) -> bool:
     """A piece on the track, or a goal piece that can still move up (MÄDN rules 2, 6)."""
     for p in own:
         if 0 <= p < steps:
@@ -137,9 +148,9 @@ def allowed_tries(
     rules: MaednRules,
     steps: int,
     end: int,
-    table: Sequence[int],
-    own: Sequence[int],
-    occ: Sequence[int],
+    table: tuple[int, ...],
+    own: tuple[int, ...],
+    occ: list[int],
     seat: int,
 ) -> int:
     """How many throws this roll may take: 3 tries or 1 (MÄDN 2/3/6, Kleiner Ärger)."""
@@ -153,37 +164,46 @@ def allowed_tries(
 
 
 def move_piece(
-    pieces: list[list[int]],
+    pieces: list[tuple[int, ...]],
     occ: list[int],
-    tables: Sequence[Sequence[int]],
+    tables: Tables,
     steps: int,
     seat: int,
     move: RawMove,
 ) -> None:
-    """Carry out a move in place: the piece moves, a captured piece goes home."""
+    """Carry out a move in place: the piece moves, a captured piece goes home.
+
+    ``pieces`` is a list of every seat's sorted tuple; the mover's (and the captured
+    seat's) tuple is replaced by a new one."""
     p, q, capture = move
-    own = pieces[seat]
     table = tables[seat]
     if 0 <= p < steps:
         occ[table[p]] = -1
-    own.remove(p)
     if q < steps:
         square = table[q]
         if capture:
             victim = occ[square]
-            theirs = pieces[victim]
             vt = tables[victim]
+            theirs = pieces[victim]
             for r in theirs:
                 if 0 <= r < steps and vt[r] == square:
-                    theirs.remove(r)
-                    theirs.insert(0, HOME)  # HOME sorts first
+                    pieces[victim] = replaced(theirs, r, HOME)
                     break
         occ[square] = seat
-    own.append(q)
-    own.sort()
+    # After a capture of one's own piece (Lingo) this tuple already has it at home.
+    pieces[seat] = replaced(pieces[seat], p, q)
 
 
-def next_seat(seat: int, players: int, finished: Sequence[int]) -> int:
+def replaced(own: tuple[int, ...], old: int, new: int) -> tuple[int, ...]:
+    """``own`` with one ``old`` replaced by ``new``, sorted again."""
+    out = list(own)
+    out.remove(old)
+    out.append(new)
+    out.sort()
+    return tuple(out)
+
+
+def next_seat(seat: int, players: int, finished: tuple[int, ...]) -> int:
     seat = (seat + 1) % players
     while seat in finished:
         seat = (seat + 1) % players
@@ -191,7 +211,7 @@ def next_seat(seat: int, players: int, finished: Sequence[int]) -> int:
 
 
 def roll_die(
-    rules: MaednRules, steps: int, end: int, own: Sequence[int], rng: random.Random
+    rules: MaednRules, steps: int, end: int, own: tuple[int, ...], rng: random.Random
 ) -> int:
     """Draw a die exactly as :func:`rules.playout.sample_roll` does for this node."""
     p6 = rules.six_probability_when_stuck
@@ -203,7 +223,7 @@ def roll_die(
             if x < 0:
                 return face
         return 6
-    return rng.randrange(6) + 1
+    return randbelow(rng, 6) + 1
 
 
 def random_playout(
@@ -211,24 +231,27 @@ def random_playout(
     steps: int,
     end: int,
     ring: int,
-    tables: Sequence[Sequence[int]],
-    pieces_in: Sequence[Sequence[int]],
+    tables: Tables,
+    pieces_in: Sequence[tuple[int, ...]],
     turn: int,
     tries: int,
-    finished_in: Sequence[int],
+    finished_in: tuple[int, ...],
     rng: random.Random,
-) -> tuple[list[int], int, int, int]:
+) -> tuple[tuple[int, ...], int, int, int]:
     """Play random moves from a roll node to the end, as :class:`rules.bots.RandomBot`
     would with the same RNG. Returns (finishing seats, throws, moves, passes)."""
-    pieces = [list(own) for own in pieces_in]
+    pieces = list(pieces_in)
     occ = occupancy(tables, pieces, steps, ring)
-    finished = list(finished_in)
+    finished = finished_in
     players = len(pieces)
     throws = moves_made = passes = 0
+    uniform = rules.six_probability_when_stuck is None
     while True:
         own = pieces[turn]
         table = tables[turn]
-        die = roll_die(rules, steps, end, own, rng)
+        # roll_die's own first step, taken here for the common fair die (a call less
+        # per throw).
+        die = randbelow(rng, 6) + 1 if uniform else roll_die(rules, steps, end, own, rng)
         throws += 1
         legal = legal_raw(rules, steps, end, ring, table, own, occ, turn, die)
         count = len(legal) + (1 if rules.pass_always else 0)
@@ -237,7 +260,7 @@ def random_playout(
         elif count == 1:
             move = legal[0]
         else:
-            move = legal[rng.randrange(len(legal))]
+            move = legal[randbelow(rng, len(legal))]
         if move is None:
             passes += 1
             if die == 6 and rules.unused_six_rolls_again:
@@ -251,12 +274,12 @@ def random_playout(
         moves_made += 1
         move_piece(pieces, occ, tables, steps, turn, move)
         tries = 0
-        if own[0] >= steps:
-            finished.append(turn)
+        if pieces[turn][0] >= steps:
+            finished = (*finished, turn)
             left = players - len(finished)
             if not rules.play_on or left <= 1:
                 if rules.play_on:
-                    finished.extend(i for i in range(players) if i not in finished)
+                    finished += tuple(i for i in range(players) if i not in finished)
                 return finished, throws, moves_made, passes
             turn = next_seat(turn, players, finished)
         elif die != 6:

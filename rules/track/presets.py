@@ -9,12 +9,13 @@ each other.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-TRIES_CANNOT_ADVANCE = "cannot_advance"
+TRIES_CANNOT_ADVANCE: Final = "cannot_advance"
 """MÄDN rule 2: 3 tries while no own piece on the track and no goal piece can move up."""
-TRIES_NO_MOVE_WITH_ONE = "no_move_with_one"
+TRIES_NO_MOVE_WITH_ONE: Final = "no_move_with_one"
 """Kleiner Ärger: 3 tries when not even a roll of 1 could move anything."""
-TRIES_NONE = "none"
+TRIES_NONE: Final = "none"
 """Lingo: one roll only (the biased six replaces the tries)."""
 
 
