@@ -70,3 +70,32 @@ class Meter:
         if self._clock is not None and self._deadline is not None and self._calls % 64 == 1:
             self._expired = self._clock() >= self._deadline
         return self._expired
+
+
+def deeper_search_fits(budget: Budget, compiled: bool | None = None) -> bool:
+    """Whether a bot may use its deeper search (Backgammon's one-roll lookahead, MÄDN's
+    expectimax through the opponents' turns) under ``budget``.
+
+    Only when both hold:
+
+    * the budget has a real clock. Only a deadline guarantees that a deeper search ends
+      in time on any machine (a node count does not know how fast the machine is), and
+      a budget without a clock is the reproducible play of tests, seeded games and
+      hints, which must stay the same whatever the build; and
+    * the rules run compiled (``compiled``; by default :func:`rules.build_info.
+      is_compiled`). A Raspberry Pi runs the rules 4-15 times slower than a laptop; the
+      deeper searches were measured to win more while keeping their median decision
+      inside the Pi's 0.5 s with the compiled rules (on the development machine, as
+      0.5 / 6 = 0.0833 s of CPU time; docs/bots.md). In plain Python they take three
+      to four times longer and would run into the deadline on the slower Pis.
+
+    Otherwise every bot plays exactly as it does without this rule. Either way the
+    deadline holds: a deeper search cut short falls back to the shallower answer.
+    """
+    if budget.clock is None:
+        return False
+    if compiled is None:
+        from rules.build_info import is_compiled
+
+        compiled = is_compiled()
+    return compiled

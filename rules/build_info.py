@@ -73,3 +73,20 @@ def describe_build() -> str:
     if variant == PURE:
         return f"rules: {PURE}"
     return f"rules: {variant}, {len(compiled_modules())} modules"
+
+
+def compiled_module(path: str | None) -> bool:
+    """True when ``path`` (a module's ``__file__``) is an extension module."""
+    return _is_extension(path)
+
+
+def is_compiled() -> bool:
+    """True when the bots' hot path, the Backgammon engine, runs compiled.
+
+    The bots may search deeper only where the engines finish that search inside the
+    per-move budget on a Raspberry Pi (:func:`rules.budget.deeper_search_fits`); the
+    compiled build is that fast, plain Python is not. Read from the loaded module's
+    file, not from a setting, so the answer cannot go stale."""
+    from rules.backgammon import engine
+
+    return compiled_module(engine.__file__)

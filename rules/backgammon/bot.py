@@ -5,10 +5,15 @@ Checker play: every legal play is scored by the network of :mod:`rules.backgammo
 and the play with the highest cubeless money equity is chosen. The plays are scored in
 pubeval's order, so that if the budget runs out first (a slow machine and the hundreds
 of plays of some doubles) the best of the most promising ones is returned. A play that
-bears off the last checker is scored exactly (1, 2 or 3 points). With ``lookahead=True``
-the best few plays are re-scored one roll deeper: for each of the opponent's 21 rolls
-its best reply by the same network, averaged, within the node and time budget (the best
-play so far is returned when the budget runs out).
+bears off the last checker is scored exactly (1, 2 or 3 points).
+
+Lookahead: the best few plays are re-scored one roll deeper: for each of the opponent's
+21 rolls its best reply by the same network, averaged. It is on where it fits the budget
+(:func:`rules.budget.deeper_search_fits`: a real clock and the compiled rules; measured
+70 % instead of 66 % wins against pubeval) and off otherwise, unless ``lookahead`` says.
+It keeps to the same node and time budget as the ranking: when the budget runs out in
+the middle of a candidate, that candidate is dropped and the best of the candidates
+re-scored completely wins, or the network's ranking when none was.
 
 Cube: :mod:`rules.backgammon.cube` (money thresholds; match-winning chances in a match).
 
@@ -38,7 +43,7 @@ from rules.backgammon.engine import (
 from rules.backgammon.moves import legal_plays
 from rules.backgammon.net import Network, equity, flip, shipped
 from rules.backgammon.pubeval import pubeval
-from rules.budget import Budget, Meter
+from rules.budget import Budget, Meter, deeper_search_fits
 from rules.core import Move, State
 
 
@@ -51,12 +56,13 @@ class BackgammonBot:
         self,
         budget: Budget | None = None,
         network: Network | None = None,
-        lookahead: bool = False,
+        lookahead: bool | None = None,
         candidates: int = 3,
     ) -> None:
         self.budget = budget or Budget()
         self.network = network or shipped()
-        self.lookahead = lookahead
+        self.lookahead = deeper_search_fits(self.budget) if lookahead is None else lookahead
+        """The one-roll lookahead (module docstring); None decides by the budget."""
         self.candidates = candidates
 
     def value(self, mover: tuple[int, ...], other: tuple[int, ...]) -> float:

@@ -15,11 +15,11 @@ from rules.track.presets import CLASSIC, KLEINER_AERGER, LINGO, SCHMIDT
 
 
 def _maedn_player(budget: Budget) -> Bot:
-    # Four players: expectimax over the bot's own re-rolls (after a 6) only; searching
-    # through three opponents costs 6^3 nodes per level and measured no better.
-    from rules.track.bot import MAEDN_WEIGHTS, TrackBot
+    # Expectimax over the bot's own re-rolls (after a 6), or through the opponents'
+    # turns too where the deeper search fits the budget (rules.track.bot.maedn_bot).
+    from rules.track.bot import maedn_bot
 
-    return TrackBot(budget, 2, MAEDN_WEIGHTS, follow_opponents=False)
+    return maedn_bot(budget)
 
 
 def _kleiner_aerger_player(budget: Budget) -> Bot:

@@ -15,7 +15,11 @@ progress they start from; ``legal_moves()`` orders them by board position, which
 differs between the colours). The two seats sit opposite on a symmetric ring, so the
 table serves either seat. Anything the table does not cover (more players, a
 position loaded from a file that the standard start never reaches, three or more legal
-moves) goes to the heuristic expectimax player (:class:`rules.track.bot.TrackBot`).
+moves) goes to the heuristic expectimax player (:class:`rules.track.bot.TrackBot`),
+``SEARCH_DEPTH`` decisions deep. Unlike MÄDN's, this search does not go deeper where
+:func:`rules.budget.deeper_search_fits`: one decision more measured no better against
+three random players (docs/bots.md) at six times the cost; ``deeper=True`` plays it so
+that the measurement can be repeated.
 """
 
 from __future__ import annotations
@@ -39,6 +43,11 @@ POLICY_FILE = "kleiner_aerger_policy.bin"
 """The policy table, zlib-compressed, in this package (with its provenance sidecar)."""
 
 UNKNOWN = 0
+
+SEARCH_DEPTH = 4
+"""The expectimax's depth where the table has no answer (3–4 players)."""
+DEEPER_DEPTH = 5
+"""The depth with ``deeper=True`` (module docstring: not switched on by the budget)."""
 
 
 def pair_index(pieces: Sequence[int]) -> int:
@@ -110,10 +119,11 @@ class KleinerAergerBot:
 
     name = "strong"
 
-    def __init__(self, budget: Budget | None = None) -> None:
+    def __init__(self, budget: Budget | None = None, deeper: bool = False) -> None:
         from rules.track.bot import DEFAULT_WEIGHTS, TrackBot
 
-        self.fallback = TrackBot(budget, 4, DEFAULT_WEIGHTS)
+        depth = DEEPER_DEPTH if deeper else SEARCH_DEPTH
+        self.fallback = TrackBot(budget, depth, DEFAULT_WEIGHTS)
 
     def choose(self, state: State, rng: random.Random) -> Move:
         if not isinstance(state, MaednState):

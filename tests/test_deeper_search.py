@@ -1,0 +1,180 @@
+"""When the bots search deeper, and that the deeper search keeps to its budget.
+
+The rule (:func:`rules.budget.deeper_search_fits`): Backgammon's one-roll lookahead and
+the deeper MÄDN expectimax run only under a budget with a real clock and with the
+compiled rules; everywhere else the bots play exactly as before. The clocks here are
+fakes that the test advances, so nothing depends on how fast this machine is; the
+figures that justify the rule are measured by ``benchmarks/bots.py`` (docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import random
+from importlib.machinery import EXTENSION_SUFFIXES
+
+import pytest
+
+import rules
+from rules import build_info
+from rules.backgammon import engine
+from rules.backgammon.bot import BackgammonBot
+from rules.backgammon.engine import BackgammonState
+from rules.bots import make_bot
+from rules.budget import Budget, deeper_search_fits
+from rules.track.bot import MAEDN_DEEPER_DEPTH, MAEDN_DEPTH, TrackBot, maedn_bot
+from rules.track.kleiner_aerger_bot import KleinerAergerBot
+
+# White on the bar with 6-1 to play: the network's ranking prefers bar/24* 13/7*; one
+# roll deeper, bar/24* 20/14* is better (found in seeded random games).
+SPLIT_DECISION = "HU4kCDbIc3DARA:MAEHAAAAAAAE"
+RANKED_BEST = "bar/24* 13/7*"
+LOOKAHEAD_BEST = "bar/24* 20/14*"
+
+
+class StoppedClock:
+    """A clock that stands still until told to jump; counts how often it was read."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return self.now
+
+
+class ExpiringClock:
+    """A clock that reads 0 for its first ``good`` reads and a day later after that:
+    the deadline passes at a chosen point of the search, whatever the machine."""
+
+    def __init__(self, good: int) -> None:
+        self.good = good
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return 0.0 if self.reads <= self.good else 86_400.0
+
+
+def pretend(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
+    """Make the engine look compiled or not, where :func:`build_info.is_compiled` looks:
+    its module's file name. (Patching the function itself would not reach callers in a
+    mypyc build, which call it directly; this way the tests hold for either build.)"""
+    suffix = EXTENSION_SUFFIXES[0] if compiled else ".py"
+    monkeypatch.setattr(engine, "__file__", f"/site/rules/backgammon/engine{suffix}")
+
+
+@pytest.fixture
+def compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    pretend(monkeypatch, True)
+
+
+@pytest.fixture
+def interpreted(monkeypatch: pytest.MonkeyPatch) -> None:
+    pretend(monkeypatch, False)
+
+
+def split_decision() -> BackgammonState:
+    state = rules.get_game("backgammon", "money").state_from_position_id(SPLIT_DECISION)
+    assert isinstance(state, BackgammonState)
+    return state
+
+
+# -- the rule -----------------------------------------------------------------------------
+
+
+def test_deeper_search_needs_a_real_clock_and_the_compiled_rules() -> None:
+    clock = StoppedClock()
+    assert deeper_search_fits(Budget(clock=clock), compiled=True)
+    assert not deeper_search_fits(Budget(clock=clock), compiled=False)
+    # Without a clock the play is the seeded, reproducible one, whatever the build.
+    assert not deeper_search_fits(Budget(), compiled=True)
+    assert not deeper_search_fits(Budget(), compiled=False)
+    assert clock.reads == 0  # deciding reads no clock
+
+
+def test_the_rule_asks_the_build_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    for answer in (True, False):
+        pretend(monkeypatch, answer)
+        assert build_info.is_compiled() is answer
+        assert deeper_search_fits(Budget(clock=StoppedClock())) is answer
+
+
+def test_a_compiled_module_is_told_by_its_file_name() -> None:
+    assert build_info.compiled_module("/x/rules/backgammon/engine" + EXTENSION_SUFFIXES[0])
+    assert not build_info.compiled_module("/x/rules/backgammon/engine.py")
+    assert not build_info.compiled_module(None)
+
+
+# -- who follows it -----------------------------------------------------------------------
+
+
+def test_backgammon_lookahead_follows_the_rule(compiled: None) -> None:
+    assert BackgammonBot(Budget(clock=StoppedClock())).lookahead
+    assert not BackgammonBot(Budget()).lookahead
+    # An explicit choice wins over the rule.
+    assert not BackgammonBot(Budget(clock=StoppedClock()), lookahead=False).lookahead
+    assert BackgammonBot(Budget(), lookahead=True).lookahead
+
+
+def test_backgammon_lookahead_stays_off_in_plain_python(interpreted: None) -> None:
+    assert not BackgammonBot(Budget(clock=StoppedClock())).lookahead
+
+
+def test_the_registered_strong_players_follow_the_rule(compiled: None) -> None:
+    fast = make_bot("strong", Budget(clock=StoppedClock()))
+    seeded = make_bot("strong")
+    bg_fast, bg_seeded = fast.player_for("backgammon"), seeded.player_for("backgammon")
+    assert isinstance(bg_fast, BackgammonBot) and isinstance(bg_seeded, BackgammonBot)
+    assert bg_fast.lookahead and not bg_seeded.lookahead
+    maedn_fast, maedn_seeded = fast.player_for("maedn"), seeded.player_for("maedn")
+    assert isinstance(maedn_fast, TrackBot) and isinstance(maedn_seeded, TrackBot)
+    assert (maedn_fast.depth, maedn_fast.follow_opponents) == (MAEDN_DEEPER_DEPTH, True)
+    assert (maedn_seeded.depth, maedn_seeded.follow_opponents) == (MAEDN_DEPTH, False)
+
+
+def test_maedn_searches_as_before_in_plain_python(interpreted: None) -> None:
+    bot = maedn_bot(Budget(clock=StoppedClock()))
+    assert (bot.depth, bot.follow_opponents) == (MAEDN_DEPTH, False)
+    forced = maedn_bot(Budget(), deeper=True)
+    assert (forced.depth, forced.follow_opponents) == (MAEDN_DEEPER_DEPTH, True)
+
+
+def test_kleiner_aerger_keeps_its_search_under_either_build(compiled: None) -> None:
+    """Deeper measured no better for Kleiner Ärger (docs/bots.md): the rule leaves it."""
+    fast = KleinerAergerBot(Budget(clock=StoppedClock()))
+    assert fast.fallback.depth == KleinerAergerBot(Budget()).fallback.depth
+
+
+# -- the lookahead keeps to its budget ----------------------------------------------------
+
+
+def test_lookahead_changes_the_play_when_it_has_time() -> None:
+    state = split_decision()
+    ranked = BackgammonBot(Budget(clock=StoppedClock()), lookahead=False)
+    deep = BackgammonBot(Budget(clock=StoppedClock()), lookahead=True)
+    assert ranked.choose(state, random.Random(0)).notation == RANKED_BEST
+    assert deep.choose(state, random.Random(0)).notation == LOOKAHEAD_BEST
+
+
+@pytest.mark.parametrize("good_reads", [1, 2, 3, 4])
+def test_time_running_out_in_the_lookahead_falls_back_to_the_ranking(good_reads: int) -> None:
+    """The deadline passes before the lookahead has re-scored the candidates that would
+    change the play: the network's ranking stands. Read 1 fixes the deadline, read 2 is
+    the ranking's first check; later reads fall inside the first candidates' replies."""
+    clock = ExpiringClock(good_reads)
+    bot = BackgammonBot(Budget(clock=clock), lookahead=True)
+    assert bot.choose(split_decision(), random.Random(0)).notation == RANKED_BEST
+    assert clock.reads > good_reads  # the deadline was really reached
+
+
+def test_a_deadline_after_the_deciding_candidate_keeps_its_answer() -> None:
+    """Cut short in the last candidate, the lookahead still plays the best of those it
+    re-scored completely, which here already include the one that changes the play."""
+    whole = ExpiringClock(10_000)
+    bot = BackgammonBot(Budget(clock=whole), lookahead=True)
+    assert bot.choose(split_decision(), random.Random(0)).notation == LOOKAHEAD_BEST
+    cut = ExpiringClock(whole.reads - 2)
+    bot = BackgammonBot(Budget(clock=cut), lookahead=True)
+    assert bot.choose(split_decision(), random.Random(0)).notation == LOOKAHEAD_BEST
+    assert cut.reads < whole.reads  # it did stop early
