@@ -86,8 +86,9 @@ def deeper_search_fits(budget: Budget, compiled: bool | None = None) -> bool:
       is_compiled`). A Raspberry Pi runs the rules 4-15 times slower than a laptop; the
       deeper searches were measured to win more while keeping their median decision
       inside the Pi's 0.5 s with the compiled rules (on the development machine, as
-      0.5 / 6 = 0.0833 s of CPU time; docs/bots.md). In plain Python they take three
-      to four times longer and would run into the deadline on the slower Pis.
+      0.5 / 6 = 0.0833 s of CPU time; docs/bots.md). In plain Python they take 1.5
+      (Backgammon) to 4 (MÄDN) times longer and would run into the deadline on the
+      slower Pis.
 
     Otherwise every bot plays exactly as it does without this rule. Either way the
     deadline holds: a deeper search cut short falls back to the shallower answer.

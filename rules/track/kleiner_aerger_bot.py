@@ -18,8 +18,8 @@ position loaded from a file that the standard start never reaches, three or more
 moves) goes to the heuristic expectimax player (:class:`rules.track.bot.TrackBot`),
 ``SEARCH_DEPTH`` decisions deep. Unlike MÄDN's, this search does not go deeper where
 :func:`rules.budget.deeper_search_fits`: one decision more measured no better against
-three random players (docs/bots.md) at six times the cost; ``deeper=True`` plays it so
-that the measurement can be repeated.
+three random players (29.4 % against 29.6 % of 2000 games, docs/bots.md) at eight
+times the cost; ``deeper=True`` plays it so that the measurement can be repeated.
 """
 
 from __future__ import annotations

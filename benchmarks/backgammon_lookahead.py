@@ -1,0 +1,124 @@
+"""Backgammon's lookahead against a stronger judge: equity lost per checker decision.
+
+Run by hand (never timed in tests):
+
+    .venv/bin/python benchmarks/backgammon_lookahead.py [--decisions 1500] [--seed 23]
+        [--seconds 0.0833]
+
+Why: win rates against pubeval need thousands of games to tell two settings of the
+lookahead apart. Judging single decisions is far more sensitive: every legal play of a
+decision is scored by GNU Backgammon's 1-ply evaluation (the ``gnubg-nn`` wheel, a test
+dependency), and each setting of the bot loses the difference between the judge's best
+play and its own choice. All settings answer the same decisions, so their difference to
+the network ranking alone is paired and its standard error small.
+
+The decisions come from seeded games of the network ranking against itself, a fifth of
+its moves random for variety. Settings with a budget use this process's CPU time
+(``--seconds``, a Pi's 0.5 s as 0.5 / 6 here); to measure the compiled rules, run this
+file from a tree whose ``rules/`` was compiled with mypyc (it puts its tree first on
+``sys.path``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import gnubg_nn
+
+import rules
+from rules.backgammon.bot import REPLIES, BackgammonBot
+from rules.backgammon.engine import MOVE, BackgammonState, Play, result_kind
+from rules.backgammon.net import equity
+from rules.budget import Budget
+from rules.build_info import is_compiled
+
+UNLIMITED = 10**8
+"""A node budget that never binds: only the clock, where there is one, stops a search."""
+
+
+def judged(play: Play) -> float:
+    """GNU Backgammon's 1-ply cubeless equity of a play, for the side that made it."""
+    if sum(play.mover) == 0:
+        return float(result_kind(play.other))
+    return -equity(tuple(gnubg_nn.probabilities([list(play.mover), list(play.other)], 1)))
+
+
+RANKING = "network ranking"
+"""The setting the others are paired against: no lookahead."""
+
+
+def settings(seconds: float) -> dict[str, BackgammonBot]:
+    budget = Budget(nodes=UNLIMITED, seconds=seconds, clock=time.process_time)
+    free = Budget(nodes=UNLIMITED)
+    return {
+        RANKING: BackgammonBot(free, lookahead=False),
+        "lookahead, every reply": BackgammonBot(free, lookahead=True, replies=0),
+        "lookahead, every reply, budget": BackgammonBot(budget, lookahead=True, replies=0),
+        f"lookahead, {REPLIES} replies": BackgammonBot(free, lookahead=True),
+        f"lookahead, {REPLIES} replies, budget": BackgammonBot(budget, lookahead=True),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=1500)
+    parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--seconds", type=float, default=0.5 / 6)
+    args = parser.parse_args(argv)
+    bots = settings(args.seconds)
+    driver = bots[RANKING]
+    lost: dict[str, list[float]] = {name: [] for name in bots}
+    took: dict[str, list[float]] = {name: [] for name in bots}
+    game = rules.get_game("backgammon", "money")
+    rng = random.Random(args.seed)
+    state = game.new_state()
+    while len(lost[RANKING]) < args.decisions:
+        if state.is_terminal():
+            state = game.new_state()
+            continue
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state = state.roll(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        assert isinstance(state, BackgammonState)
+        moves = state.legal_moves()
+        move = driver.choose(state, random.Random(0))
+        if state.phase == MOVE and len(moves) > 1:
+            values = {m: judged(m) for m in moves if isinstance(m, Play)}
+            best = max(values.values())
+            for name, bot in bots.items():
+                began = time.process_time()
+                chosen = bot.choose(state, random.Random(0))
+                took[name].append(time.process_time() - began)
+                assert isinstance(chosen, Play)
+                lost[name].append(best - values[chosen])
+            if rng.random() < 0.2:
+                move = moves[rng.randrange(len(moves))]
+        state = state.apply(move)
+    print(
+        f"{args.decisions} checker decisions (seed {args.seed}), judged by GNU Backgammon "
+        f"1-ply; {'compiled' if is_compiled() else 'interpreted'} rules from "
+        f"{Path(rules.__file__).resolve().parent.parent}; budget {args.seconds:.4f} s CPU"
+    )
+    base = lost[RANKING]
+    for name in bots:
+        paired = [a - b for a, b in zip(lost[name], base, strict=True)]
+        spread = statistics.stdev(paired) / len(paired) ** 0.5 if any(paired) else 0.0
+        print(
+            f"  {name}: {statistics.mean(lost[name]) * 1000:.2f} milli-equity lost per "
+            f"decision, {statistics.mean(paired) * 1000:+.2f} ± {spread * 1000:.2f} against "
+            f"the ranking; median {statistics.median(took[name]) * 1000:.1f} ms, "
+            f"max {max(took[name]) * 1000:.0f} ms"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
