@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import pkgutil
+import sys
 from collections.abc import Callable
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
@@ -86,7 +87,8 @@ def is_compiled() -> bool:
     The bots may search deeper only where the engines finish that search inside the
     per-move budget on a Raspberry Pi (:func:`rules.budget.deeper_search_fits`); the
     compiled build is that fast, plain Python is not. Read from the loaded module's
-    file, not from a setting, so the answer cannot go stale."""
-    from rules.backgammon import engine
-
-    return compiled_module(engine.__file__)
+    file, not from a setting, so the answer cannot go stale. Looked up by name, not
+    imported: the core imports this module, and the engine imports the core."""
+    name = "rules.backgammon.engine"
+    loaded = sys.modules.get(name)
+    return compiled_module(loaded.__file__ if loaded is not None else _origin(name))
