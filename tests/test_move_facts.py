@@ -11,7 +11,7 @@ import pytest
 
 import rules
 from rules.core import MoveFacts, PresetFacts
-from tests.helpers import position
+from tests.helpers import position, track_position
 
 GAMES = [(name, preset) for name in rules.game_names() for preset in rules.presets(name)]
 
@@ -31,24 +31,14 @@ def backgammon(white: dict[int, int], black: dict[int, int], dice: tuple[int, in
 
 
 def test_a_track_move_walks_its_fields_and_flags_its_capture() -> None:
-    state = position(
-        "maedn",
+    state = track_position(
         "classic",
-        players=["red", "green"],
-        turn="red",
+        {"red": [3, "home", "home", "home"], "green": [5, "home", "home", "home"]},
         dice=[2],
-        pieces={"red": [3, "home", "home", "home"], "green": [5, "home", "home", "home"]},
     )
     (move,) = state.legal_moves()
     assert rules.move_facts("maedn", move) == MoveFacts("piece on 3 → 5, captures", 2, True)
-    entering = position(
-        "maedn",
-        "classic",
-        players=["red", "green"],
-        turn="red",
-        dice=[6],
-        pieces={"red": ["home"] * 4, "green": ["home"] * 4},
-    )
+    entering = track_position("classic", {"red": ["home"] * 4, "green": ["home"] * 4}, dice=[6])
     (enter,) = entering.legal_moves()
     assert rules.move_facts("maedn", enter) == MoveFacts("piece from home → 0", 1, False)
 

@@ -19,7 +19,7 @@ from controller.table import Table, TableOptions
 from controller.views.palette import SEAT
 from hardware.display_status import SEAT_DEFAULTS
 from hardware.interfaces import ButtonEvent
-from tests.helpers import position
+from tests.helpers import track_position
 from tests.views_scenes import kleiner_midgame, maedn_midgame, minimaki_midgame
 
 
@@ -137,34 +137,21 @@ def test_move_words_of_every_game() -> None:
     lingo = maedn_midgame("lingo")  # no obligations: every piece may move, or pass
     words = {move_words("maedn", m) for m in lingo.legal_moves()}
     assert {"piece on 0 → 3", "piece on 5 → 8", "pass (no move)"} <= words
-    entering = position(
-        "maedn",
-        "classic",
-        players=["red", "green"],
-        turn="red",
-        dice=[6],
-        pieces={"red": ["home", "home", "home", 38], "green": ["home"] * 4},
+    entering = track_position(
+        "classic", {"red": ["home", "home", "home", 38], "green": ["home"] * 4}, dice=[6]
     )
     words = {move_words("maedn", m) for m in entering.legal_moves()}
     assert "piece from home → 0" in words
-    goal = position(
-        "maedn",
-        "classic",
-        players=["red", "green"],
-        turn="red",
-        dice=[3],
-        pieces={"red": [38, "home", "home", "home"], "green": ["home"] * 4},
+    goal = track_position(
+        "classic", {"red": [38, "home", "home", "home"], "green": ["home"] * 4}, dice=[3]
     )
     assert {move_words("maedn", m) for m in goal.legal_moves()} == {"piece on 38 → goal 2"}
     kleiner = kleiner_midgame()
     assert all(" → " in move_words("kleiner_aerger", m) for m in kleiner.legal_moves())
-    capture = position(
-        "maedn",
+    capture = track_position(
         "classic",
-        players=["red", "green"],
-        turn="red",
+        {"red": [3, "home", "home", "home"], "green": [5, "home", "home", "home"]},
         dice=[2],
-        pieces={"red": [3, "home", "home", "home"], "green": [5, "home", "home", "home"]},
     )
     assert move_words("maedn", capture.legal_moves()[0]) == "piece on 3 → 5, captures"
     assert move_words("maedn", rules.PASS) == "pass (no move)"
