@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from rules.backgammon.bot import BackgammonBot
 from rules.backgammon.engine import (
@@ -39,10 +39,10 @@ from rules.backgammon.engine import (
     BackgammonState,
     Play,
 )
+from rules.backgammon.mat import StepLike
 from rules.backgammon.moves import legal_plays
 from rules.backgammon.pubeval import pubeval
 from rules.budget import Budget
-from rules.core import Move, State
 
 CANDIDATES = 4
 """How many of the network's best plays the judge re-scores one roll deeper (besides
@@ -57,17 +57,6 @@ WORST = 3
 
 PR_SCALE = 500
 """The error-rate scale: equity lost per non-forced decision times 500."""
-
-
-class StepLike(Protocol):
-    @property
-    def before(self) -> State: ...
-
-    @property
-    def dice(self) -> tuple[int, ...] | None: ...
-
-    @property
-    def move(self) -> Move | None: ...
 
 
 @dataclass(frozen=True)
