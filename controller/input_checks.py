@@ -12,29 +12,18 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-QUOTE_LIMIT = 60
+from rules.errors import SHOWN_LIMIT, shown
+
+QUOTE_LIMIT = SHOWN_LIMIT
 """At most this many characters of an input appear in an error line."""
 
 BOM = "\ufeff"
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """``repr(value)``, cut to ``limit`` characters with a note of the full length."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        text = _int_text(value)
-    else:
-        text = repr(value)
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text)} characters)"
-
-
-def _int_text(value: int) -> str:
-    # str() of an int beyond Python's digit limit raises; its size says enough.
-    try:
-        return str(value)
-    except ValueError:
-        return f"<an integer of {value.bit_length()} bits>"
+    """``repr(value)``, cut to ``limit`` characters with a note of the full length (the
+    rules' own messages quote with the same function)."""
+    return shown(value, limit)
 
 
 def clip(text: str, limit: int = 300) -> str:
