@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import rules
-from controller.input_checks import TomlError, is_finite_number, quote, read_toml
+from controller.input_checks import TomlError, clip, is_finite_number, quote, read_toml
 from hardware.specs import (
     DISPLAY_TYPES,
     INPUT_TYPES,
@@ -455,7 +455,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         config = load_config(args.file)
     except ConfigError as exc:
         for line in exc.errors:
-            err.write(f"spieltisch: error: {line}\n")
+            err.write(f"spieltisch: error: {clip(line)}\n")
         return 2
     d = config.display
     w, h = d.logical_size

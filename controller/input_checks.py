@@ -27,12 +27,14 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
 
 
 def clip(text: str, limit: int = 300) -> str:
-    """One error line, never longer than ``limit``: a safety net for messages built
-    below the command line (a library's own words that may hold the input)."""
+    """The first line of ``text``, never longer than about ``limit``: a safety net for
+    messages built below the command line that hold a long input (a path, a library's
+    own words). The start and the end stay, since the end usually says what is wrong."""
     line = text.splitlines()[0] if text else ""
     if len(line) <= limit:
         return line
-    return f"{line[:limit]}… ({len(line)} characters)"
+    half = limit // 2
+    return f"{line[:half]}…({len(line) - 2 * half} characters)…{line[-half:]}"
 
 
 def is_finite_number(value: Any) -> bool:
