@@ -11,8 +11,11 @@ import argparse
 
 import rules
 from controller.config import Config, default_config, load_config
-from controller.input_checks import quote
+from controller.input_checks import is_finite_number, quote
 from controller.session import SEAT_KINDS
+
+MAX_DELAY_S = 60.0
+"""The text board's longest pause between moves (``--delay``)."""
 
 MENU_SEATS = ("human", "bot", "bot", "bot")
 """The seats when neither ``--seats`` nor ``--game`` says otherwise."""
@@ -30,6 +33,9 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     """Check ``--seats``, ``--game``, ``--preset`` and that the game can seat the
     players chosen (raises ``ValueError``). Returns the seat kinds."""
     given = args.seats
+    delay = getattr(args, "delay", None)
+    if delay is not None and not (is_finite_number(delay) and 0 <= delay <= MAX_DELAY_S):
+        raise ValueError(f"--delay {quote(delay)}: allowed: seconds from 0 to {MAX_DELAY_S}")
     if args.game is not None:
         rules.get_game(args.game, args.preset)  # an unknown game or preset raises
     elif args.preset is not None:

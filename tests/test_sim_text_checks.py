@@ -65,6 +65,15 @@ def test_players_and_seats_that_disagree_are_refused(capsys: pytest.CaptureFixtu
     assert code == 2 and out == "" and "--players 3" in err
 
 
+@pytest.mark.parametrize("delay", ["nan", "inf", "-1", "61"])
+def test_a_delay_that_is_no_pause_is_refused(
+    capsys: pytest.CaptureFixture[str], delay: str
+) -> None:
+    code = main(["sim", "--display", "text", "--game", "maedn", "--delay", delay])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--delay" in err
+
+
 def last_line(text: str) -> str:
     return text.strip().splitlines()[-1]
 
@@ -76,7 +85,7 @@ def test_a_killed_text_game_resumes_from_its_save_and_ends_as_it_would_have(
     """Pulled plug: SIGKILL mid-game, then the same command resumes the save and plays
     the very game an uninterrupted run with that seed plays (dice and bots draw from
     the saved generator)."""
-    args = ["--game", "maedn", "--seed", "11", "--bots", "random"]
+    args = ["--game", "backgammon", "--seed", "1", "--bots", "random"]
     code, whole, _ = sim(capsys, *args)
     assert code == 0
     state = tmp_path / "state"
@@ -105,13 +114,13 @@ def test_a_killed_text_game_resumes_from_its_save_and_ends_as_it_would_have(
         assert process.stderr is not None
         process.stderr.close()
     saved = json.loads(save.read_text())
-    assert saved["game"] == "maedn" and len(saved["history"]) > 40
+    assert saved["game"] == "backgammon" and len(saved["history"]) > 40
     code, resumed, err = sim(capsys, "--state-dir", str(state))
     assert code == 0, err
     assert resumed.startswith(f"resuming the game saved in {save} ")
-    assert "maedn/classic, 4 bots, resumed\n" in resumed
+    assert "backgammon/single, 2 bots, resumed\n" in resumed
     assert last_line(resumed).removesuffix(" (resumed)") == last_line(whole).removesuffix(
-        " (seed 11)"
+        " (seed 1)"
     )
     # finished: the next start is a new game, not the old one again
     code, again, _ = sim(capsys, "--state-dir", str(state), "--game", "minimaki", "--seed", "1")
