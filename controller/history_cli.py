@@ -31,8 +31,10 @@ from typing import IO, Any
 
 from controller.history import HistoryError, HistoryStore
 from controller.history_export import can_export_match, json_lines, match_text, replay
-from controller.history_record import ABANDONED, HistoryEntry, Summary
+from controller.history_record import ABANDONED, FINISHED, HistoryEntry, Summary
 from controller.history_stats import tally
+from rules.playout import PlayStep
+from rules.registry import RecordAnalysis, capabilities
 
 FORMATS = ("mat", "jsonl")
 
@@ -219,6 +221,15 @@ def length_text(summary: Summary) -> str:
 # -- show ---------------------------------------------------------------------------------
 
 
+def record_analysis(summary: Summary, steps: Sequence[PlayStep]) -> RecordAnalysis | None:
+    """The game's analysis of a finished record (Backgammon's error rates, luck and
+    worst decisions), or None where the game has none."""
+    if summary.outcome != FINISHED or not steps:
+        return None
+    analyse = capabilities(summary.game).record_analysis
+    return None if analyse is None else analyse(steps)
+
+
 def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
     from controller.text_board import render_board
 
@@ -230,7 +241,11 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
             {**entry, "state": step.after.to_json()}
             for entry, step in zip(game.history, steps, strict=True)
         ]
-        emit(out, {**summary.to_json(), "start_state": game.start_state, "events": events})
+        data = {**summary.to_json(), "start_state": game.start_state, "events": events}
+        analysis = record_analysis(summary, steps)
+        if analysis is not None:
+            data["analysis"] = analysis.to_json()
+        emit(out, data)
         return 0
     colour = out.isatty()
     out.write(f"game {summary.id}: {summary.game}/{summary.preset}, {summary.outcome}\n")
@@ -246,6 +261,9 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         )
     if steps:
         out.write("\n" + render_board(steps[0].before, colour=colour) + "\n")
+    analysis = record_analysis(summary, steps)
+    if analysis is not None:
+        out.write("\n".join(analysis.lines()) + "\n")
     for number, step in enumerate(steps, start=1):
         who = step.player or "dice"
         if step.dice is not None:

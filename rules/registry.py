@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rules.budget import Budget
 from rules.core import Bot, Game, Move, MoveFacts, PresetFacts, State, notation_facts
@@ -23,6 +23,14 @@ from rules.errors import InvalidStateError, UnknownGameError, shown
 
 PlayoutResult = tuple[Sequence[str], int, int, int]
 """A fast random playout's (winners, dice throws, moves, passes)."""
+
+
+class RecordAnalysis(Protocol):
+    """What :attr:`Capabilities.record_analysis` returns."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def lines(self) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -52,6 +60,9 @@ class Capabilities:
     preset_facts: Callable[[Game], PresetFacts] | None = None
     """The rule switches of a preset the appliance acts on (a move timer, the Crawford
     rule). ``None``: neither."""
+    record_analysis: Callable[[Iterable[Any]], RecordAnalysis] | None = None
+    """An analysis of a finished record's replayed steps (how well each side played):
+    figures as JSON and as lines of text. ``None``: the game has none."""
 
 
 @dataclass(frozen=True)
