@@ -91,6 +91,15 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--config", type=Path, help="take game settings from this config file")
     sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
+    sim.add_argument(
+        "--web",
+        type=int,
+        nargs="?",
+        const=8080,
+        metavar="PORT",
+        help="serve the companion page on PORT (default 8080); a seat set to phone is "
+        "played from it",
+    )
     # the text watcher's options
     sim.add_argument("--players", type=int, help="text mode: number of players")
     sim.add_argument("--bots", default="random", help="text mode: bot kind (default random)")
@@ -236,6 +245,11 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             f"above (exit {exit_code.code})\n"
         )
         return exit_code.code
+    publisher = None
+    if config.web.enabled:
+        from controller.web.attach import mirrored
+
+        display, publisher = mirrored(display)
     app = Appliance(
         config,
         display=display,
@@ -247,7 +261,17 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         poweroff=poweroff,
         events=events,
     )
-    shutdown = app.run()
+    server = None
+    if publisher is not None:
+        from controller.web.attach import serve
+
+        phones = [i for i, p in enumerate(config.players) if p == "phone"]
+        server = serve(app, publisher, config.web.port, phones)
+    try:
+        shutdown = app.run()
+    finally:
+        if server is not None:
+            server.stop()
     app.notifier.stopping()
     log.info("stopped (%s)", shutdown.reason if shutdown else "table")
     return 0
@@ -270,10 +294,14 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     from controller.session import SEAT_KINDS
 
     kinds = [k.strip() for k in args.seats.split(",")]
-    bad = [k for k in kinds if k not in SEAT_KINDS]
+    known = (*SEAT_KINDS, "phone") if getattr(args, "web", None) is not None else SEAT_KINDS
+    bad = [k for k in kinds if k not in known]
     if bad:
-        allowed = ", ".join(SEAT_KINDS)
-        raise ValueError(f"--seats: {bad[0]!r} is not a seat kind ({allowed}) in {args.seats!r}")
+        allowed = ", ".join(known)
+        hint = "; phone needs --web" if bad[0] == "phone" else ""
+        raise ValueError(
+            f"--seats: {bad[0]!r} is not a seat kind ({allowed}) in {args.seats!r}{hint}"
+        )
     if not 1 <= len(kinds) <= 4:
         raise ValueError(f"--seats takes 1 to 4 seats, got {len(kinds)} in {args.seats!r}")
     if args.game is not None:
@@ -373,7 +401,14 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             recorder = GifRecorder(args.record, primary.width, primary.height, primary.mode, 16)
             display = TeeDisplay(primary, recorder)
             closers.append(display)
-        kinds = validate_sim_args(args)
+        publisher = None
+        if args.web is not None:
+            from controller.web.attach import mirrored
+
+            display, publisher = mirrored(display)
+        seat_kinds = validate_sim_args(args)
+        phones = [i for i, kind in enumerate(seat_kinds) if kind == "phone"]
+        kinds = ["human" if kind == "phone" else kind for kind in seat_kinds]
         pace = FAST_PACE if args.fast else {}
         options = table_options(config, seat_count=4, default_seats=tuple(kinds), **pace)
         if args.state_dir is not None:
@@ -403,10 +438,22 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
             )
         install_signal_handlers(app.events)
+        server = None
+        if publisher is not None:
+            from controller.web.attach import serve
+
+            server = serve(app, publisher, args.web, phones)
+            if server is not None:
+                sys.stderr.write(
+                    f"spieltisch sim: companion page on http://localhost:{server.port}/\n"
+                )
         try:
             app.run(new_game=session)
         except HardwareError as exc:
             raise HardwareError(f"simulator: {exc}") from None
+        finally:
+            if server is not None:
+                server.stop()
     finally:
         # Put the terminal back before anything is printed (the error, the kept log).
         for closer in closers:
