@@ -267,9 +267,16 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 
         phones = [i for i, p in enumerate(config.players) if p == "phone"]
         server = serve(app, publisher, config.web.port, phones)
+    announcement = None
+    if server is not None:
+        from controller.web.mdns import announce
+
+        announcement = announce(server.port)
     try:
         shutdown = app.run()
     finally:
+        if announcement is not None:
+            announcement.close()
         if server is not None:
             server.stop()
     app.notifier.stopping()

@@ -17,19 +17,24 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-import aiohttp  # noqa: E402
+import aiohttp
 
-from controller.config import ConfigError, parse_config  # noqa: E402
-from controller.events import NoticeEvent  # noqa: E402
-from controller.session import Session  # noqa: E402
-from controller.testing.rig import ApplianceRig  # noqa: E402
-from controller.web.attach import mirrored, serve  # noqa: E402
-from controller.web.pairing import TRIES_PER_CODE, Pairing, PairingError  # noqa: E402
-from controller.web.publish import FramePublisher  # noqa: E402
-from controller.web.server import MAX_BODY, WebServer  # noqa: E402
-from hardware.interfaces import ButtonEvent  # noqa: E402
+from controller.config import ConfigError, parse_config
+from controller.events import EventQueue, NoticeEvent
+from controller.session import Session
+from controller.testing.rig import ApplianceRig
+from controller.web.attach import mirrored, serve
+from controller.web.pairing import TRIES_PER_CODE, Pairing, PairingError
+from controller.web.publish import FramePublisher
+from controller.web.server import MAX_BODY, WebServer
+from hardware.interfaces import ButtonEvent
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def client_session() -> aiohttp.ClientSession:
+    """A browser-like client: it keeps cookies set by an address (127.0.0.1) too."""
+    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
 
 
 # -- config --------------------------------------------------------------------------------
@@ -175,7 +180,7 @@ async def pair(client: aiohttp.ClientSession, table: Table) -> str:
 
 def test_the_live_stream_sends_the_panels_own_frame(table: Table) -> None:
     async def watch() -> tuple[bytes, dict[str, Any]]:
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client, client.ws_connect(table.url + "/ws") as ws:
+        async with client_session() as client, client.ws_connect(table.url + "/ws") as ws:
             status = json.loads((await ws.receive(5)).data)
             frame = (await ws.receive(5)).data
             return frame, status
@@ -191,7 +196,7 @@ def test_the_live_stream_sends_the_panels_own_frame(table: Table) -> None:
 
 def test_pages_and_state_are_open_to_watchers(table: Table) -> None:
     async def look() -> tuple[int, str, dict[str, Any], int]:
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+        async with client_session() as client:
             async with client.get(table.url + "/") as page:
                 html = await page.text()
                 status = page.status
@@ -216,7 +221,7 @@ def test_changes_without_pairing_with_a_forged_origin_or_without_csrf_are_refuse
 
     async def attempts() -> list[int]:
         codes = []
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+        async with client_session() as client:
             async with client.post(table.url + "/api/press", json=press) as response:
                 codes.append(response.status)  # not paired
             csrf = await pair(client, table)
@@ -238,7 +243,7 @@ def test_a_phone_seat_plays_through_the_event_queue(table: Table) -> None:
 
     async def roll() -> list[int]:
         codes = []
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+        async with client_session() as client:
             csrf = await pair(client, table)
             headers = {"X-CSRF-Token": csrf}
             for kind in ("down", "up"):
@@ -264,7 +269,7 @@ def test_bad_requests_get_one_line_answers_and_the_table_plays_on(table: Table) 
 
     async def fuzz() -> list[int]:
         statuses = []
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+        async with client_session() as client:
             for _ in range(150):
                 method = rng.choice(["GET", "POST", "PUT", "DELETE", "PATCH"])
                 path = rng.choice(paths) + rng.choice(["", "?a=1", "/..", "%00"])
@@ -292,9 +297,9 @@ def test_a_client_that_disconnects_mid_stream_costs_nothing(table: Table) -> Non
     assert table.server is not None and table.server.web is not None
     table.rig.app.loop.draw()
     request = (
-        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    ).encode()
+        b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
     for _ in range(20):
         with socket.create_connection(("127.0.0.1", table.server.port), timeout=5) as sock:
             sock.sendall(request)
@@ -332,7 +337,26 @@ def test_a_port_in_use_leaves_the_table_without_its_page() -> None:
 
 
 def test_server_stops_cleanly() -> None:
-    server = WebServer(FramePublisher(16, 16), __import__("controller.events").events.EventQueue(), 0)
+    server = WebServer(FramePublisher(16, 16), EventQueue(), 0)
     server.start()
     server.stop()
     assert server.thread is not None and not server.thread.is_alive()
+
+
+def test_the_table_is_announced_as_spieltisch_local() -> None:
+    """A second zeroconf instance resolves the service and its host name."""
+    zeroconf = pytest.importorskip("zeroconf")
+    from controller.web.mdns import announce
+
+    announcement = announce(8080)
+    if announcement is None:
+        pytest.skip("no multicast network here")
+    browser = zeroconf.Zeroconf()
+    try:
+        info = browser.get_service_info(
+            "_http._tcp.local.", "spieltisch._http._tcp.local.", timeout=3000
+        )
+    finally:
+        browser.close()
+        announcement.close()
+    assert info is not None and info.server == "spieltisch.local." and info.port == 8080
