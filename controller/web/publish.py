@@ -74,6 +74,7 @@ class FramePublisher:
         self._lock = threading.Lock()
         self._numbers = itertools.count(1)
         self._latest: Snapshot | None = None
+        self._pending: Snapshot | None = None
         self._hidden_until = 0.0
         self.held_back = 0
         """Frames not published because the pairing code was on them."""
@@ -91,9 +92,6 @@ class FramePublisher:
     def show(self, image: Image) -> None:
         """On the loop thread: copy the frame and the words; never raises."""
         try:
-            if self.clock() < self._hidden_until:
-                self.held_back += 1
-                return
             rgb = image.convert("RGB").tobytes() if image.mode != "RGB" else image.tobytes()
             status = self.status_source() if self.status_source is not None else None
             dice = self.dice_source() if self.dice_source is not None else None
@@ -101,7 +99,26 @@ class FramePublisher:
             return
         snapshot = Snapshot(next(self._numbers), image.width, image.height, rgb, status, dice)
         with self._lock:
+            if self.clock() < self._hidden_until:
+                self.held_back += 1
+                self._pending = snapshot
+                return
             self._latest = snapshot
+            self._pending = None
+        self._tell()
+
+    def reveal(self) -> None:
+        """The code is off the panel or used up: publish the newest frame held back."""
+        with self._lock:
+            self._hidden_until = 0.0
+            pending, self._pending = self._pending, None
+            if pending is not None:
+                self._latest = pending
+        if pending is not None:
+            self._tell()
+
+    def _tell(self) -> None:
+        with self._lock:
             listeners = list(self.listeners)
         for listener in listeners:
             with contextlib.suppress(Exception):  # a closed server loop: nothing to tell

@@ -136,8 +136,12 @@ class WebApp:
             code = self.pairing.new_code()
         except PairingError as exc:
             return json_error(429, str(exc))
-        self.publisher.hide_for(CODE_S / 4 + 2)
-        self.events.put(NoticeEvent(f"code {code}", CODE_S / 4))
+        # Watchers must not read the code off the mirror: no frame is published while
+        # it is on the panel, until it is used up or its notice is over.
+        shown = CODE_S / 4
+        self.publisher.hide_for(shown + 2)
+        asyncio.get_running_loop().call_later(shown + 2, self.publisher.reveal)
+        self.events.put(NoticeEvent(f"code {code}", shown))
         log.warning("companion page: pairing code %s is on the panel", code)
         return web.json_response({"shown": True})
 
@@ -151,6 +155,7 @@ class WebApp:
             session = self.pairing.pair(code, client)
         except PairingError as exc:
             return json_error(403, str(exc))
+        self.publisher.reveal()  # the code on the panel is used up: watching is safe again
         response = web.json_response({"paired": True, "csrf": session.csrf})
         response.set_cookie(
             COOKIE, session.token, max_age=30 * 24 * 3600, httponly=True, samesite="Strict"
