@@ -132,7 +132,7 @@ def test_a_code_is_void_after_too_many_wrong_tries() -> None:
 # -- the server against a table ---------------------------------------------------------------
 
 
-class Table:
+class ServedTable:
     """A rig whose panel is mirrored to a running server."""
 
     def __init__(self, seats: tuple[str, ...] = ("human", "bot")) -> None:
@@ -151,8 +151,8 @@ class Table:
 
 
 @pytest.fixture
-def table() -> Iterator[Table]:
-    built = Table()
+def table() -> Iterator[ServedTable]:
+    built = ServedTable()
     built.rig.start(Session.start("maedn", "classic", ["human", "bot"], seed=3, bot="random"))
     yield built
     built.close()
@@ -162,7 +162,7 @@ def run(coroutine: Any) -> Any:
     return asyncio.run(coroutine)
 
 
-async def pair(client: aiohttp.ClientSession, table: Table) -> str:
+async def pair(client: aiohttp.ClientSession, table: ServedTable) -> str:
     async with client.post(table.url + "/api/pair/code") as response:
         assert response.status == 200
     events = []
@@ -178,7 +178,7 @@ async def pair(client: aiohttp.ClientSession, table: Table) -> str:
     return csrf
 
 
-def test_the_live_stream_sends_the_panels_own_frame(table: Table) -> None:
+def test_the_live_stream_sends_the_panels_own_frame(table: ServedTable) -> None:
     async def watch() -> tuple[bytes, dict[str, Any]]:
         async with client_session() as client, client.ws_connect(table.url + "/ws") as ws:
             status = json.loads((await ws.receive(5)).data)
@@ -194,7 +194,7 @@ def test_the_live_stream_sends_the_panels_own_frame(table: Table) -> None:
     assert any(seat["on_turn"] for seat in status["seats"])
 
 
-def test_pages_and_state_are_open_to_watchers(table: Table) -> None:
+def test_pages_and_state_are_open_to_watchers(table: ServedTable) -> None:
     async def look() -> tuple[int, str, dict[str, Any], int]:
         async with client_session() as client:
             async with client.get(table.url + "/") as page:
@@ -215,7 +215,7 @@ def test_pages_and_state_are_open_to_watchers(table: Table) -> None:
 
 
 def test_changes_without_pairing_with_a_forged_origin_or_without_csrf_are_refused(
-    table: Table,
+    table: ServedTable,
 ) -> None:
     press = {"seat": 0, "button": "ok", "kind": "down"}
 
@@ -238,7 +238,7 @@ def test_changes_without_pairing_with_a_forged_origin_or_without_csrf_are_refuse
     assert not any(isinstance(table.rig.app.events.get(0), ButtonEvent) for _ in range(3))
 
 
-def test_a_phone_seat_plays_through_the_event_queue(table: Table) -> None:
+def test_a_phone_seat_plays_through_the_event_queue(table: ServedTable) -> None:
     """OK from the phone rolls for seat 1 exactly as its GPIO button would."""
 
     async def roll() -> list[int]:
@@ -261,7 +261,7 @@ def test_a_phone_seat_plays_through_the_event_queue(table: Table) -> None:
     assert len(table.rig.app.table.require_session().history) == before + 1  # the roll
 
 
-def test_bad_requests_get_one_line_answers_and_the_table_plays_on(table: Table) -> None:
+def test_bad_requests_get_one_line_answers_and_the_table_plays_on(table: ServedTable) -> None:
     """A fuzz over every endpoint: random methods, paths, bodies and headers; every
     answer is a status below 500, and the table still draws afterwards."""
     paths = ["/", "/api/state", "/ws", "/api/pair/code", "/api/pair", "/api/press", "/x"]
@@ -290,7 +290,7 @@ def test_bad_requests_get_one_line_answers_and_the_table_plays_on(table: Table) 
     assert table.rig.app.loop.frames > 0
 
 
-def test_a_client_that_disconnects_mid_stream_costs_nothing(table: Table) -> None:
+def test_a_client_that_disconnects_mid_stream_costs_nothing(table: ServedTable) -> None:
     """Twenty raw sockets upgrade to the stream, read a little and vanish without a
     close handshake; the server forgets each of them, and a slow reader that never reads
     holds at most one frame."""
@@ -325,7 +325,7 @@ def test_a_publisher_never_raises_into_the_loop() -> None:
 
 
 def test_a_port_in_use_leaves_the_table_without_its_page() -> None:
-    first = Table()
+    first = ServedTable()
     try:
         rig = ApplianceRig(None, buttons=False)
         _tee, publisher = mirrored(rig.app.loop.display)

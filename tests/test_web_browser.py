@@ -20,7 +20,7 @@ webdriver = pytest.importorskip("selenium.webdriver")
 from controller.events import NoticeEvent  # noqa: E402
 from controller.machine import Mode  # noqa: E402
 from controller.session import Session  # noqa: E402
-from tests.test_web import Table  # noqa: E402
+from tests.test_web import ServedTable  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -59,7 +59,7 @@ def browser() -> Iterator[Any]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def wait_for(condition: Any, what: str, table: Table | None = None, seconds: float = 10) -> Any:
+def wait_for(condition: Any, what: str, table: ServedTable | None = None, seconds: float = 10) -> Any:
     """Poll ``condition`` (the browser works on its own), stepping the table meanwhile."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -83,7 +83,7 @@ def canvas_pixels(driver: Any) -> bytes:
 
 
 def test_pair_play_a_phone_seat_and_mirror_the_panel(browser: Any) -> None:
-    table = Table()
+    table = ServedTable()
     try:
         table.rig.start(Session.start("maedn", "classic", ["human", "bot"], seed=3, bot="random"))
         table.rig.app.loop.draw()
@@ -120,7 +120,7 @@ def test_pair_play_a_phone_seat_and_mirror_the_panel(browser: Any) -> None:
         table.close()
 
 
-def next_notice(table: Table) -> NoticeEvent | None:
+def next_notice(table: ServedTable) -> NoticeEvent | None:
     events = table.rig.app.events
     while len(events):
         event = events.get(0)
