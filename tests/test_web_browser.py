@@ -59,7 +59,9 @@ def browser() -> Iterator[Any]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def wait_for(condition: Any, what: str, table: ServedTable | None = None, seconds: float = 10) -> Any:
+def wait_for(
+    condition: Any, what: str, table: ServedTable | None = None, seconds: float = 10
+) -> Any:
     """Poll ``condition`` (the browser works on its own), stepping the table meanwhile."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
