@@ -305,7 +305,7 @@ def test_a_client_that_disconnects_mid_stream_costs_nothing(table: ServedTable) 
             sock.sendall(request)
             assert sock.recv(64).startswith(b"HTTP/1.1 101")
     for _ in range(200):
-        table.rig.press(0, "next")  # frames keep coming; every stream notices its end
+        table.rig.settle()  # the server notices each vanished reader by itself
         if not table.server.web.streams:
             break
     assert len(table.server.web.streams) == 0
@@ -360,3 +360,34 @@ def test_the_table_is_announced_as_spieltisch_local() -> None:
         browser.close()
         announcement.close()
     assert info is not None and info.server == "spieltisch.local." and info.port == 8080
+
+
+def test_two_hundred_connections_at_once_never_stop_the_table(table: ServedTable) -> None:
+    """200 sockets open at once and say nothing: the server keeps at most its limit and
+    refuses the rest at once; the table goes on drawing, and the page answers again
+    once they are gone."""
+    from controller.web.server import MAX_CONNECTIONS
+
+    assert table.server is not None and table.server.web is not None
+    sockets = [
+        socket.create_connection(("127.0.0.1", table.server.port), timeout=5) for _ in range(200)
+    ]
+    try:
+        refused = 0
+        for sock in sockets[MAX_CONNECTIONS + 10 :]:
+            if sock.recv(64).startswith(b"HTTP/1.1 503"):
+                refused += 1
+        assert refused == len(sockets) - MAX_CONNECTIONS - 10
+        frames = table.rig.app.loop.frames
+        table.rig.app.events.put(ButtonEvent(0, "ok", "down"))  # seat 1 rolls
+        table.rig.settle()
+        assert table.rig.app.loop.frames > frames
+    finally:
+        for sock in sockets:
+            sock.close()
+
+    async def page() -> int:
+        async with client_session() as client, client.get(table.url + "/api/state") as r:
+            return r.status
+
+    assert run(page()) == 200

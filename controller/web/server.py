@@ -308,12 +308,16 @@ class WebServer:
         handlers = runner.server
         assert handlers is not None
 
-        def limited() -> asyncio.BaseProtocol:
-            if len(handlers.connections) >= MAX_CONNECTIONS:
-                return Refuse()
-            return handlers()
+        counter = Counter()
 
-        server = await self.loop.create_server(limited, self.host, self.port, backlog=64)
+        def limited() -> asyncio.BaseProtocol:
+            # Counted here, when asyncio accepts: a burst of connections is accepted
+            # all at once, before aiohttp registers any of them.
+            if counter.open >= MAX_CONNECTIONS:
+                return Refuse()
+            return Counted(handlers(), counter)
+
+        server = await self.loop.create_server(limited, self.host, self.port, backlog=256)
         self.port = server.sockets[0].getsockname()[1]
         loop = self.loop
         web_app = self.web
@@ -338,6 +342,39 @@ class WebServer:
                 self.loop.call_soon_threadsafe(self._stop.set)
         if self.thread is not None:
             self.thread.join(5)
+
+
+class Counter:
+    open = 0
+
+
+class Counted(asyncio.Protocol):
+    """aiohttp's protocol for one connection, counted while it is open."""
+
+    def __init__(self, inner: Any, counter: Counter) -> None:
+        self.inner = inner
+        self.counter = counter
+        counter.open += 1
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        result: bool | None = self.inner.eof_received()
+        return result
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.counter.open -= 1
+        self.inner.connection_lost(exc)
 
 
 class Refuse(asyncio.Protocol):
