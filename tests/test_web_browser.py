@@ -1,10 +1,11 @@
 """The companion page in a real headless Chromium (Debian's chromium and
 chromium-driver, driven by Selenium): pair with the code from the panel, play a phone
 seat with the page's buttons, and see the live mirror equal the panel's last frame
-pixel for pixel. Screenshots go to docs/img/web/ (docs/web.md shows them)."""
+pixel for pixel, with screenshots along the way (docs/web.md shows them)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import time
@@ -24,7 +25,9 @@ from tests.test_web import ServedTable  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "img" / "web"
+SHOTS_ENV = "SPIELTISCH_SCREENSHOTS"
+"""Where the screenshots go: docs/web.md's were made with
+``SPIELTISCH_SCREENSHOTS=docs/img/web``; without it, the test's own temp directory."""
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
@@ -84,7 +87,8 @@ def canvas_pixels(driver: Any) -> bytes:
     return bytes(data)
 
 
-def test_pair_play_a_phone_seat_and_mirror_the_panel(browser: Any) -> None:
+def test_pair_play_a_phone_seat_and_mirror_the_panel(browser: Any, tmp_path: Path) -> None:
+    shots = Path(os.environ.get(SHOTS_ENV) or tmp_path)
     table = ServedTable()
     try:
         table.rig.start(Session.start("maedn", "classic", ["human", "bot"], seed=3, bot="random"))
@@ -92,15 +96,15 @@ def test_pair_play_a_phone_seat_and_mirror_the_panel(browser: Any) -> None:
         browser.get(table.url + "/")
         wait_for(lambda: browser.find_element("id", "link").text == "live", "the stream")
         wait_for(lambda: canvas_pixels(browser) == table.rig.frame().tobytes(), "the mirror")
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(SHOTS / "live.png"))
+        shots.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(shots / "live.png"))
 
         # pair: ask for a code, read it off the panel's notice, type it in
         browser.find_element("id", "show-code").click()
         notice = wait_for(lambda: next_notice(table), "the code on the panel")
         code = notice.text.split()[-1]
         browser.find_element("id", "code").send_keys(code)
-        browser.save_screenshot(str(SHOTS / "pairing.png"))
+        browser.save_screenshot(str(shots / "pairing.png"))
         browser.find_element("css selector", "#pair-form button").click()
         wait_for(lambda: browser.find_element("id", "phone").is_displayed(), "the phone seat")
 
@@ -116,7 +120,7 @@ def test_pair_play_a_phone_seat_and_mirror_the_panel(browser: Any) -> None:
         table.rig.settle()
         panel = table.rig.frame().tobytes()
         wait_for(lambda: canvas_pixels(browser) == panel, "the mirror after the roll", table)
-        browser.save_screenshot(str(SHOTS / "phone-seat.png"))
+        browser.save_screenshot(str(shots / "phone-seat.png"))
         assert "dice" in browser.find_element("id", "dice").text
     finally:
         table.close()
