@@ -42,10 +42,11 @@ DEFAULT_SEATS = (SeatPins(17, 27), SeatPins(22, 23), SeatPins(24, 25), SeatPins(
 DEFAULT_SYSTEM_PIN = 26
 """The wiring.md pin table: 4 seats × (OK, NEXT), the system button; buzzer on 13."""
 
-PLAYERS = ("human", "bot", "empty")
+PLAYERS = ("human", "bot", "phone", "empty")
+"""A "phone" seat is a human seat played from the companion page's two buttons."""
 BLOCK_ORIENTATIONS = (0, 90, -90, 180)
 SPI_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK", 7: "SPI0 CE1"}
-SECTIONS = ("display", "input", "seats", "sound", "game")
+SECTIONS = ("display", "input", "seats", "sound", "game", "web")
 
 
 class ConfigError(ValueError):
@@ -71,6 +72,14 @@ class GameConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The companion page (``controller.web``): on by default for the appliance."""
+
+    enabled: bool = True
+    port: int = 8080
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     hardware: HardwareSpec
     players: tuple[str, ...]
@@ -80,6 +89,7 @@ class Config:
     sleep_after_min: float = 10.0
     """Minutes without a press (while the table waits for a person) before the panel
     sleeps: dim and still; 0 never sleeps."""
+    web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def display(self) -> DisplaySpec:
@@ -131,11 +141,12 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     )
     sound = _sound(_Table("sound", data.get("sound", {}), errors))
     game = _game(_Table("game", data.get("game", {}), errors))
+    web = _web(_Table("web", data.get("web", {}), errors))
     _check_pins(display, buttons, sound, errors)
     if errors:
         raise ConfigError([f"{source}: {line}" for line in errors])
     hardware = HardwareSpec(display, input_type, buttons, sound)
-    return Config(hardware, players, game, source, sleep_after_min)
+    return Config(hardware, players, game, source, sleep_after_min, web)
 
 
 def display_section(path: str | Path) -> DisplaySpec | None:
@@ -407,6 +418,15 @@ def _game(t: _Table) -> GameConfig:
         bot=t.get("bot", str, "strong", choices=sorted(BOT_KINDS)),
         physical_dice=t.get("physical_dice", bool, False),
         bot_delay_s=t.get("bot_delay_s", float, 0.6, lo=0.0, hi=30.0),
+    )
+    t.finish()
+    return spec
+
+
+def _web(t: _Table) -> WebConfig:
+    spec = WebConfig(
+        enabled=t.get("enabled", bool, True),
+        port=t.get("port", int, 8080, lo=1, hi=65535),
     )
     t.finish()
     return spec

@@ -92,6 +92,15 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--config", type=Path, help="take game settings from this config file")
     sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
+    sim.add_argument(
+        "--web",
+        type=int,
+        nargs="?",
+        const=8080,
+        metavar="PORT",
+        help="serve the companion page on PORT (default 8080); a seat set to phone is "
+        "played from it",
+    )
     # the text watcher's options
     sim.add_argument("--players", type=int, help="text mode: number of players")
     sim.add_argument("--bots", default="random", help="text mode: bot kind (default random)")
@@ -237,6 +246,11 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             f"above (exit {exit_code.code})\n"
         )
         return exit_code.code
+    publisher = None
+    if config.web.enabled:
+        from controller.web.attach import mirrored
+
+        display, publisher = mirrored(display)
     app = Appliance(
         config,
         display=display,
@@ -248,7 +262,24 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         poweroff=poweroff,
         events=events,
     )
-    shutdown = app.run()
+    server = None
+    if publisher is not None:
+        from controller.web.attach import serve
+
+        phones = [i for i, p in enumerate(config.players) if p == "phone"]
+        server = serve(app, publisher, config.web.port, phones)
+    announcement = None
+    if server is not None:
+        from controller.web.mdns import announce
+
+        announcement = announce(server.port)
+    try:
+        shutdown = app.run()
+    finally:
+        if announcement is not None:
+            announcement.close()
+        if server is not None:
+            server.stop()
     app.notifier.stopping()
     log.info("stopped (%s)", shutdown.reason if shutdown else "table")
     return 0
@@ -281,6 +312,10 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         sys.stderr.write("spieltisch sim: no screen and no terminal: showing a bot game as text\n")
         choice = "text"
     if choice == "text":
+        if args.web is not None:
+            raise ValueError(
+                "--web serves a played table: use it with --display window or terminal"
+            )
         if args.game is None:
             args.game, args.preset = config.game.name, config.game.preset
         args.seat_kinds = validate_sim_args(args)
@@ -354,7 +389,14 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             recorder = GifRecorder(args.record, primary.width, primary.height, primary.mode, 16)
             display = TeeDisplay(primary, recorder)
             closers.append(display)
-        kinds = validate_sim_args(args)
+        publisher = None
+        if args.web is not None:
+            from controller.web.attach import mirrored
+
+            display, publisher = mirrored(display)
+        seat_kinds = validate_sim_args(args)
+        phones = [i for i, kind in enumerate(seat_kinds) if kind == "phone"]
+        kinds = ["human" if kind == "phone" else kind for kind in seat_kinds]
         pace = FAST_PACE if args.fast else {}
         options = table_options(config, seat_count=4, default_seats=tuple(kinds), **pace)
         if args.state_dir is not None:
@@ -384,10 +426,22 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
             )
         install_signal_handlers(app.events)
+        server = None
+        if publisher is not None:
+            from controller.web.attach import serve
+
+            server = serve(app, publisher, args.web, phones)
+            if server is not None:
+                sys.stderr.write(
+                    f"spieltisch sim: companion page on http://localhost:{server.port}/\n"
+                )
         try:
             app.run(new_game=session)
         except HardwareError as exc:
             raise HardwareError(f"simulator: {exc}") from None
+        finally:
+            if server is not None:
+                server.stop()
     finally:
         # Put the terminal back before anything is printed (the error, the kept log).
         for closer in closers:

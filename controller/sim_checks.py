@@ -43,11 +43,14 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     if given is None:
         return default_seats(args.game)
     kinds = [k.strip() for k in given.split(",")]
-    bad = [k for k in kinds if k not in SEAT_KINDS]
+    # A phone seat (a human seat played from the companion page) needs the page.
+    known = (*SEAT_KINDS, "phone") if getattr(args, "web", None) is not None else SEAT_KINDS
+    bad = [k for k in kinds if k not in known]
     if bad:
-        allowed = ", ".join(SEAT_KINDS)
+        allowed = ", ".join(known)
+        hint = "; phone needs --web" if bad[0] == "phone" else ""
         raise ValueError(
-            f"--seats: {quote(bad[0])} is not a seat kind ({allowed}) in {quote(given)}"
+            f"--seats: {quote(bad[0])} is not a seat kind ({allowed}) in {quote(given)}{hint}"
         )
     if not 1 <= len(kinds) <= 4:
         raise ValueError(f"--seats takes 1 to 4 seats, got {len(kinds)} in {quote(given)}")
