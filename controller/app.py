@@ -28,6 +28,7 @@ from controller.persistence import CorruptSaveError, SaveStore
 from controller.scene import STATISTICS_ITEM, MenuItem, MessageScene
 from controller.sdnotify import Notifier
 from controller.session import Session
+from controller.state_dir import is_usable_directory, report_unusable
 from controller.table import Table, TableOptions, bot_kind, default_menu
 from hardware.interfaces import Display, InputBackend, Sound
 
@@ -42,6 +43,8 @@ _SAVE_PROBLEMS = {
     errno.EROFS: "disk read-only",
     errno.EACCES: "no permission",
     errno.EPERM: "no permission",
+    errno.EEXIST: "not a directory",
+    errno.ENOTDIR: "not a directory",
 }
 
 
@@ -172,13 +175,12 @@ class Appliance:
         the menu does), else resume a saved game (or report a bad save); then start the
         inputs."""
         self.table.now = self.loop.clock()
-        if self.store is not None:
-            self.store.prepare()
+        readable = self.store is not None and self._prepare_state_dir(self.store)
         if self.history is not None and (notice := self.history.open()) is not None:
             self.table.flash(notice, SAVE_WARNING_S)
         if new_game is not None:
             self.table.start_session(new_game)
-        elif self.store is not None:
+        elif self.store is not None and readable:
             try:
                 session = self.store.load()
             except CorruptSaveError as exc:
@@ -191,6 +193,21 @@ class Appliance:
                     self.table.start_session(session)
         for backend in self.inputs:
             backend.start(self.events.put)
+
+    def _prepare_state_dir(self, store: SaveStore) -> bool:
+        """Make the state directory. One that cannot be made or written (a file in its
+        place, a read-only disk) is one line in the log and "not saved: ..." on the
+        panel, and the table plays on; the saves that follow fail quietly until the
+        disk lets them. Returns whether a save there can still be read (a read-only
+        disk still resumes its game)."""
+        try:
+            store.prepare()
+        except OSError as exc:
+            report_unusable(store.directory, exc)
+            self.failing_saves = 1  # said once: the failed saves that follow are quiet
+            self.table.flash(save_warning(exc), SAVE_WARNING_S)
+            return is_usable_directory(store.directory)
+        return True
 
     def _request_poweroff(self) -> None:
         """The table saved and asked to power off (system button held very long).

@@ -89,7 +89,11 @@ class SaveStore:
                 self._sync_directory()
             return
         data = json.dumps(session.to_json(), ensure_ascii=False, separators=(",", ":"))
-        fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=self.directory)
+        try:
+            fd, temp = self._temp_file()
+        except FileNotFoundError:  # it could not be made at start-up; perhaps now
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, temp = self._temp_file()
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(data)
@@ -104,6 +108,9 @@ class SaveStore:
         self.writes += 1
         # The kill -9 test reads this line to know what was committed before the kill.
         log.debug("saved %d history entries", len(session.history))
+
+    def _temp_file(self) -> tuple[int, str]:
+        return tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=self.directory)
 
     def load(self) -> Session | None:
         """The saved unfinished game, None if there is none (or it was finished).

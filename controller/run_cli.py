@@ -206,6 +206,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.config_wait import EX_CONFIG
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
+    from controller.state_dir import resolve_state_dir
     from controller.views import render
     from hardware.build import build_sound
     from rules.build_info import describe_build
@@ -224,7 +225,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 notifier.stopping()
                 return 0
             config = fixed
-        state_dir = args.state_dir or Path(os.environ.get("STATE_DIRECTORY", DEFAULT_STATE_DIR))
+        state_dir = resolve_state_dir(args.state_dir, DEFAULT_STATE_DIR)
         try:
             display, inputs = open_hardware(config, events)
         except OSError as exc:
@@ -241,7 +242,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         display=display,
         inputs=inputs,
         sound=build_sound(config.sound),
-        state_dir=Path(str(state_dir).split(":")[0]),
+        state_dir=state_dir,
         render=render,
         notifier=notifier,
         poweroff=poweroff,
@@ -376,8 +377,6 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         kinds = validate_sim_args(args)
         pace = FAST_PACE if args.fast else {}
         options = table_options(config, seat_count=4, default_seats=tuple(kinds), **pace)
-        if args.state_dir is not None:
-            args.state_dir.mkdir(parents=True, exist_ok=True)
         app = Appliance(
             config,
             display=display,

@@ -77,6 +77,7 @@ PROCESS = (
     "tests/test_bridge_e2e.py",
     "tests/test_firmware_checks.py",
     "tests/test_history_cli.py",
+    "tests/test_state_dir.py::test_run_",  # spieltisch run on odd state directories
     "tests/test_style.py",  # ruff and mypy over the whole tree
 )
 
