@@ -78,6 +78,7 @@ PROCESS = (
     "tests/test_firmware_checks.py",
     "tests/test_history_cli.py",
     "tests/test_state_dir.py::test_run_",  # spieltisch run on odd state directories
+    "tests/test_bridge_handshake.py::test_the_unit_status",  # spieltisch run on a hostile Pico
     "tests/test_style.py",  # ruff and mypy over the whole tree
 )
 
