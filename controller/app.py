@@ -112,7 +112,11 @@ class Appliance:
         """Every game played is recorded in the state directory (controller.history)."""
         if state_dir is not None:
             self.history = HistoryKeeper(
-                state_dir, options.seat_count, self._history_failed, bot_kind
+                state_dir,
+                options.seat_count,
+                self._history_failed,
+                bot_kind,
+                notice=lambda text: self.table.flash(text, SAVE_WARNING_S),
             )
             options = dataclasses.replace(options, menu=(*options.menu, STATISTICS_ITEM))
         self.table = Table(

@@ -11,6 +11,7 @@ and a new one takes the record.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -18,6 +19,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from controller import history_files
 from controller.history import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
 from controller.history_record import HistoryEntry, record_of
 from controller.history_stats import tally
@@ -70,6 +72,11 @@ def disk_problem(directory: Path) -> int | None:
     return None
 
 
+def moved_notice(moved: Path) -> str:
+    """The panel's words for a database set aside."""
+    return f"history damaged, moved to {moved.name}"
+
+
 class HistoryKeeper:
     def __init__(
         self,
@@ -77,8 +84,11 @@ class HistoryKeeper:
         seat_count: int,
         warn: Callable[[OSError], None],
         bot_kind: Callable[[str], str] = lambda kind: kind,
+        notice: Callable[[str], None] | None = None,
     ) -> None:
         self.store = HistoryStore(directory)
+        self.notice = notice
+        """Shows a short text on the panel (a damaged database set aside)."""
         self.seat_count = seat_count
         self.warn = warn
         self.bot_kind = bot_kind
@@ -92,13 +102,14 @@ class HistoryKeeper:
 
     def open(self) -> str | None:
         """Open the database at start, if there is one (a table that never finished a
-        game has none; the first record makes it). Returns a short notice for the panel
-        when a damaged database had to be moved aside (None otherwise). Any other
-        problem is logged and left for the first write to retry."""
-        if not self.store.path.exists():
+        game has none; the first record makes it), and check every page of it
+        (``quick_check``). Returns a short notice for the panel when a damaged or
+        unusable database had to be moved aside (None otherwise). Any other problem is
+        logged and left for the first write to retry."""
+        if not history_files.exists(self.store.path):
             return None
         try:
-            moved = self.store.open()
+            moved = self.store.open(check=True)
         except CorruptHistoryError as exc:  # could not even be moved aside
             log.error("history: %s", exc)
             return None
@@ -111,7 +122,7 @@ class HistoryKeeper:
             self.store.close()
             return None
         if moved is not None:
-            return f"history damaged, moved to {moved.name}"
+            return moved_notice(moved)
         return None
 
     def record(self, session: Session, outcome: str) -> None:
@@ -161,31 +172,50 @@ class HistoryKeeper:
 
     def _write(self, record: HistoryEntry) -> int:
         if self.store.connection is None:
-            self.store.open()
+            self._opened(self.store.open())
         try:
             return self.store.add(record)
         except sqlite3.DatabaseError as exc:
-            if not is_corruption(exc):
+            if not self._damaged(exc):
                 raise
-            log.error("history: %s", exc)
-            self.store.move_aside()
-            self.store.open()
+            self._opened(self.store.open())
             return self.store.add(record)
+
+    def _damaged(self, exc: sqlite3.Error) -> bool:
+        """If ``exc`` says the file is damaged ("malformed", "not a database"), or its
+        path is one SQLite cannot use, set it aside (once: the panel and the log say
+        so) and return True; a full or read-only disk is left to the retries."""
+        problem = history_files.unusable(self.store.path)
+        if not is_corruption(exc) and problem is None:
+            return False
+        log.error("history: %s", problem or exc)
+        self._opened(self.store.move_aside())
+        return True
+
+    def _opened(self, moved: Path | None) -> None:
+        if moved is not None and self.notice is not None:
+            self.notice(moved_notice(moved))
 
     def statistics(self, last: int = CHART_GAMES) -> tuple[StatisticsPage, ...]:
         """Per game, wins per seat colour over its ``last`` finished games; () if the
         database cannot be read (the screen then says there is nothing yet)."""
         try:
             if self.store.connection is None:
-                if not self.store.path.exists():
+                if not history_files.exists(self.store.path):
                     return ()
-                self.store.open()
+                self._opened(self.store.open())
             summaries = self.store.finished(last=last)
             return tuple(
                 StatisticsPage(game, counted.games, tuple(counted.wins()))
                 for game, counted in tally(summaries).items()
             )
-        except (sqlite3.Error, OSError, HistoryError) as exc:
+        except sqlite3.Error as exc:
+            log.error("history: cannot read the statistics: %s", exc)
+            self.store.close()
+            if self._damaged(exc):
+                with contextlib.suppress(sqlite3.Error, OSError, HistoryError):
+                    self._opened(self.store.open())
+        except (OSError, HistoryError) as exc:
             log.error("history: cannot read the statistics: %s", exc)
             self.store.close()
         except Exception:  # e.g. a record a future version wrote: never stop the table
