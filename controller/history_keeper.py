@@ -23,6 +23,7 @@ from controller import history_files
 from controller.history import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
 from controller.history_record import HistoryEntry, record_of
 from controller.history_stats import tally
+from controller.pending_records import PendingRecord
 from controller.scene import StatisticsPage
 from controller.session import Session, utc_now
 
@@ -93,6 +94,8 @@ class HistoryKeeper:
         self.warn = warn
         self.bot_kind = bot_kind
         self.backlog: list[HistoryEntry] = []
+        self.sources: dict[str, PendingRecord] = {}
+        """What each waiting record is made from, by uid (the save file carries it)."""
         self.failures = 0
         """Every failed write since start (diagnostics and tests)."""
         self.failing = 0
@@ -136,11 +139,46 @@ class HistoryKeeper:
         except Exception:  # a bug here must not stop the table
             log.exception("history: cannot make a record of %s", session.game)
             return
+        self._queue(record, PendingRecord(session, outcome, record.summary.ended))
+        self.flush()
+
+    def _queue(self, record: HistoryEntry, source: PendingRecord) -> None:
         uid = record.summary.uid
         self.backlog = [r for r in self.backlog if r.summary.uid != uid] + [record]
+        self.sources[uid] = source
         if len(self.backlog) > BACKLOG_LIMIT:
             log.error("history: dropping %d unwritten records", len(self.backlog) - BACKLOG_LIMIT)
             del self.backlog[:-BACKLOG_LIMIT]
+        self._forget_written()
+
+    def _forget_written(self) -> None:
+        waiting = {r.summary.uid for r in self.backlog}
+        for uid in [uid for uid in self.sources if uid not in waiting]:
+            del self.sources[uid]
+
+    def pending(self) -> list[PendingRecord]:
+        """The records not written yet, for the save file to carry (oldest first)."""
+        return [self.sources[r.summary.uid] for r in self.backlog if r.summary.uid in self.sources]
+
+    def restore(self, waiting: list[PendingRecord]) -> None:
+        """Take over the records a save carried (a game that ended while the disk
+        failed, then the power went) and write them now if the disk lets us."""
+        if self.disabled is not None or not waiting:
+            return
+        for source in waiting:
+            try:
+                record = record_of(
+                    source.session,
+                    source.outcome,
+                    source.ended,
+                    self.seat_count,
+                    self.bot_kind(source.session.bot),
+                )
+            except Exception:  # a bug here must not stop the table
+                log.exception("history: cannot make a record of a saved %s", source.session.game)
+                continue
+            self._queue(record, source)
+        log.info("history: %d record(s) carried by the save", len(self.backlog))
         self.flush()
 
     def flush(self) -> bool:
@@ -160,8 +198,10 @@ class HistoryKeeper:
             except Exception:  # a bug, not the disk: this record would fail for ever
                 log.exception("history: cannot store the record of %s", record.summary.uid)
                 self.backlog.pop(0)
+                self._forget_written()
                 continue
             self.backlog.pop(0)
+            self._forget_written()
             summary = record.summary
             # The kill -9 test reads this line: the record was committed.
             log.debug("recorded game %d %s (%s)", record_id, summary.uid, summary.outcome)

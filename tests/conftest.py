@@ -69,6 +69,7 @@ SLOW = (
     "tests/test_backgammon_gnubg.py",  # against GNU Backgammon's move generator
     "tests/test_checker_entry.py",  # every play of 2,000 positions entered by buttons
     "tests/test_minimaki_policy.py",  # re-derives the shipped policy's values
+    "tests/test_pending_records.py",  # SQLite's 2 s busy timeout, per locked write
 )
 PROCESS = (
     "tests/test_appliance_process.py",
