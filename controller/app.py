@@ -177,6 +177,7 @@ class Appliance:
         if self.failing_saves:
             log.warning("saving works again after %d failed saves", self.failing_saves)
             self.failing_saves = 0
+            self.store.reserve.ensure()
         if self.history is not None and self.history.backlog:
             self.history.flush()
         if pending and self.history is not None and not self.history.backlog:

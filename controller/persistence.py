@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from controller import pending_records
+from controller.disk_reserve import FULL, DiskReserve
 from controller.pending_records import PendingRecord
 from controller.session import SAVE_VERSION, Session
 
@@ -73,6 +74,7 @@ class SaveStore:
         self.path = self.directory / name
         self.writes = 0
         self.pending: list[PendingRecord] = []
+        self.reserve = DiskReserve(self.directory)
         """The game records the last loaded save carried (see :meth:`save`)."""
 
     def prepare(self) -> int:
@@ -85,6 +87,7 @@ class SaveStore:
                 removed += 1
         if removed:
             log.info("removed %d stale temp file(s) in %s", removed, self.directory)
+        self.reserve.ensure()
         return removed
 
     def save(
@@ -103,7 +106,16 @@ class SaveStore:
         )
         if pending:
             content[pending_records.KEY] = [record.to_json() for record in pending]
-        self._write(content, len(session.history) if session else 0)
+        entries = len(session.history) if session else 0
+        try:
+            self._write(content, entries)
+        except OSError as exc:
+            # The save that ends a game, or carries records, may use the reserve.
+            final = bool(pending) or (session is not None and session.state.is_terminal())
+            if exc.errno not in FULL or not final or not self.reserve.release():
+                raise
+            self._sync_directory()
+            self._write(content, entries)
 
     def drop_pending(self) -> None:
         """The records the save carried are in the history now: write it without them

@@ -363,6 +363,7 @@ def test_a_full_disk_never_stops_play_warns_and_records_later(
     app.table.defer_saves = True
     try:
         rig.advance()
+        (state_dir / ".reserve").unlink()  # a disk that never had room for the reserve
         filler = fill(small_disk)
         play_to_the_end(rig)
         assert app.history.failures >= 1 and [r.summary.uid for r in app.history.backlog] == [

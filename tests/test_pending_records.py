@@ -71,6 +71,7 @@ def test_a_game_that_ended_on_a_full_disk_is_written_once_the_disk_has_room(
     rig.app.start(new_game=game)
     rig.table.defer_saves = True
     rig.advance()
+    (state_dir / ".reserve").unlink()  # a disk that never had room for the reserve
     filler = fill(small_disk)
     play_to_the_end(rig)
     assert rig.app.history is not None
@@ -84,6 +85,34 @@ def test_a_game_that_ended_on_a_full_disk_is_written_once_the_disk_has_room(
     assert recorded(state_dir) == [game.started]
     final = saved(state_dir)
     assert final["history"] == game.history and "pending_records" not in final
+
+
+def test_a_game_that_ends_on_a_full_disk_lands_in_the_reserve_and_survives_a_power_cut(
+    small_disk: Path,
+) -> None:
+    """The disk fills up mid-game: the saves fail, the game plays on. The save that ends
+    it takes the space kept in reserve, so the power going right after loses nothing:
+    the next start does not replay the game, and it is recorded once."""
+    state_dir = small_disk / "state"
+    first = ApplianceRig(state_dir, seats=("bot",), buttons=False)  # never closed: the cut
+    first.table.options.frame_interval_s = 0.5
+    game = Session.start("minimaki", "standard", ["bot"], seed=3, bot="random")
+    first.app.start(new_game=game)
+    first.table.defer_saves = True
+    assert (state_dir / ".reserve").exists()
+    first.advance()
+    fill(small_disk)  # and it stays full: nobody frees anything before the cut
+    play_to_the_end(first)
+    assert first.app.save_failures >= 1, "the disk never refused a save"
+    final = saved(state_dir)
+    assert final["history"] == game.history  # the final position, in the reserve's room
+    second = ApplianceRig(state_dir, seats=("bot",), buttons=False)
+    second.start()
+    try:
+        assert second.table.state is Mode.MENU and second.table.session is None  # not replayed
+    finally:
+        second.close()
+    assert recorded(state_dir) == [game.started]
 
 
 @pytest.fixture
