@@ -10,9 +10,11 @@ Schema versions are counted in ``PRAGMA user_version``: :data:`MIGRATIONS` ``[i]
 brings a database from version ``i`` to ``i + 1``, each step in one transaction. A
 database from a newer program is refused, never changed.
 
-A database SQLite cannot read (not a database, a malformed page, not ours) is moved
-aside as ``history.sqlite3.bad-<time>`` (its write-ahead log with it, so the pair
-still opens) and a new one is started, as :mod:`controller.persistence` does for a bad
+A database SQLite cannot read (not a database, a malformed page found by
+``quick_check`` at the appliance's start or by any later use, not ours), or a path it
+could never use (:mod:`controller.history_files`), is moved aside as
+``history.sqlite3.bad-<time>`` (its write-ahead log with it, so the pair still opens)
+and a new one is started, as :mod:`controller.persistence` does for a bad
 save; the old records are not lost but set apart, for ``sqlite3 .recover``.
 """
 

@@ -3,10 +3,12 @@
 The table hands over a game when it ends or is abandoned, right after the frame that
 shows it (like the save); the record is committed before the save of the final
 position, so a finished game is in the history before the save says it is over. A
-record that cannot be written (disk full, read-only, gone) stays in memory and is tried
-again with the next one; the panel shows the same short warning as a failed save, once
-per run of failures. A database found damaged, at start or on a write, is moved aside
-and a new one takes the record.
+record that cannot be written (disk full, read-only, gone) stays in memory, travels
+inside the save file (:mod:`controller.pending_records`) and is tried again as soon as
+a save succeeds (the appliance retries every few seconds meanwhile); the panel shows
+the same short warning as a failed save, once per run of failures. A database found
+damaged (``quick_check`` at start, "malformed" on any use) or at a path SQLite cannot
+use is moved aside, the panel says so once, and a new one takes the record.
 """
 
 from __future__ import annotations

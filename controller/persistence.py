@@ -90,9 +90,7 @@ class SaveStore:
         self.reserve.ensure()
         return removed
 
-    def save(
-        self, session: Session | None, pending: Sequence[PendingRecord] = ()
-    ) -> None:
+    def save(self, session: Session | None, pending: Sequence[PendingRecord] = ()) -> None:
         """Write the session atomically; ``None`` (no game) removes the save. Game
         records the history could not write yet (``pending``) travel inside it, so a
         power cut cannot lose them; with no game they are the whole save."""
