@@ -82,6 +82,10 @@ class Loop:
         """Call ``poll`` on this thread every ``interval`` s (pygame's event pump)."""
         self.pollers.append([poll, interval, 0.0])
 
+    def remove_poller(self, poll: Callable[[], None]) -> None:
+        """Stop calling ``poll`` (a retry that is no longer needed)."""
+        self.pollers = [entry for entry in self.pollers if entry[0] != poll]
+
     def step(self, timeout_cap: float | None = None) -> bool:
         """One iteration: wait for an event or a deadline, handle it, draw if needed.
         Returns False once the loop should stop."""

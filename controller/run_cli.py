@@ -132,35 +132,44 @@ def poweroff() -> None:
         log.error("%s failed with exit code %d", " ".join(POWEROFF), result.returncode)
 
 
-def connect_bridge(spec: DisplaySpec, events: EventQueue) -> SerialBridge:
-    """The serial bridge on ``spec.port``; its link state becomes status events."""
-    from controller.events import StatusEvent
+def connect_bridge(
+    spec: DisplaySpec, events: EventQueue, notifier: Notifier | None = None
+) -> SerialBridge:
+    """The serial bridge on ``spec.port``; its link state becomes status events, and
+    the unit's STATUS= says whether the panel is connected (with why not)."""
+    from controller.bridge_status import BridgeStatus
     from hardware.bridge import open_bridge
 
-    def status(online: bool) -> None:
-        events.put(StatusEvent("display", online, "serial bridge"))
+    status = BridgeStatus(events, notifier)
+    bridge = open_bridge(
+        spec.port, size=spec.logical_size, on_status=status, on_problem=status.problem
+    )
+    status.watch(bridge)
+    return bridge
 
-    return open_bridge(spec.port, size=spec.logical_size, on_status=status)
 
-
-def open_panel(spec: DisplaySpec, events: EventQueue) -> tuple[Display, SerialBridge | None]:
+def open_panel(
+    spec: DisplaySpec, events: EventQueue, notifier: Notifier | None = None
+) -> tuple[Display, SerialBridge | None]:
     """The panel alone: a luma device, or the serial bridge's display (its link is
     returned too, so that the bridge's buttons can share it)."""
     from hardware.build import build_display
 
     if spec.type != "bridge":
         return build_display(spec), None
-    bridge = connect_bridge(spec, events)
+    bridge = connect_bridge(spec, events, notifier)
     return bridge.display(), bridge
 
 
-def open_hardware(config: Config, events: EventQueue) -> tuple[Display, list[InputBackend]]:
+def open_hardware(
+    config: Config, events: EventQueue, notifier: Notifier | None = None
+) -> tuple[Display, list[InputBackend]]:
     from hardware.build import build_input
 
     spec = config.hardware
-    display, bridge = open_panel(spec.display, events)
+    display, bridge = open_panel(spec.display, events, notifier)
     if spec.input_type == "bridge":
-        bridge = bridge or connect_bridge(spec.display, events)
+        bridge = bridge or connect_bridge(spec.display, events, notifier)
         return display, [bridge.input()]
     return display, [build_input(spec)]
 
@@ -216,6 +225,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.config_wait import EX_CONFIG
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
+    from controller.state_dir import resolve_state_dir
     from controller.views import render
     from hardware.build import build_sound
     from rules.build_info import describe_build
@@ -234,9 +244,9 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 notifier.stopping()
                 return 0
             config = fixed
-        state_dir = args.state_dir or Path(os.environ.get("STATE_DIRECTORY", DEFAULT_STATE_DIR))
+        state_dir = resolve_state_dir(args.state_dir, DEFAULT_STATE_DIR)
         try:
-            display, inputs = open_hardware(config, events)
+            display, inputs = open_hardware(config, events, notifier)
         except OSError as exc:
             log.error("cannot open the hardware: %s", first_line(exc))
             raise ExitCode(EX_CONFIG) from None
@@ -256,7 +266,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         display=display,
         inputs=inputs,
         sound=build_sound(config.sound),
-        state_dir=Path(str(state_dir).split(":")[0]),
+        state_dir=state_dir,
         render=render,
         notifier=notifier,
         poweroff=poweroff,
@@ -399,8 +409,6 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         kinds = ["human" if kind == "phone" else kind for kind in seat_kinds]
         pace = FAST_PACE if args.fast else {}
         options = table_options(config, seat_count=4, default_seats=tuple(kinds), **pace)
-        if args.state_dir is not None:
-            args.state_dir.mkdir(parents=True, exist_ok=True)
         app = Appliance(
             config,
             display=display,

@@ -71,6 +71,7 @@ SLOW = (
     "tests/test_minimaki_policy.py",  # re-derives the shipped policy's values
     "tests/test_backgammon_analysis.py::test_error_rates_rank_like_gnu_backgammons_analysis",
     "tests/test_web_browser.py",  # the companion page in headless Chromium
+    "tests/test_pending_records.py",  # SQLite's 2 s busy timeout, per locked write
     "tests/test_rules_fuzz.py::test_every_mutated_line_gets_one_answer",  # 20 000 lines
     "tests/test_rules_fuzz.py::test_the_bots_answer_mutated_lines_too",
 )
@@ -81,6 +82,8 @@ PROCESS = (
     "tests/test_bridge_e2e.py",
     "tests/test_firmware_checks.py",
     "tests/test_history_cli.py",
+    "tests/test_state_dir.py::test_run_",  # spieltisch run on odd state directories
+    "tests/test_bridge_handshake.py::test_the_unit_status",  # spieltisch run on a hostile Pico
     "tests/test_style.py",  # ruff and mypy over the whole tree
     "tests/test_rules_fuzz.py::test_a_real_stream_of_the_nastiest_lines",
 )

@@ -200,10 +200,11 @@ def test_damage_found_on_a_write_moves_the_file_aside_and_keeps_the_game(
 ) -> None:
     path = tmp_path / "history.sqlite3"
     shutil.copyfile(V1_DATABASE, path)
-    damage_records_page(path)
     warnings: list[OSError] = []
     keeper = HistoryKeeper(tmp_path, 4, warnings.append)
-    keeper.open()  # the schema page is fine: the damage shows only on use
+    assert keeper.open() is None
+    keeper.store.close()  # as after a failed write: the next one opens it unchecked
+    damage_records_page(path)  # the schema page is fine: the damage shows only on use
     session = played("minimaki", "standard", ["human"], seed=5)
     keeper.record(session, "finished")
     assert warnings == [] and keeper.backlog == []
@@ -362,6 +363,7 @@ def test_a_full_disk_never_stops_play_warns_and_records_later(
     app.table.defer_saves = True
     try:
         rig.advance()
+        (state_dir / ".reserve").unlink()  # a disk that never had room for the reserve
         filler = fill(small_disk)
         play_to_the_end(rig)
         assert app.history.failures >= 1 and [r.summary.uid for r in app.history.backlog] == [
