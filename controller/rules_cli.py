@@ -44,7 +44,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     game_args(new)
     new.add_argument("--players", type=int, help="number of players")
     new.add_argument("--first", help="skip the opening roll: this colour starts")
-    new.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
+    new.add_argument(
+        "--position-id",
+        "--position",
+        dest="position_id",
+        help="GNU Backgammon Position ID (POSID or POSID:MATCHID) or XGID (backgammon only)",
+    )
 
     moves = cmds.add_parser("moves", help="legal moves of a state, each with its result")
     game_args(moves)
@@ -96,7 +101,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 def state_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--state", help="state JSON file, or - for stdin")
-    p.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
+    p.add_argument(
+        "--position-id",
+        "--position",
+        dest="position_id",
+        help="GNU Backgammon Position ID (POSID or POSID:MATCHID) or XGID (backgammon only)",
+    )
     p.add_argument(
         "--dice",
         nargs="+",
