@@ -4,6 +4,7 @@ GNU Backgammon's formats (Position IDs, Match IDs, ``.mat`` match files)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any, cast
 
 from rules.backgammon import facts
@@ -69,7 +70,7 @@ register_game(
             "money-jacoby": lambda: backgammon_game(MONEY_JACOBY),
             "money-automatic": lambda: backgammon_game(MONEY_AUTOMATIC),
             **{
-                rules_set.name: (lambda r=rules_set: backgammon_game(r))
+                rules_set.name: partial(backgammon_game, rules_set)
                 for rules_set in MATCHES.values()
             },
         },

@@ -84,10 +84,8 @@ def encode_xgid(pos: XgPosition) -> str:
         dice = f"{pos.dice[0]}{pos.dice[1]}"
     else:
         dice = "00"
-    if pos.match_length:
-        flags = int(pos.crawford)
-    else:
-        flags = int(pos.jacoby) + 2 * int(pos.beavers)
+    # In a match the Crawford flag; in money play Jacoby + 2 x beavers.
+    flags = int(pos.crawford) if pos.match_length else int(pos.jacoby) + 2 * int(pos.beavers)
     fields = (
         "".join(cells),
         str(pos.cube.bit_length() - 1),
