@@ -314,6 +314,9 @@ def answer_hint(bot: Bot, state: State, rng: random.Random) -> dict[str, Any]:
     after = state.apply(move)
     entry: dict[str, Any] = {"move": move.notation, "state": after.to_json()}
     entry.update(interchange(after))
+    details = rules.capabilities(state.game.name).hint_details
+    if details is not None:
+        entry.update(details(state, move))
     return entry
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any, cast
 
-from rules.backgammon import facts
+from rules.backgammon import facts, hint
 from rules.backgammon.engine import (
     MATCHES,
     MONEY,
@@ -83,6 +83,8 @@ register_game(
             play_stats=_play_stats,
             move_facts=facts.move_facts,
             preset_facts=facts.preset_facts,
+            hint_details=hint.hint_details,
+            hint_words=hint.hint_words,
         ),
     )
 )
