@@ -90,7 +90,9 @@ def test_cli_new_position_takes_either_id(capsys: pytest.CaptureFixture[str]) ->
     assert main(["rules", "new", "backgammon", "--position", pid]) == 0
     from_gnu = json.loads(capsys.readouterr().out)
     assert from_gnu == from_xg
-    assert from_xg["xgid"] == xgid.replace(":10", ":15")
+    state = rules.state_from_json(from_xg)
+    assert isinstance(state, BackgammonState)
+    assert state.xgid() == xgid.replace(":10", ":15")  # our cube limit is 2^15
     assert from_xg["turn"] == "black" and from_xg["dice"] == [5, 2]
     assert from_xg["cube"] == 2 and from_xg["cube_owner"] == "white"
 

@@ -351,7 +351,7 @@ class BackgammonGame:
         Required: ``points`` (per side, 24 counts from its own view) and ``turn``;
         ``bar`` defaults to 0 each, ``phase`` to ``"roll"`` (``"move"`` with ``dice``),
         the cube to 1 and centred, the score to 0–0. ``off``, ``position_id``,
-        ``match_id`` and ``xgid`` are derived and ignored on input, except that ``off`` must agree.
+        ``match_id`` are derived and ignored on input, except that ``off`` must agree.
         """
         points = data.get("points")
         if not isinstance(points, Mapping) or set(points) != set(PLAYERS):
@@ -956,7 +956,6 @@ class BackgammonState(ValueState):
             "winner": None,
             "position_id": self.position_id(),
             "match_id": self.match_id(),
-            "xgid": self.xgid(),
         }
         if self.phase == OVER:
             data["winner"] = PLAYERS[self._match_winner()]
