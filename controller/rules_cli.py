@@ -45,7 +45,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     game_args(new)
     new.add_argument("--players", type=int, help="number of players")
     new.add_argument("--first", help="skip the opening roll: this colour starts")
-    new.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
+    new.add_argument(
+        "--position-id",
+        "--position",
+        dest="position_id",
+        help="GNU Backgammon Position ID (POSID or POSID:MATCHID) or XGID (backgammon only)",
+    )
 
     moves = cmds.add_parser("moves", help="legal moves of a state, each with its result")
     game_args(moves)
@@ -97,7 +102,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 def state_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--state", help="state JSON file, or - for stdin")
-    p.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
+    p.add_argument(
+        "--position-id",
+        "--position",
+        dest="position_id",
+        help="GNU Backgammon Position ID (POSID or POSID:MATCHID) or XGID (backgammon only)",
+    )
     p.add_argument(
         "--dice",
         nargs="+",
@@ -366,6 +376,9 @@ def answer_hint(bot: Bot, state: State, rng: random.Random) -> dict[str, Any]:
     after = state.apply(move)
     entry: dict[str, Any] = {"move": move.notation, "state": after.to_json()}
     entry.update(interchange(after))
+    details = rules.capabilities(state.game.name).hint_details
+    if details is not None:
+        entry.update(details(state, move))
     return entry
 
 

@@ -145,6 +145,9 @@ def describe_game(
                 line += f" · move {index + 1} of {count}: NEXT shows another, OK plays it"
         if scene.hint is not None:
             line += f" · best: {move_words(session.game, scene.hint)}"
+            figures = rules.capabilities(state.game.name).hint_words
+            if figures is not None and (words := figures(state, scene.hint)):
+                line += f" ({words})"
     else:
         line = f"{who}: {dice.removesuffix(' — ')}" if dice else who
     if scene.countdown is not None:

@@ -57,6 +57,10 @@ class Capabilities:
     move_facts: Callable[[Move], MoveFacts] | None = None
     """How the table words and animates a move; it is handed every move of the game,
     the pass included. ``None``: :func:`rules.core.notation_facts`."""
+    hint_details: Callable[[State, Move], Mapping[str, object]] | None = None
+    """What a hint adds to its JSON beside the move (Backgammon: equities, chances, IDs)."""
+    hint_words: Callable[[State, Move], str] | None = None
+    """The figures the status line adds to a hinted move (Backgammon: equity, chances)."""
     preset_facts: Callable[[Game], PresetFacts] | None = None
     """The rule switches of a preset the appliance acts on (a move timer, the Crawford
     rule). ``None``: neither."""

@@ -144,3 +144,35 @@ def test_gnubg_imports_exported_matches_with_the_same_score(tmp_path: Path) -> N
     files.append(path)
     expected.append((1, 0, 2))
     assert gnubg_scores(files, tmp_path) == expected
+
+
+def test_header_names_every_rule() -> None:
+    money = match_file(played("money-automatic", 2)).splitlines()
+    assert '; [Jacoby "On"]' in money and '; [Beaver "Off"]' in money
+    assert '; [AutoDoubles "2"]' in money
+    match = match_file(played("match7", 2)).splitlines()
+    assert '; [Crawford "On"]' in match and " 7 point match" in match
+    assert not any("Jacoby" in line for line in match)
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) not installed")
+def test_gnubg_imports_every_preset_with_its_header(tmp_path: Path) -> None:
+    """Every rules option in the header, every match length: gnubg reads the file and
+    reaches our score (a Jacoby gammon with a centred cube counts one point)."""
+    cases = [(p, 7) for p in ("match1", "match3", "match7", "match11")]
+    cases += [("money-jacoby", seed) for seed in (1, 2, 3)] + [("money-automatic", 4)]
+    files, expected = [], []
+    for preset, seed in cases:
+        events = played(preset, seed)
+        path = tmp_path / f"{preset}-{seed}.mat"
+        path.write_text(match_file(events), encoding="utf-8")
+        files.append(path)
+        final = events[-1].after.to_json()
+        games = final["games"]
+        if final["match_length"]:
+            expected.append((len(games), final["score"]["white"], final["score"]["black"]))
+        else:
+            won = {"white": 0, "black": 0}
+            won[games[-1]["winner"]] = games[-1]["points"]
+            expected.append((1, won["white"], won["black"]))
+    assert gnubg_scores(files, tmp_path) == expected

@@ -197,3 +197,14 @@ def test_a_backgammon_play_entered_checker_by_checker_is_described_step_by_step(
     text = describe(Mode.CHOOSE, Scene(state, 0.0, dice=(6, 4), entry=entry), session)
     assert "fixed 13/7 · NEXT shows checker 24/20, OK fixes it" in text
     assert text.startswith(colour_name("backgammon", state.current_player or ""))
+
+
+def test_a_backgammon_hint_shows_its_equity_and_chances() -> None:
+    state = rules.get_game("backgammon").new_state().roll((3, 1))
+    session = Session.start("backgammon", "single", ["human", "empty", "bot"], seed=1)
+    session.state = state
+    play = next(m for m in state.legal_moves() if m.notation == "8/5 6/5")
+    scene = Scene(state, 0.0, preview=play, dice=(3, 1), hint=play)
+    text = describe(Mode.CHOOSE, scene, session, (0, 16))
+    assert "· best: checkers 8/5 6/5 (equity +0." in text
+    assert "wins 5" in text and "gammon" in text
