@@ -34,7 +34,10 @@ set -euo pipefail
 
 USER_NAME=spieltisch
 GROUPS_WANTED=(gpio spi dialout)
-APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-spidev build-essential polkitd)
+APT_PACKAGES=(python3-venv python3-dev build-essential polkitd)
+# Only Raspberry Pi OS's archive has these; on plain Debian the venv gets them from PyPI
+# (the "pi" extra) or gpiozero falls back to its native pin factory.
+APT_OPTIONAL=(python3-lgpio python3-spidev)
 # What of the checkout goes to $PREFIX/src: enough to pip-install it and read its docs.
 SOURCE_ITEMS=(pyproject.toml setup.py README.md wiring.md docs config.example.toml rules
     controller hardware systemd)
@@ -320,8 +323,34 @@ EOF
 )
 
 step "1. system packages"
-system apt-get update
-system apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+# Is package $1 installed (on the target; with --root, on this host)?
+apt_installed() {
+    [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+# Does the archive offer package $1 (a candidate version)?
+apt_available() {
+    local candidate
+    candidate=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+    [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
+}
+missing=()
+for package in "${APT_PACKAGES[@]}" "${APT_OPTIONAL[@]}"; do
+    apt_installed "$package" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ] && [ -z "$ROOT" ]; then
+    echo "all packages installed (${APT_PACKAGES[*]} ${APT_OPTIONAL[*]}): apt skipped"
+else
+    system apt-get update
+    wanted=("${APT_PACKAGES[@]}")
+    for package in "${APT_OPTIONAL[@]}"; do
+        if apt_installed "$package" || apt_available "$package"; then
+            wanted+=("$package")
+        else
+            echo "$package: not in this system's archive (only Raspberry Pi OS has it): the venv gets it from PyPI instead"
+        fi
+    done
+    system apt-get install -y --no-install-recommends "${wanted[@]}"
+fi
 
 step "2. user $USER_NAME in ${GROUPS_WANTED[*]}"
 for group in "${GROUPS_WANTED[@]}"; do
