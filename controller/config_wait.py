@@ -23,12 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.config import Config, ConfigError, load_config
-from hardware.specs import PANELS
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
 from controller.scene import MessageScene
 from controller.sdnotify import Notifier
 from controller.views.text import SCROLL_PX_PER_S
 from hardware.interfaces import Display
+from hardware.specs import PANELS
 
 log = logging.getLogger(__name__)
 

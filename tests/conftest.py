@@ -71,6 +71,7 @@ SLOW = (
     "tests/test_minimaki_policy.py",  # re-derives the shipped policy's values
 )
 PROCESS = (
+    "tests/test_config_on_panel.py::test_no_panel_chosen_yet",
     "tests/test_appliance_process.py",
     "tests/test_corrupt_saves.py",
     "tests/test_sim_terminal.py",

@@ -126,7 +126,13 @@ def test_ws2812_drop_in_is_the_only_root_exception() -> None:
     drop_in = ROOT / "systemd" / "ws2812.conf"
     lines = unit_lines(drop_in)
     assert ("Service", "User", "root") in lines
-    assert {k for _, k, _ in lines} <= {"User", "Group", "CapabilityBoundingSet", "DeviceAllow"}
+    assert {k for _, k, _ in lines} <= {
+        "User",
+        "Group",
+        "CapabilityBoundingSet",
+        "DeviceAllow",
+        "ExecStopPost",
+    }
     assert "ws2812" in drop_in.read_text(encoding="utf-8").split("\n", 1)[0]
 
 
@@ -164,7 +170,7 @@ def test_install_dry_run_plan() -> None:
     assert result.returncode == 0, result.stderr
     commands = [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
     expected = [
-        r"apt-get install -y .*python3-venv.*python3-lgpio",
+        r"apt-get install -y .*python3-venv",
         r"usermod --append --groups gpio\\?,spi\\?,dialout spieltisch",  # %q may escape ,
         r"python3 -m venv --system-site-packages /opt/spieltisch/venv",
         r"env SPIELTISCH_COMPILE=1 /opt/spieltisch/venv/bin/pip install .*/opt/spieltisch/src"
