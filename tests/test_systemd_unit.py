@@ -239,3 +239,42 @@ def test_install_rejects_bad_options_in_one_line(args: tuple[str, ...], message:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and message in result.stderr
     assert result.stdout == ""
+
+
+def test_start_timeout_leaves_a_wide_margin_over_a_cold_start() -> None:
+    """A cold start took 57 s under emulation: 60 s killed a healthy table. The start
+    timeout must be at least three times that, and the watchdog stays on."""
+    (timeout,) = setting("TimeoutStartSec")
+    assert timeout.endswith("s") and int(timeout[:-1]) >= 3 * 57
+    assert setting("WatchdogSec") == ["15s"]
+
+
+def test_ws2812_drop_in_gives_the_state_directory_back_to_the_service_user() -> None:
+    """Under the root drop-in systemd makes StateDirectory= root's; when the process
+    ends the directory and its saves go back to the spieltisch user."""
+    lines = unit_lines(ROOT / "systemd" / "ws2812.conf")
+    (post,) = [v for _, k, v in lines if k == "ExecStopPost"]
+    assert post == "+/bin/chown -R spieltisch:spieltisch %S/spieltisch"
+
+
+def test_install_failure_ends_with_the_summary_and_what_to_do(tmp_path: Path) -> None:
+    """A step that fails (here: /opt/spieltisch is a file, so the program cannot go
+    there) ends with what changed so far and one line naming the step and what to do,
+    never a silent stop in the middle (set -e)."""
+    (tmp_path / "opt").mkdir()
+    (tmp_path / "opt" / "spieltisch").write_text("in the way\n")
+    result = run_install("--root", str(tmp_path), "--panel", "none")
+    assert result.returncode != 0
+    assert "== failed: what changed before it stopped" in result.stdout
+    assert "source " in result.stdout.split("== failed")[1]  # the summary so far
+    (last,) = result.stderr.strip().splitlines()[-1:]
+    assert last.startswith('install.sh: failed in step "3. program in ')
+    assert "then run sudo systemd/install.sh again" in last
+
+
+@pytest.mark.parametrize("panel", ["frobnicator", ""])
+def test_install_rejects_an_unknown_panel_in_one_line(panel: str) -> None:
+    result = run_install("--dry-run", "--panel", panel)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "choose one of: ws2812 max7219 bridge unicornhathd apa102 none" in result.stderr

@@ -30,7 +30,13 @@ t=$(now)
 rm -rf "$SHARE/wheels" "$SHARE/out" "$SHARE/cmd" "$SHARE/boot.sh"
 mkdir -p "$SHARE/wheels" "$SHARE/out"
 python3 -m pip download -q -d "$SHARE/wheels" "$VM_CHECKOUT[pi]" 'setuptools>=77' 'mypy>=1.10' wheel
-git -C "$VM_CHECKOUT" bundle create "$SHARE/spieltisch.bundle" HEAD
+# UPGRADE_FROM=REV: the first install from that older revision, then an upgrade to HEAD
+bundle() {
+    git -C "$VM_CHECKOUT" update-ref refs/heads/vm-install "$1"
+    git -C "$VM_CHECKOUT" bundle create "$SHARE/spieltisch.bundle" refs/heads/vm-install 2>/dev/null
+    git -C "$VM_CHECKOUT" update-ref -d refs/heads/vm-install
+}
+bundle "${UPGRADE_FROM:-HEAD}"
 install -m 0755 "$VM_HERE/guest/install.sh" "$SHARE/install.sh"
 step_time host-wheels-and-bundle "$(since "$t")"
 "$VM_HERE/vm.sh" start install >/dev/null
@@ -38,6 +44,13 @@ step_time host-wheels-and-bundle "$(since "$t")"
 t=$(now)
 "$VM_HERE/vm.sh" exec 'bash /mnt/host/install.sh first' 5400 | tee "$LOGS/install-first.log"
 step_time install-first "$(since "$t")"
+if [ -n "${UPGRADE_FROM:-}" ]; then
+    # the first install from an older revision, then the guide's upgrade to HEAD
+    bundle HEAD
+    t=$(now)
+    "$VM_HERE/vm.sh" exec 'bash /mnt/host/install.sh upgrade' 3600 | tee "$LOGS/install-upgrade.log"
+    step_time install-upgrade "$(since "$t")"
+fi
 t=$(now)
 "$VM_HERE/vm.sh" exec 'bash /mnt/host/install.sh panel' 3600 | tee "$LOGS/install-panel.log"
 step_time install-again-with-the-panel "$(since "$t")"

@@ -6,6 +6,7 @@
 #  - the panel is luma's dummy display and the pins are gpiozero's mock pins (a drop-in),
 #    all seats bots, so that games play themselves.
 #   install.sh first    clone, --dry-run, the first install (no panel chosen yet)
+#   install.sh upgrade  the guide's upgrade: git pull, the installer again
 #   install.sh panel    step 4: choose the panel (dummy) in the config, run the installer again
 O=/mnt/host/out
 mkdir -p $O
@@ -22,12 +23,19 @@ case "${1:-first}" in
 first)
     printf '[global]\nno-index = true\nfind-links = /mnt/host/wheels\n' >/etc/pip.conf
     timed as_pi 'sudo apt-get install -y git' >$O/install-git.log 2>&1
-    timed as_pi 'rm -rf spieltisch && git clone -q /mnt/host/spieltisch.bundle spieltisch'
+    timed as_pi 'rm -rf spieltisch && git clone -q --branch vm-install /mnt/host/spieltisch.bundle spieltisch'
     timed as_pi 'cd spieltisch && systemd/install.sh --dry-run' >$O/install-dry-run.log 2>&1
     tail -n 1 $O/install-dry-run.log
     timed as_pi 'cd spieltisch && sudo systemd/install.sh' </dev/null >$O/install-1.log 2>&1
     tail -n 25 $O/install-1.log
     sleep 3
+    systemctl status spieltisch --no-pager | head -n 8
+    ;;
+upgrade)
+    # the guide's upgrade: git pull (here from the host's newer bundle), the installer again
+    timed as_pi 'cd spieltisch && git pull -q --ff-only /mnt/host/spieltisch.bundle vm-install'
+    timed as_pi 'cd spieltisch && sudo systemd/install.sh' </dev/null >$O/install-upgrade.log 2>&1
+    tail -n 25 $O/install-upgrade.log
     systemctl status spieltisch --no-pager | head -n 8
     ;;
 panel)
