@@ -329,7 +329,9 @@ def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
     blaming a display the user never configured; a size no display could draw is still
     reported, so the file can be fixed in one go."""
     size = spec.logical_size
-    if not type_ok:
+    # display.type "none" (no panel chosen yet) keeps the other keys for the panel still
+    # to come: only what no panel could use is an error.
+    if not type_ok or spec.type == "none":
         if size not in RGB_SIZES + MONO_SIZES:
             allowed = ", ".join(f"{w}x{h}" for w, h in RGB_SIZES + MONO_SIZES)
             t.error(
@@ -481,8 +483,9 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     w, h = d.logical_size
     pin = config.sound.buzzer_pin
     buzzer = "none" if pin is None else f"GPIO {pin}"
+    panel = "no panel chosen yet (display.type none)" if d.type == "none" else f"{d.type} {w}x{h}"
     out.write(
-        f"{args.file}: ok: {d.type} {w}x{h}, input {config.hardware.input_type}, "
+        f"{args.file}: ok: {panel}, input {config.hardware.input_type}, "
         f"{len(config.buttons.seats)} seats, "
         f"buzzer {buzzer}\n"
     )

@@ -178,15 +178,17 @@ def wait_for_config(
     path: Path, error: ConfigError, events: EventQueue, notifier: Notifier
 ) -> Config | None:
     """Show ``error`` on the panel until the file is fixed (see controller.config_wait).
+    With no panel chosen yet (a :class:`PanelNotChosen`), wait for one without drawing.
 
     Raises :class:`ExitCode` with ``EX_CONFIG`` when not even the display can be used.
     """
     from controller.config import display_section
-    from controller.config_wait import EX_CONFIG, ConfigWait
+    from controller.config_wait import EX_CONFIG, ConfigWait, PanelNotChosen
     from controller.views import render
 
-    for line in error.errors:
-        log.error("config error: %s", line)
+    if not isinstance(error, PanelNotChosen):
+        for line in error.errors:
+            log.error("config error: %s", line)
     spec = display_section(path)
     if spec is None:
         log.error("the [display] section is not usable either, so the panel stays dark")
@@ -222,7 +224,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     process waits for a fixed file, instead of exiting into systemd's restart loop."""
     from controller.app import DEFAULT_STATE_DIR, Appliance, install_signal_handlers
     from controller.config import ConfigError, load_config
-    from controller.config_wait import EX_CONFIG
+    from controller.config_wait import EX_CONFIG, unchosen_panel
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
     from controller.state_dir import resolve_state_dir
@@ -238,6 +240,9 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     try:
         try:
             config = load_config(args.config)
+            pending = unchosen_panel(config)
+            if pending is not None:
+                raise pending
         except ConfigError as exc:
             fixed = wait_for_config(args.config, exc, events, notifier)
             if fixed is None:

@@ -332,5 +332,7 @@ _OPENERS = {
     "capture": _capture,
     "gifanim": _gifanim,
     "dummy": _dummy,
+    # no panel chosen yet: frames go nowhere (run waits for the choice, see config_wait)
+    "none": _dummy,
     "bridge": _bridge,
 }

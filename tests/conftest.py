@@ -76,6 +76,7 @@ SLOW = (
     "tests/test_rules_fuzz.py::test_the_bots_answer_mutated_lines_too",
 )
 PROCESS = (
+    "tests/test_config_on_panel.py::test_no_panel_chosen_yet",
     "tests/test_appliance_process.py",
     "tests/test_corrupt_saves.py",
     "tests/test_sim_terminal.py",
