@@ -402,7 +402,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             sys.stderr.write(
                 f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
             )
-        install_signal_handlers(app.events)
+        install_signal_handlers(app.events, hangup_quits=True)
         try:
             app.run(new_game=session)
         except HardwareError as exc:
