@@ -75,7 +75,7 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         type=Path,
         metavar="FILE",
         help="window: write the whole window as a PNG to FILE on F12, and at exit if F12 "
-        "was not pressed",
+        "was not pressed (without it, F12 writes spieltisch-DATE-TIME.png here)",
     )
     sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
     sim.add_argument(
@@ -363,6 +363,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 args.size,
                 hold_s=config.hardware.buttons.hold_s,
                 screenshot=args.screenshot,
+                say=lambda text: print(f"spieltisch sim: {text}", file=sys.stderr, flush=True),
             )
             inputs = [primary]
         closers += [*inputs, primary]

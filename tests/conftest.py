@@ -75,6 +75,7 @@ PROCESS = (
     "tests/test_corrupt_saves.py",
     "tests/test_sim_terminal.py",
     "tests/test_sim_signals.py",  # the simulator in tmux and ptys, hung up and terminated
+    "tests/test_sim_window_x11.py",  # the simulator's window in Xvfb, keys sent by xdotool
     "tests/test_bridge_e2e.py",
     "tests/test_firmware_checks.py",
     "tests/test_history_cli.py",
