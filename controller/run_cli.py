@@ -369,9 +369,13 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         closers += [*inputs, primary]
         display: Display = primary
         if args.record is not None:
+            from controller.record_progress import RecordProgress
             from hardware.gif_recording import GifRecorder
 
-            recorder = GifRecorder(args.record, primary.width, primary.height, primary.mode, 16)
+            progress = RecordProgress(args.record, fd=terminal if terminal is not None else 2)
+            recorder = GifRecorder(
+                args.record, primary.width, primary.height, primary.mode, 16, progress=progress
+            )
             display = TeeDisplay(primary, recorder)
             closers.append(display)
         kinds = validate_sim_args(args)

@@ -209,3 +209,67 @@ def test_sigterm_saves_and_stops_the_sim(
             child.kill()
             child.wait()
         os.close(master)
+
+
+# -- quitting a recording says what it writes --------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["terminal", "window"])
+def test_quitting_a_recording_says_what_it_writes_with_progress(mode: str, tmp_path: Path) -> None:
+    """Ctrl+C (SIGINT) in a ``--record`` session: the board is put away, then the
+    terminal says which GIF is written and counts its frames up to "done"; the GIF holds
+    as many frames as were counted."""
+    import re
+
+    from PIL import Image
+
+    state_dir = tmp_path / "state"
+    gif = tmp_path / "game.gif"
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    child = subprocess.Popen(
+        [*sim_command(mode, state_dir), "--record", str(gif)],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=tmp_path,
+        env=sim_env(mode),
+        start_new_session=True,
+    )
+    os.close(slave)
+    output = bytearray()
+
+    def text() -> str:
+        import select
+
+        while select.select([master], [], [], 0)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output.extend(chunk)
+        return output.decode("utf-8", "replace")
+
+    try:
+        assert wait_until(playing(mode, state_dir, text)), text()[-2000:]
+        child.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 60
+        while child.poll() is None and time.monotonic() < deadline:
+            text()
+            time.sleep(0.02)
+        assert child.wait(timeout=1) == 0, text()[-2000:]
+        shown = text()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        os.close(master)
+    counts = re.findall(rf"writing {re.escape(str(gif))}: (\d+)/(\d+) frames", shown)
+    assert counts, shown[-2000:]
+    total = int(counts[-1][1])
+    assert int(counts[0][0]) == 1 and f"{total}/{total} frames, done" in shown
+    with Image.open(gif) as picture:
+        assert picture.n_frames == total
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
