@@ -69,6 +69,7 @@ SLOW = (
     "tests/test_backgammon_gnubg.py",  # against GNU Backgammon's move generator
     "tests/test_checker_entry.py",  # every play of 2,000 positions entered by buttons
     "tests/test_minimaki_policy.py",  # re-derives the shipped policy's values
+    "tests/test_docs_pictures.py",  # draws every picture of the docs anew
 )
 PROCESS = (
     "tests/test_appliance_process.py",
