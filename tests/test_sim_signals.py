@@ -141,11 +141,15 @@ def test_tmux_kill_session_saves_and_stops_the_sim(
         log.write_text(shown.stdout)
         return shown.stdout
 
-    assert wait_until(playing(mode, state_dir, screen)), screen()
-    seen = moves_saved(state_dir)
-    start = time.monotonic()
-    subprocess.run([*tmux, "kill-session", "-t", "sim"], check=True)
-    assert wait_until(lambda: not alive(pid), timeout=30), f"the sim ({mode}) still runs"
+    try:
+        assert wait_until(playing(mode, state_dir, screen)), screen()
+        seen = moves_saved(state_dir)
+        start = time.monotonic()
+        subprocess.run([*tmux, "kill-session", "-t", "sim"], check=True)
+        assert wait_until(lambda: not alive(pid), timeout=30), f"the sim ({mode}) still runs"
+    finally:
+        if alive(pid):  # a failed run leaves nothing behind either
+            os.kill(pid, signal.SIGKILL)
     record_property("sim_exit_s", round(time.monotonic() - start, 3))
     assert in_session(pid) == [], "a process the sim started is still running"
     if mode != "text":
