@@ -62,7 +62,7 @@ def table_options(config: Config, **overrides: Any) -> TableOptions:
         seat_count=seats,
         preset_timer_s=config.game.move_timer_s,
         bot=config.game.bot,
-        default_seats=tuple(config.players),
+        default_seats=tuple("human" if p == "phone" else p for p in config.players),
         physical_dice=config.game.physical_dice,
         bot_delay_s=config.game.bot_delay_s,
         sleep_after_s=config.sleep_after_min * 60.0,

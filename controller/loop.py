@@ -19,7 +19,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.events import BotMoveEvent, EventQueue, ShutdownEvent, StatusEvent, WakeEvent
+from controller.events import (
+    BotMoveEvent,
+    EventQueue,
+    NoticeEvent,
+    ShutdownEvent,
+    StatusEvent,
+    WakeEvent,
+)
 from controller.scene import AnyScene
 from controller.table import Table
 from controller.views import timing
@@ -124,6 +131,9 @@ class Loop:
             table.flash(text if event.online else f"panel offline: {event.detail}"[:40])
         elif isinstance(event, WakeEvent):
             table.dirty = True
+        elif isinstance(event, NoticeEvent):
+            table.now = now
+            table.flash(event.text, event.seconds)
 
     def draw(self) -> None:
         table = self.table

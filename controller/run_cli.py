@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from controller.sim_checks import sim_config, validate_sim_args
 from hardware.keyboard import key_help
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--preset", help="preset of --game")
     sim.add_argument(
         "--seats",
-        default="human,bot,bot,bot",
-        help="per seat: human, bot or empty (default human,bot,bot,bot)",
+        help="per seat: human, bot or empty (default: you and bots, human,bot,bot,bot "
+        "or as many as --game seats)",
     )
     sim.add_argument(
         "--display",
@@ -91,6 +92,15 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--config", type=Path, help="take game settings from this config file")
     sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
+    sim.add_argument(
+        "--web",
+        type=int,
+        nargs="?",
+        const=8080,
+        metavar="PORT",
+        help="serve the companion page on PORT (default 8080); a seat set to phone is "
+        "played from it",
+    )
     # the text watcher's options
     sim.add_argument("--players", type=int, help="text mode: number of players")
     sim.add_argument("--bots", default="random", help="text mode: bot kind (default random)")
@@ -236,6 +246,11 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             f"above (exit {exit_code.code})\n"
         )
         return exit_code.code
+    publisher = None
+    if config.web.enabled:
+        from controller.web.attach import mirrored
+
+        display, publisher = mirrored(display)
     app = Appliance(
         config,
         display=display,
@@ -247,7 +262,24 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         poweroff=poweroff,
         events=events,
     )
-    shutdown = app.run()
+    server = None
+    if publisher is not None:
+        from controller.web.attach import serve
+
+        phones = [i for i, p in enumerate(config.players) if p == "phone"]
+        server = serve(app, publisher, config.web.port, phones)
+    announcement = None
+    if server is not None:
+        from controller.web.mdns import announce
+
+        announcement = announce(server.port)
+    try:
+        shutdown = app.run()
+    finally:
+        if announcement is not None:
+            announcement.close()
+        if server is not None:
+            server.stop()
     app.notifier.stopping()
     log.info("stopped (%s)", shutdown.reason if shutdown else "table")
     return 0
@@ -262,27 +294,6 @@ def has_screen() -> bool:
     )
 
 
-def validate_sim_args(args: argparse.Namespace) -> list[str]:
-    """Check ``--seats``, ``--game`` and ``--preset`` before any display is chosen, so a
-    typo is one line and exit 2 whether a window, a terminal or the text board follows
-    (raises ``ValueError``). Returns the seat kinds."""
-    import rules
-    from controller.session import SEAT_KINDS
-
-    kinds = [k.strip() for k in args.seats.split(",")]
-    bad = [k for k in kinds if k not in SEAT_KINDS]
-    if bad:
-        allowed = ", ".join(SEAT_KINDS)
-        raise ValueError(f"--seats: {bad[0]!r} is not a seat kind ({allowed}) in {args.seats!r}")
-    if not 1 <= len(kinds) <= 4:
-        raise ValueError(f"--seats takes 1 to 4 seats, got {len(kinds)} in {args.seats!r}")
-    if args.game is not None:
-        rules.get_game(args.game, args.preset)  # an unknown game or preset raises
-    elif args.preset is not None:
-        raise ValueError(f"--preset {args.preset} needs --game")
-    return kinds
-
-
 def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     """Play at a simulated table: the window, or the terminal with the keyboard.
 
@@ -294,14 +305,20 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.held_output import held_output
 
     validate_sim_args(args)
+    config = sim_config(args)  # a broken --config stops every display alike, before one opens
     choice = args.display
     if choice == "auto" and not has_screen() and not sys.stdin.isatty():
         # No window and no keyboard to play with: watch the bots on the text board.
         sys.stderr.write("spieltisch sim: no screen and no terminal: showing a bot game as text\n")
         choice = "text"
     if choice == "text":
+        if args.web is not None:
+            raise ValueError(
+                "--web serves a played table: use it with --display window or terminal"
+            )
         if args.game is None:
-            args.game = "maedn"
+            args.game, args.preset = config.game.name, config.game.preset
+        args.seat_kinds = validate_sim_args(args)
         return text_sim.run(args, out)
     if choice == "auto":
         choice = "window" if has_screen() else "terminal"
@@ -326,7 +343,6 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int:
     import rules
     from controller.app import Appliance, install_signal_handlers, table_options
-    from controller.config import default_config, load_config
     from controller.events import WakeEvent
     from controller.session import Session
     from controller.table import FAST_PACE
@@ -337,7 +353,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from hardware.keyboard import TerminalKeys
     from hardware.tee import TeeDisplay
 
-    config = load_config(args.config) if args.config else default_config()
+    config = sim_config(args)
     display_spec = replace(
         config.display,
         width=args.size,
@@ -378,7 +394,14 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             )
             display = TeeDisplay(primary, recorder)
             closers.append(display)
-        kinds = validate_sim_args(args)
+        publisher = None
+        if args.web is not None:
+            from controller.web.attach import mirrored
+
+            display, publisher = mirrored(display)
+        seat_kinds = validate_sim_args(args)
+        phones = [i for i, kind in enumerate(seat_kinds) if kind == "phone"]
+        kinds = ["human" if kind == "phone" else kind for kind in seat_kinds]
         pace = FAST_PACE if args.fast else {}
         options = table_options(config, seat_count=4, default_seats=tuple(kinds), **pace)
         if args.state_dir is not None:
@@ -408,10 +431,22 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
             )
         install_signal_handlers(app.events, hangup_quits=True)
+        server = None
+        if publisher is not None:
+            from controller.web.attach import serve
+
+            server = serve(app, publisher, args.web, phones)
+            if server is not None:
+                sys.stderr.write(
+                    f"spieltisch sim: companion page on http://localhost:{server.port}/\n"
+                )
         try:
             app.run(new_game=session)
         except HardwareError as exc:
             raise HardwareError(f"simulator: {exc}") from None
+        finally:
+            if server is not None:
+                server.stop()
     finally:
         # Put the terminal back before anything is printed (the error, the kept log).
         for closer in closers:

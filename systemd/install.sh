@@ -357,14 +357,14 @@ run python3 -m venv --system-site-packages "$PREFIX/venv"
 compiled_ok=0
 if [ "$COMPILE" -eq 1 ]; then
     if run env SPIELTISCH_COMPILE=1 "$PREFIX/venv/bin/pip" install --quiet --upgrade \
-        "$PREFIX/src[pi]"; then
+        "$PREFIX/src[pi,web]"; then
         compiled_ok=1
     else
         echo "install.sh: compiling the rules failed (see above): installing them as pure Python"
     fi
 fi
 if [ "$compiled_ok" -eq 0 ]; then
-    run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[pi]"
+    run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[pi,web]"
 fi
 # pip builds in the source tree; the copy stays a plain copy of the checkout
 run rm -rf "$PREFIX/src/build" "$PREFIX/src/spieltisch.egg-info"

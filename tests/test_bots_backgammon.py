@@ -361,3 +361,15 @@ def test_gnu_backgammons_pubeval_player_plays_through_our_engine() -> None:
     tally = bench.play_backgammon(3, 0, 4, "gnubg-pubeval", False, None)
     assert len(tally.play_times) > 40
     assert 0 <= tally.wins <= 4
+
+
+def test_gnu_backgammons_0ply_player_plays_cubeless_games_through_our_engine() -> None:
+    """``bots.py --yardstick gnubg``: GNU Backgammon's 0-ply play is found among our
+    legal plays for whole games (the glue raises otherwise), and the games are cubeless:
+    no cube action is ever timed and no game is worth more than a backgammon."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    bench = load_benchmark("bots.py")
+    tally = bench.play_backgammon(3, 0, 4, "gnubg", False, None)
+    assert len(tally.play_times) > 40 and not tally.cube_times
+    assert len(tally.game_points) == 4
+    assert all(points in (-3, -2, -1, 1, 2, 3) for points in tally.game_points)

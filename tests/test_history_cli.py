@@ -95,6 +95,27 @@ def test_show_walks_the_game_move_by_move_on_the_text_board(
     assert shown["events"][-1]["state"] == record.final_state  # type: ignore[attr-defined]
 
 
+def test_show_gives_a_backgammon_record_its_analysis_and_others_none(
+    table_games: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = history(capsys, table_games, "show", "1")
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.startswith("  white: PR ") for line in lines)
+    assert any(line.startswith("  black: PR ") for line in lines)
+    assert any(line.startswith("  worst 1: event ") for line in lines)
+    code, out, _ = history(capsys, table_games, "show", "1", "--json")
+    analysis = json.loads(out)["analysis"]
+    assert [side["player"] for side in analysis["sides"]] == ["white", "black"]
+    assert all(side["decisions"] > 0 and side["pr"] > 0 for side in analysis["sides"])
+    worst = analysis["worst"][0]
+    assert worst["equity_lost"] > 0 and worst["played"] != worst["best"]
+    code, out, _ = history(capsys, table_games, "show", "2", "--json")
+    assert "analysis" not in json.loads(out)
+    _, out, _ = history(capsys, table_games, "show", "2")
+    assert "analysis" not in out
+
+
 def test_stats_count_wins_per_colour_and_kind(
     table_games: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -168,7 +168,7 @@ def test_install_dry_run_plan() -> None:
         r"usermod --append --groups gpio\\?,spi\\?,dialout spieltisch",  # %q may escape ,
         r"python3 -m venv --system-site-packages /opt/spieltisch/venv",
         r"env SPIELTISCH_COMPILE=1 /opt/spieltisch/venv/bin/pip install .*/opt/spieltisch/src"
-        r"\\\[pi\\\]",
+        r"\\\[pi\\,web\\\]",
         r"install -m 0644 \S+/config.example.toml /etc/spieltisch/config.toml",
         r"/opt/spieltisch/venv/bin/spieltisch config check /etc/spieltisch/config.toml",
         r"install -d -m 0750 /var/lib/spieltisch",
@@ -192,7 +192,7 @@ def test_install_pure_skips_compiling() -> None:
     assert result.returncode == 0, result.stderr
     pips = [line for line in result.stdout.splitlines() if "/venv/bin/pip install" in line]
     assert pips == [
-        r"+ /opt/spieltisch/venv/bin/pip install --quiet --upgrade /opt/spieltisch/src\[pi\]"
+        r"+ /opt/spieltisch/venv/bin/pip install --quiet --upgrade /opt/spieltisch/src\[pi\,web\]"
     ]
 
 
@@ -233,3 +233,14 @@ def test_install_rejects_bad_options_in_one_line(args: tuple[str, ...], message:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and message in result.stderr
     assert result.stdout == ""
+
+
+def test_unit_lets_the_companion_page_listen_on_the_home_network_only() -> None:
+    """The page's socket is allowed (IPv4, IPv6, netlink for mDNS), but only to the
+    private, link-local and multicast ranges; everything else stays denied."""
+    families = " ".join(setting("RestrictAddressFamilies")).split()
+    assert {"AF_UNIX", "AF_INET", "AF_INET6"} <= set(families)
+    assert setting("IPAddressDeny") == ["any"]
+    allowed = " ".join(setting("IPAddressAllow")).split()
+    assert "any" not in allowed and "192.168.0.0/16" in allowed and "link-local" in allowed
+    assert not setting("PrivateNetwork")

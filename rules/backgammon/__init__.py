@@ -18,7 +18,7 @@ from rules.backgammon.engine import (
 from rules.backgammon.mat import match_file
 from rules.budget import Budget
 from rules.core import Bot, Game, State
-from rules.registry import Capabilities, GameInfo, register_game
+from rules.registry import Capabilities, GameInfo, RecordAnalysis, register_game
 
 
 def _strong_player(budget: Budget) -> Bot:
@@ -40,6 +40,13 @@ def _play_stats(state: State) -> dict[str, float]:
     return cast(BackgammonState, state).play_stats()
 
 
+def _analysis(steps: Iterable[Any]) -> RecordAnalysis:
+    # The judge runs the network a few thousand times: imported only when asked for.
+    from rules.backgammon.analysis import analyse
+
+    return analyse(steps)
+
+
 def _match_file(steps: Iterable[Any]) -> str:
     return match_file(steps)
 
@@ -59,6 +66,7 @@ register_game(
             interchange=_interchange,
             record_export=_match_file,
             record_suffix=".mat",
+            record_analysis=_analysis,
             play_stats=_play_stats,
             move_facts=facts.move_facts,
             preset_facts=facts.preset_facts,
