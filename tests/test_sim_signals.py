@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import shutil
 import signal
 import struct
@@ -95,7 +96,9 @@ def playing(mode: str, state_dir: Path, output: Callable[[], str]) -> Callable[[
 
     def ready() -> bool:
         shown = output()  # read it every time: a pty nobody reads blocks the sim
-        return "move 4:" in shown if mode == "text" else moves_saved(state_dir) >= 4
+        if mode == "text":  # the board is redrawn move by move: any move on screen
+            return re.search(r"move \d+: ", shown) is not None
+        return moves_saved(state_dir) >= 4
 
     return ready
 
