@@ -308,10 +308,15 @@ class Appliance:
                 self.sound.close()
 
 
-def install_signal_handlers(events: EventQueue) -> None:
-    """SIGTERM/SIGINT only enqueue a shutdown: the loop saves and returns. SIGHUP asks
-    for the config to be read again (while ``run`` waits for a fixed one; the playing
-    table ignores it rather than dying of the default action)."""
+def install_signal_handlers(events: EventQueue, *, hangup_quits: bool = False) -> None:
+    """SIGTERM/SIGINT only enqueue a shutdown: the loop saves and returns.
+
+    SIGHUP means two things. To ``run`` (a service, no terminal) it asks for the config
+    to be read again (while ``run`` waits for a fixed one; the playing table ignores it
+    rather than dying of the default action). To the simulator (``hangup_quits``) it is
+    what it was made for: its terminal was closed (a closed window, ``tmux
+    kill-session``), so it saves and exits like SIGTERM instead of playing on unseen.
+    """
 
     def handler(signum: int, frame: FrameType | None) -> None:
         events.put(ShutdownEvent(reason=signal.Signals(signum).name))
@@ -322,4 +327,4 @@ def install_signal_handlers(events: EventQueue) -> None:
     signal.signal(signal.SIGTERM, handler)
     signal.signal(signal.SIGINT, handler)
     if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, reload)
+        signal.signal(signal.SIGHUP, handler if hangup_quits else reload)

@@ -76,7 +76,7 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         type=Path,
         metavar="FILE",
         help="window: write the whole window as a PNG to FILE on F12, and at exit if F12 "
-        "was not pressed",
+        "was not pressed (without it, F12 writes spieltisch-DATE-TIME.png here)",
     )
     sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
     sim.add_argument(
@@ -394,14 +394,19 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 args.size,
                 hold_s=config.hardware.buttons.hold_s,
                 screenshot=args.screenshot,
+                say=lambda text: print(f"spieltisch sim: {text}", file=sys.stderr, flush=True),
             )
             inputs = [primary]
         closers += [*inputs, primary]
         display: Display = primary
         if args.record is not None:
+            from controller.record_progress import RecordProgress
             from hardware.gif_recording import GifRecorder
 
-            recorder = GifRecorder(args.record, primary.width, primary.height, primary.mode, 16)
+            progress = RecordProgress(args.record, fd=terminal if terminal is not None else 2)
+            recorder = GifRecorder(
+                args.record, primary.width, primary.height, primary.mode, 16, progress=progress
+            )
             display = TeeDisplay(primary, recorder)
             closers.append(display)
         publisher = None
@@ -438,7 +443,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             sys.stderr.write(
                 f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
             )
-        install_signal_handlers(app.events)
+        install_signal_handlers(app.events, hangup_quits=True)
         server = None
         if publisher is not None:
             from controller.web.attach import serve

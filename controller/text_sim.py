@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
+import threading
 import time
+from types import FrameType
 from typing import IO, Any
 
 import rules
@@ -42,7 +45,30 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--display", default="text", choices=["text"], help="where to draw")
 
 
+class Stopped(Exception):
+    """SIGTERM or SIGHUP (the terminal was closed) ended the game being watched."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise Stopped(signal.Signals(signum).name)
+
+
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    """Watch a bot game; SIGTERM and SIGHUP end it at once with exit 0, as they end
+    the other displays (a closed terminal must not leave a game playing unseen)."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():  # only it may set handlers
+        previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        return watch(args, out)
+    except Stopped:
+        return 0
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def watch(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     out = out if out is not None else sys.stdout
     store = start_store(getattr(args, "state_dir", None))
     session = store.load() if store is not None else None

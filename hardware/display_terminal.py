@@ -26,6 +26,7 @@ saying how large it must be, instead of a cropped board.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import signal
@@ -331,7 +332,14 @@ class TerminalDisplay(FixedSizePanel):
         return "".join(parts)
 
     def _write(self, text: str) -> None:
+        from hardware.display import DisplayClosed
+
         data = text.encode("utf-8")
         while data:
-            written = os.write(self._fd, data)
+            try:
+                written = os.write(self._fd, data)
+            except OSError as exc:
+                if exc.errno == errno.EIO:  # the terminal is gone: like a closed window
+                    raise DisplayClosed("the terminal was closed") from None
+                raise
             data = data[written:]

@@ -55,5 +55,7 @@ class TeeDisplay:
             mirror.set_brightness(level)
 
     def close(self) -> None:
-        for display in (*self.mirrors, self.primary):
+        """The primary first: the window (or the terminal) is given back before a mirror
+        takes its time to finish (a long GIF recording is written on close)."""
+        for display in (self.primary, *self.mirrors):
             display.close()

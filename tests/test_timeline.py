@@ -8,15 +8,11 @@ period and its first frame shows it; the countdown steps down every second and "
 never covers a move; the panel falls asleep, draws nothing while asleep, and the press
 that wakes it does nothing else.
 
-The timelines are also drawn as PNG strips in ``docs/img/timeline_*.png``, written on
-purpose only::
-
-    SPIELTISCH_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_timeline.py
+The timelines are also drawn as PNG strips in ``docs/img/timeline_*.png``, by
+``tests/docs_pictures.py`` (which runs these tests to get them).
 """
 
 from __future__ import annotations
-
-import os
 
 import pytest
 from PIL import Image
@@ -28,9 +24,8 @@ from controller.scene import MenuItem
 from controller.session import Session
 from controller.table import TableOptions
 from controller.views import palette, text
-from tests.timeline import DOCS, Frame, Timeline, strip
+from tests.timeline import Frame, Timeline, strip
 
-REGEN = os.environ.get("SPIELTISCH_REGEN_GOLDEN") == "1"
 TITLE = "Mensch ärgere dich nicht"
 MENU = (MenuItem("maedn", "classic", TITLE), MenuItem("backgammon", "single", "Backgammon"))
 
@@ -52,9 +47,13 @@ def assert_each_frame_is_news(line: Timeline) -> None:
     assert line.loop.renders == len(line.frames)
 
 
+STRIPS: dict[str, Image.Image] | None = None
+"""Where the README's strips go while ``tests/docs_pictures.py`` runs these tests."""
+
+
 def save_strip(name: str, frames: list[Frame], start: float, scale: int = 8) -> None:
-    if REGEN:
-        strip(frames, DOCS / f"timeline_{name}.png", start, scale=scale)
+    if STRIPS is not None:
+        STRIPS[name] = strip(frames, start, scale=scale)
 
 
 def pixels(image: Image.Image, box: tuple[int, int, int, int]) -> set[tuple[int, ...]]:

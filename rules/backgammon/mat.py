@@ -98,7 +98,7 @@ class _GameLines:
     def render(self) -> list[str]:
         out = []
         for number, (left, right) in enumerate(self.rows, start=1):
-            out.append(f"{number:3d}) {left:<{LEFT_WIDTH}}{right}".rstrip() + " ")
+            out.append(f"{number:3d}) {_columns(left, right)}".rstrip() + " ")
         if self.win is not None:
             out.append(self.win)
         return out
@@ -120,6 +120,16 @@ def header_tags(state: BackgammonState) -> list[str]:
             tags.append(("AutoDoubles", str(rules.automatic)))
     tags.append(("CubeLimit", str(MAX_CUBE if rules.cube else 1)))
     return [f'; [{name} "{value}"]' for name, value in tags]
+
+
+def _columns(left: str, right: str) -> str:
+    """The two cells of a row: the right one at its column, or, after a left play too
+    long for its column (doubles with hits: ``44: 24/20 24/20 20/16* 20/16*``), one
+    blank further. Readers do not go by the column: GNU Backgammon starts the right
+    cell two characters before its second ``:`` (the dice), or at the first two
+    blanks when the right cell is no play, so the cells must never touch."""
+    width = LEFT_WIDTH if len(left) < LEFT_WIDTH else len(left) + 1
+    return f"{left:<{width}}{right}"
 
 
 def match_file(steps: Iterable[StepLike]) -> str:
