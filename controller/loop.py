@@ -62,6 +62,7 @@ class Loop:
         self.next_frame: float | None = None
         """When the picture on the panel changes by itself (None: it does not)."""
         self.last_image: bytes | None = None
+        self.last_status: object = None
         self.display_failures = 0
         self.next_ping = 0.0
         self.running = False
@@ -136,7 +137,9 @@ class Loop:
         if change.at is not None:
             self.next_frame = max(change.at, table.now + MIN_FRAME_GAP)
         pixels = image.tobytes() if hasattr(image, "tobytes") else None
-        if pixels is not None and pixels == self.last_image:
+        same = pixels is not None and pixels == self.last_image
+        self.hand_status(draw=same)
+        if same:
             return
         try:
             self.display.show(image)  # type: ignore[arg-type]
@@ -154,6 +157,18 @@ class Loop:
         self.frames += 1
         if self.frames == 1 and self.on_first_frame is not None:
             self.on_first_frame()
+
+    def hand_status(self, draw: bool) -> None:
+        """Give a display that writes the table in words (the simulator's) the status
+        line whenever it changed, even under an unchanged frame: a press in setup that
+        changes only the words must show at once."""
+        show_status = getattr(self.display, "show_status", None)
+        if show_status is None:
+            return
+        status = self.table.status()
+        if status != self.last_status:
+            self.last_status = status
+            show_status(status, draw)
 
     def run_pollers(self, now: float) -> None:
         for entry in self.pollers:

@@ -9,7 +9,7 @@ appliance testable with a fake clock.
 Controls: each seat has OK/ROLL and NEXT; only the seat whose player is on turn acts.
 NEXT cycles the legal moves with a preview (a held NEXT jumps to the next piece/checker
 group), OK commits at once (there is no take-back: touch-move, MÄDN rule 12 and Lingo
-house rule 0). Backgammon is entered checker by checker (:mod:`controller.checker_entry`).
+house rule 0). Backgammon is entered checker by checker (:mod:`controller.games.backgammon.checker_entry`).
 Forced moves and passes play themselves after a short visible preview. The system
 button: held → "back to menu?" (OK confirms, NEXT returns); held for
 ``shutdown_hold_s`` → shutdown.
@@ -30,14 +30,15 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import rules
 from controller import names
-from controller.checker_entry import CheckerEntry, Step
+from controller.games.backgammon.checker_entry import Step
+from controller.games import presentation
 from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.machine import Mode, build_machine
-from controller.match_banner import banner_seconds, game_end_banner
+from controller.games.backgammon.match_banner import banner_seconds
 from controller.scene import (
     STATISTICS_ITEM,
     AnyScene,
@@ -58,9 +59,7 @@ from controller.session import SEAT_KINDS, Session
 from controller.views.overlay import banner_seconds as scroll_seconds_on
 from controller.views.text import scroll_seconds
 from hardware.interfaces import ButtonEvent, Cue, Sound
-from rules.backgammon.engine import BackgammonState, Play
 from rules.core import Dice, Move, Pass, State
-from rules.track.engine import MaednState
 
 if TYPE_CHECKING:
     from hardware.display_status import TableStatus
@@ -68,7 +67,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-MENU_ORDER = ("maedn", "kleiner_aerger", "backgammon", "minimaki")
 
 
 def default_menu(
@@ -76,10 +74,7 @@ def default_menu(
 ) -> tuple[MenuItem, ...]:
     """One entry per game, by its real title, ``first_game`` first; the rule set is
     chosen in setup and starts at the game's default (``first_preset`` for the first)."""
-    games = sorted(
-        rules.game_names(),
-        key=lambda g: (g not in MENU_ORDER, MENU_ORDER.index(g) if g in MENU_ORDER else 0, g),
-    )
+    games = sorted(rules.game_names(), key=lambda g: (presentation(g).menu_place, g))
     if first_game in games:
         games.remove(first_game)
         games.insert(0, first_game)
@@ -212,6 +207,7 @@ class Table:
         self.anim_length = 0.0
         self.roll_result: Dice | None = None
         self.roller: str | None = None
+        self.opening = False
         self.last_dice: Dice | None = None
         self.moving: tuple[Move, State, State] | None = None
         self.action_at: float | None = None
@@ -219,7 +215,7 @@ class Table:
         self.timer_end: float | None = None
         self.timer_total: float | None = None
         self.entry: list[int] = []
-        self.checkers: CheckerEntry | None = None
+        self.checkers: Any = None
         """Backgammon: the play a human enters checker by checker (None: whole moves)."""
         self.played: tuple[Step, ...] = ()
         self.steps: tuple[Step, ...] = ()
@@ -245,6 +241,9 @@ class Table:
         """Buttons whose press woke the panel: their held and up events are dropped."""
         self.hurry = False
         """A held OK is hurrying the bots along (until a human is on turn)."""
+        self.press_from: int | None = None
+        """The cursor when the NEXT press now down began (a held NEXT jumps from it)."""
+        self.system_was_held = False
         self.machine = build_machine(self)
 
     def begin(self, now: float) -> None:
@@ -299,7 +298,8 @@ class Table:
         session = self.require_session()
         self.entry = []
         player = session.player
-        if player not in session.seats or session.is_bot(player):
+        automatic = presentation(session.game).dice_roll_themselves
+        if automatic or player not in session.seats or session.is_bot(player):
             delay = self.options.bot_delay_s if session.is_bot(player) else 0.3
             self.schedule(delay, self.roll_now)
         else:
@@ -315,11 +315,13 @@ class Table:
         session = self.require_session()
         self.moves = cycling_order(session.game, session.state.legal_moves())
         self.cursor = 0
+        self.press_from = None
         self.since = self.now
         self.timer_end = None
         self.checkers = None
         self.played = ()
         self.steps = ()
+        self.hint = None  # a hint belongs to one choice of one game
         player = session.player
         if session.is_bot(player):
             self.bot_request = request = MoveRequest(self.bot_request.number + 1)
@@ -332,10 +334,10 @@ class Table:
             self.schedule(self.options.forced_delay_s, self.commit_cursor)
         else:
             self.hurry = False
-            state = session.state
-            if isinstance(state, BackgammonState) and all(isinstance(m, Play) for m in self.moves):
-                self.checkers = CheckerEntry(state)
-                self.steps = self.checkers.options(())
+            enter = presentation(session.game).checker_entry
+            self.checkers = None if enter is None else enter(session.state, self.moves)
+            if self.checkers is not None:
+                self.resume_entry(session)
             self.request_hint()
             seconds = self.move_timer()
             if seconds:
@@ -343,6 +345,18 @@ class Table:
                 self.timer_total = seconds
                 self.schedule(seconds, self.timer_expired, paced=False)
         self.dirty = True
+
+    def resume_entry(self, session: Session) -> None:
+        """Checker entry begins, with the steps already fixed of this play (a resumed
+        game keeps them) where they are still a way to a legal play."""
+        entry = self.checkers
+        self.played = ()
+        for step in session.entered:
+            if step not in entry.options(self.played):
+                break
+            self.played = (*self.played, step)
+        session.entered = list(self.played)
+        self.steps = entry.options(self.played)
 
     def on_enter_MOVING(self) -> None:
         if self.moving is None:  # a decision with nothing to animate
@@ -392,7 +406,8 @@ class Table:
     def start_session(self, session: Session) -> None:
         """Begin (or resume) a game."""
         self.session = session
-        self.last_dice = None
+        self.last_dice = last_roll(session)
+        self.hint = None
         self.persist()
         self.start_game()
 
@@ -404,6 +419,7 @@ class Table:
         session = self.require_session()
         self.roll_result = dice if dice is not None else session.draw_dice()
         self.roller = session.player  # before the roll: an opening throw passes the turn
+        self.opening = session.state.to_json().get("phase") == "opening"
         session.roll(self.roll_result)
         self.last_dice = self.roll_result
         self.persist()
@@ -423,7 +439,8 @@ class Table:
         self.checkers = None
         self.played = ()
         self.steps = ()
-        if move.notation == "roll" and not self.options.physical_dice:
+        rolls = presentation(session.game).decision_rolls
+        if rolls is not None and rolls(move) and not self.options.physical_dice:
             # Backgammon's cube decision "roll": the same press throws the dice.
             session.play(move)
             self.timer_end = None
@@ -434,7 +451,8 @@ class Table:
             self.advance_after_decision()
             return
         before = session.play(move)
-        news = game_end_banner(before, session.state)
+        end_banner = presentation(session.game).game_end_banner
+        news = None if end_banner is None else end_banner(before, session.state)
         if news is not None:
             self.flash(self.spoken(news), banner_seconds(news, self.options.match_banner_s))
         self.moving = (move, before, session.state)
@@ -467,7 +485,7 @@ class Table:
         """Ask the strong bot for the best move of a human player (hint games only)."""
         self.hint = None
         session = self.require_session()
-        if not self.options.hints or session.game not in HINT_GAMES:
+        if not self.options.hints or not presentation(session.game).hint:
             return
         self.hint_request = request = HintRequest(self.hint_request.number + 1)
         if self.ask_bot is not None:
@@ -576,12 +594,22 @@ class Table:
             self.ignored_presses += 1
 
     def handle_system(self, event: ButtonEvent) -> None:
+        """Held: "back to menu?" in a game, straight back to the menu from setup and
+        the statistics (nothing is lost there); tapped in setup: back to the menu too."""
         if event.kind == "down":
             self.system_down_at = self.now
+            self.system_was_held = False
         elif event.kind == "up":
+            tapped = self.system_down_at is not None and not self.system_was_held
             self.system_down_at = None
+            if tapped and self.state is Mode.SETUP:
+                self.back()
         elif event.kind == "held":
-            self.system_held()
+            self.system_was_held = True
+            if self.state in (Mode.SETUP, Mode.STATISTICS):
+                self.back()
+            else:
+                self.system_held()
         self.dirty = True
 
     def system_held(self) -> None:
@@ -699,18 +727,27 @@ class Table:
             self.checker_press(event)
             return
         if event.button == "next" and event.kind == "down":
+            self.press_from = self.cursor
             self.cursor = (self.cursor + 1) % len(self.moves)
             self.since = self.now
         elif event.button == "next" and event.kind == "held":
-            self.cursor = next_group(self.moves, self.cursor)
+            # The press's "down" already stepped one move on; a held NEXT jumps from
+            # the piece shown when the press began, so it lands on the next piece.
+            self.cursor = next_group(self.moves, self.held_from())
             self.since = self.now
         elif event.button == "ok" and event.kind == "down":
             self.clear_action()
             self.commit_cursor()
         self.dirty = True
 
+    def held_from(self) -> int:
+        """Where the held press began: the cursor before its own "down" stepped on."""
+        start = self.cursor if self.press_from is None else self.press_from
+        self.press_from = None
+        return start
+
     def checker_press(self, event: ButtonEvent) -> None:
-        """Backgammon, one checker step at a time (module :mod:`controller.checker_entry`):
+        """Backgammon, one checker step at a time (module :mod:`controller.games.backgammon.checker_entry`):
         NEXT cycles the steps, a held NEXT jumps to the other die, OK fixes the step and
         commits the play once it is complete."""
         entry = self.checkers
@@ -718,11 +755,13 @@ class Table:
         if not self.steps:
             return
         if event.button == "next" and event.kind == "down":
+            self.press_from = self.cursor
             self.cursor = (self.cursor + 1) % len(self.steps)
             self.since = self.now
         elif event.button == "next" and event.kind == "held":
+            start = self.held_from() % len(self.steps)
             starts = entry.groups(self.steps)
-            later = [i for i in starts if i > self.cursor]
+            later = [i for i in starts if i > start]
             self.cursor = later[0] if later else starts[0]
             self.since = self.now
         elif event.button == "ok" and event.kind == "down":
@@ -735,6 +774,8 @@ class Table:
             self.steps = entry.options(self.played)
             self.cursor = 0
             self.since = self.now
+            self.require_session().entered = list(self.played)
+            self.persist()  # a resumed game shows the steps already fixed
         self.dirty = True
 
     def abandon_game(self) -> None:
@@ -976,7 +1017,12 @@ class Table:
         roll = None
         if mode is Mode.ROLLING and self.roll_result is not None:
             roll = RollAnimation(
-                self.roll_result, self.progress(), self.roller, self.anim_start, self.anim_length
+                self.roll_result,
+                self.progress(),
+                self.roller,
+                self.anim_start,
+                self.anim_length,
+                opening=self.opening,
             )
         moving = None
         state = session.state
@@ -1035,6 +1081,7 @@ class Table:
             seat_count=self.options.seat_count,
             choice=choice,
             physical_dice=self.options.physical_dice,
+            entering=tuple(self.entry) if self.state is Mode.AWAIT_ROLL else (),
         )
 
     def setup_scene(self) -> SetupScene:
@@ -1061,10 +1108,12 @@ class Table:
         session = self.require_session()
         state = session.state
         players = list(session.kinds)
-        if state.game.name == "minimaki" and players == ["red"]:
-            won = state.winners()[:1] == ("red",)
-            who = "you" if session.kinds["red"] == "human" else "red"
-            return (Standing(f"{who} won!" if won else f"{who} lost", "red" if won else "black"),)
+        lost_colour = presentation(session.game).solo_standing
+        if lost_colour is not None and len(players) == 1:
+            (alone,) = players
+            won = state.winners()[:1] == (alone,)
+            who = "you" if session.kinds[alone] == "human" else alone
+            return (Standing(f"{who} won!" if won else f"{who} lost", alone if won else lost_colour),)
         order = places(state, players)
         first = self.player_name(order[0])
         words = [Standing("you win!" if first == "you" else f"{first} wins", order[0])]
@@ -1080,17 +1129,22 @@ class Table:
 
 
 def places(state: State, players: Sequence[str]) -> list[str]:
-    """Every player in finishing order: the rules' winners first, then (a game that
-    ends at its first finisher) the others by how far their pieces got."""
+    """Every player in finishing order: the game's own order where it has one (how far
+    the pieces got), else the rules' winners first and then the others."""
+    order = presentation(state.game.name).places
+    if order is not None:
+        return order(state, players)
     ranked = [p for p in state.winners() if p in players]
-    rest = [p for p in players if p not in ranked]
-    if isinstance(state, MaednState):
-        rest.sort(key=lambda p: -sum(max(-1, x) + 1 for x in state.progress(p)))
-    return ranked + rest
+    return ranked + [p for p in players if p not in ranked]
 
 
-HINT_GAMES = frozenset({"minimaki"})
-"""Games whose strong bot is exact and instant, so a hint is the true best move."""
+def last_roll(session: Session) -> Dice | None:
+    """The last dice thrown, from the session's history, as a game in play shows them
+    beside the board (a resumed game shows them again); None before the first throw."""
+    for entry in reversed(session.history):
+        if "dice" in entry:
+            return tuple(int(d) for d in entry["dice"])
+    return None
 
 
 def bot_kind(kind: str) -> str:
