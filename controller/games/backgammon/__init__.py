@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from controller.games import Presentation, colour_name, register_presentation
+from controller.games.presentation import Presentation, colour_name, register_presentation
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
 from rules.backgammon.engine import PLAYERS, BackgammonState, Play

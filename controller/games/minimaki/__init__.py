@@ -4,7 +4,7 @@ ends in "you won!" or "you lost"."""
 
 from __future__ import annotations
 
-from controller.games import Presentation, register_presentation
+from controller.games.presentation import Presentation, register_presentation
 
 
 def dice_words(values: str) -> str:

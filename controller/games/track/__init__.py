@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import rules
-from controller.games import Presentation, colour_name, register_presentation
+from controller.games.presentation import Presentation, colour_name, register_presentation
 from rules.core import Move, Pass, State
 from rules.track.engine import MaednState, TrackMove
 
