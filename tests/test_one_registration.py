@@ -91,6 +91,28 @@ def test_the_rules_command_line_handles_it() -> None:
 def test_the_menu_offers_it_with_its_title() -> None:
     items = [item for item in default_menu() if item.game == toy_game.NAME]
     assert [item.preset for item in items] == ["standard"]
+    assert [item.label for item in items] == ["Hasenrennen"]  # its title, as registered
+
+
+def test_the_menu_and_the_status_line_show_its_title_and_words() -> None:
+    from controller.machine import Mode
+    from controller.session import Session
+    from controller.table import Table, TableOptions
+    from hardware.interfaces import ButtonEvent
+
+    menu = tuple(item for item in default_menu() if item.game == toy_game.NAME)
+    table = Table(TableOptions(menu=menu, bot="random"))
+    assert table.status().text.startswith("menu: Hasenrennen (1 of 1)")
+    table.handle(ButtonEvent(0, "ok", "down"), 0.0)
+    assert table.status().text.startswith("Hasenrennen: ")
+    session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=1)
+    table.start_session(session)
+    table.roll_now((5,))
+    while table.state is not Mode.CHOOSE:
+        wake = table.next_wakeup()
+        assert wake is not None
+        table.tick(wake)
+    assert "— run · move 1 of 2" in table.status().text
 
 
 @pytest.mark.parametrize(("width", "height", "mode"), views.GENERIC.sizes())

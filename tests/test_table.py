@@ -352,7 +352,7 @@ def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
 def test_an_opening_throw_tumbles_in_the_throwers_colour(game: str, size: int) -> None:
     """Red's opening throw passes the turn to green at once; its dice stay red's."""
     from controller import views
-    from controller.views import maedn as maedn_view
+    from controller.games.track import view as maedn_view
     from controller.views.palette import seat_colour
 
     table = Table(options())

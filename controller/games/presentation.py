@@ -55,8 +55,8 @@ class Presentation:
     """The menu icon, rows of ``#`` and ``.``; empty: the generic die."""
     text_board: Callable[[State, bool], str] | None = None
     """The board as text (state, colour); None: the generic listing."""
-    text_legend: Callable[[str], str] | None = None
-    """The text board's legend for a game name; None: none."""
+    text_legend: str = ""
+    """One line saying what the symbols of the text board mean."""
     side_colours: Mapping[str, str] = field(default_factory=dict)
     """Players whose colour on the panel differs from their rules name."""
     preset_names: Mapping[str, str] = field(default_factory=dict)

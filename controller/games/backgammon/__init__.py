@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from controller.games.presentation import Presentation, colour_name, register_presentation
+from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
+from controller.games.presentation import (
+    BoardView,
+    Presentation,
+    colour_name,
+    register_presentation,
+)
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
 from rules.backgammon.engine import PLAYERS, BackgammonState, Play
@@ -43,9 +49,32 @@ def opening_words(dice: Dice, after: State) -> str:
     return f"{line}: {colour_name('backgammon', starter or '')} begins"
 
 
+# Backgammon: points (triangles) from both sides.
+BACKGAMMON_ICON = (
+    "O.#.O.#.",
+    "O.#.O.#.",
+    ".#...#..",
+    "........",
+    "........",
+    ".#...#..",
+    "#.K.#.K.",
+    "#.K.#.K.",
+)
+
+
+def board_view(game: str) -> BoardView:
+    from controller.games.backgammon import view
+
+    return BoardView(view.sizes, view.render, view.cell_box)
+
+
 register_presentation(
     "backgammon",
     Presentation(
+        view=board_view,
+        icon=BACKGAMMON_ICON,
+        text_board=render_backgammon,
+        text_legend=BACKGAMMON_LEGEND,
         side_colours={"white": "orange", "black": "blue"},
         preset_names={"single": "one game", "money": "with cube", "match5": "match to 5"},
         checker_entry=checker_entry,

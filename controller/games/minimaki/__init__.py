@@ -4,7 +4,8 @@ ends in "you won!" or "you lost"."""
 
 from __future__ import annotations
 
-from controller.games.presentation import Presentation, register_presentation
+from controller.games.minimaki.text_board import MINIMAKI_LEGEND, render_minimaki
+from controller.games.presentation import BoardView, Presentation, register_presentation
 
 
 def dice_words(values: str) -> str:
@@ -12,9 +13,32 @@ def dice_words(values: str) -> str:
     return f"black rolled {values} — "
 
 
+# Mini-Maki: six black pieces on row 1, the red Maki at the bottom.
+MINIMAKI_ICON = (
+    "KKKKKK..",
+    "........",
+    "........",
+    "........",
+    "........",
+    "...R....",
+    "........",
+    "........",
+)
+
+
+def board_view(game: str) -> BoardView:
+    from controller.games.minimaki import view
+
+    return BoardView(view.sizes, view.render, view.cell_box)  # type: ignore[arg-type]
+
+
 register_presentation(
     "minimaki",
     Presentation(
+        view=board_view,
+        icon=MINIMAKI_ICON,
+        text_board=render_minimaki,
+        text_legend=MINIMAKI_LEGEND,
         side_colours={"black": "blue", "player1": "orange", "player2": "blue"},
         preset_names={
             "standard": "standard",

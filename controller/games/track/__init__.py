@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import rules
-from controller.games.presentation import Presentation, colour_name, register_presentation
+from controller.games.presentation import (
+    BoardView,
+    Presentation,
+    colour_name,
+    register_presentation,
+)
+from controller.games.track.text_board import render_track_game, track_legend
 from rules.core import Move, Pass, State
 from rules.track.engine import MaednState, TrackMove
 
@@ -51,9 +57,49 @@ def move_words(state: State, move: Move) -> str:
 
 
 
+# MÄDN: the cross-shaped track with a home circle in each seat's corner.
+MAEDN_ICON = (
+    "BB.##.GG",
+    "BB.##.GG",
+    "...##...",
+    "########",
+    "########",
+    "...##...",
+    "RR.##.YY",
+    "RR.##.YY",
+)
+
+# Kleiner Ärger: the peg-solitaire cross.
+KLEINER_AERGER_ICON = (
+    "..###...",
+    "..#B#...",
+    "###.###.",
+    "#R...G#.",
+    "###.###.",
+    "..#Y#...",
+    "..###...",
+    "........",
+)
+
+
+def board_view(game: str) -> BoardView:
+    """The track view, laid out by the game's geometry."""
+    from controller.games.track import view
+
+    return BoardView(
+        sizes=lambda: view.sizes(game),
+        render=view.render,
+        cell_box=lambda w, h, mode, cell: view.cell_box(game, w, h, cell),
+    )
+
+
 register_presentation(
     "maedn",
     Presentation(
+        view=board_view,
+        icon=MAEDN_ICON,
+        text_board=render_track_game,
+        text_legend=track_legend(home_circles=True),
         places=places,
         move_words=move_words,
         preset_names={"classic": "classic", "lingo": "Lingo", "schmidt": "Schmidt"},
@@ -61,5 +107,14 @@ register_presentation(
     ),
 )
 register_presentation(
-    "kleiner_aerger", Presentation(places=places, move_words=move_words, menu_place=2)
+    "kleiner_aerger",
+    Presentation(
+        view=board_view,
+        icon=KLEINER_AERGER_ICON,
+        text_board=render_track_game,
+        text_legend=track_legend(home_circles=False),
+        places=places,
+        move_words=move_words,
+        menu_place=2,
+    ),
 )
