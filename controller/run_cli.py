@@ -301,7 +301,9 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         choice = "text"
     if choice == "text":
         if args.game is None:
-            args.game = "maedn"
+            from controller.games import first_game
+
+            args.game = first_game()
         return text_sim.run(args, out)
     if choice == "auto":
         choice = "window" if has_screen() else "terminal"

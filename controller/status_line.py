@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 
-import rules
 from controller.games import move_words as game_move_words
 from controller.games import presentation
 from controller.machine import Mode
@@ -87,10 +86,7 @@ def describe(
         page = scene.pages[scene.page % len(scene.pages)]
         wins = ", ".join(f"{colour} {count}" for colour, count in page.wins)
         last = "the last game" if page.games == 1 else f"last {page.games} games"
-        return (
-            f"statistics: {page.game}, {last}: {wins} · "
-            "NEXT: next game, OK: back to the menu"
-        )
+        return f"statistics: {page.game}, {last}: {wins} · NEXT: next game, OK: back to the menu"
     if session is None:
         return ""
     return describe_game(mode, scene, session, choice, physical_dice, entering)

@@ -9,7 +9,8 @@ appliance testable with a fake clock.
 Controls: each seat has OK/ROLL and NEXT; only the seat whose player is on turn acts.
 NEXT cycles the legal moves with a preview (a held NEXT jumps to the next piece/checker
 group), OK commits at once (there is no take-back: touch-move, MÄDN rule 12 and Lingo
-house rule 0). Backgammon is entered checker by checker (:mod:`controller.games.backgammon.checker_entry`).
+house rule 0). A game whose presentation says so (Backgammon) is entered checker by
+checker (:mod:`controller.games.backgammon.checker_entry`).
 Forced moves and passes play themselves after a short visible preview. The system
 button: held → "back to menu?" (OK confirms, NEXT returns); held for
 ``shutdown_hold_s`` → shutdown.
@@ -34,11 +35,11 @@ from typing import TYPE_CHECKING, Any
 
 import rules
 from controller import names
-from controller.games.backgammon.checker_entry import Step
-from controller.games import presentation
 from controller.events import BotRequest, HintRequest, MoveRequest
-from controller.machine import Mode, build_machine
+from controller.games import presentation
+from controller.games.backgammon.checker_entry import Step
 from controller.games.backgammon.match_banner import banner_seconds
+from controller.machine import Mode, build_machine
 from controller.scene import (
     STATISTICS_ITEM,
     AnyScene,
@@ -65,8 +66,6 @@ if TYPE_CHECKING:
     from hardware.display_status import TableStatus
 
 log = logging.getLogger(__name__)
-
-
 
 
 def default_menu(
@@ -747,9 +746,9 @@ class Table:
         return start
 
     def checker_press(self, event: ButtonEvent) -> None:
-        """Backgammon, one checker step at a time (module :mod:`controller.games.backgammon.checker_entry`):
-        NEXT cycles the steps, a held NEXT jumps to the other die, OK fixes the step and
-        commits the play once it is complete."""
+        """One checker step at a time (the presentation's checker entry): NEXT cycles
+        the steps, a held NEXT jumps to the other die, OK fixes the step and commits the
+        play once it is complete."""
         entry = self.checkers
         assert entry is not None
         if not self.steps:
@@ -1113,7 +1112,9 @@ class Table:
             (alone,) = players
             won = state.winners()[:1] == (alone,)
             who = "you" if session.kinds[alone] == "human" else alone
-            return (Standing(f"{who} won!" if won else f"{who} lost", alone if won else lost_colour),)
+            return (
+                Standing(f"{who} won!" if won else f"{who} lost", alone if won else lost_colour),
+            )
         order = places(state, players)
         first = self.player_name(order[0])
         words = [Standing("you win!" if first == "you" else f"{first} wins", order[0])]

@@ -13,6 +13,7 @@ import time
 from typing import IO, Any
 
 import rules
+from controller.games import first_game
 from controller.text_board import legend, render_board
 from rules.bots import make_bot
 from rules.core import State
@@ -23,7 +24,7 @@ CLEAR = "\x1b[H\x1b[2J"
 
 def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     p = sub.add_parser("sim", help="simulator: watch bots play in the terminal")
-    p.add_argument("--game", default="maedn", help="game name (default maedn)")
+    p.add_argument("--game", help="game name (default: the menu's first game)")
     p.add_argument("--preset", help="preset (default: the game's default)")
     p.add_argument("--players", type=int, help="number of players")
     p.add_argument("--bots", default="random", help="bot kind for every seat")
@@ -38,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     out = out if out is not None else sys.stdout
-    game = rules.get_game(args.game, args.preset)
+    game = rules.get_game(args.game or first_game(), args.preset)
     state = game.new_state(args.players)
     players = state.to_json()["players"]
     bot = make_bot(args.bots)

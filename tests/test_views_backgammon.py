@@ -22,9 +22,7 @@ from PIL import Image, ImageChops
 
 import rules
 from controller import views
-from controller.scene import CheckerEntryView, MoveAnimation, RollAnimation, Scene, Standing
 from controller.games.backgammon import view as bgv
-from controller.views import palette
 from controller.games.backgammon.view_frame import (
     BLACK_BAR,
     BLACK_OFF,
@@ -32,6 +30,8 @@ from controller.games.backgammon.view_frame import (
     WHITE_OFF,
     animated_frame,
 )
+from controller.scene import CheckerEntryView, MoveAnimation, RollAnimation, Scene, Standing
+from controller.views import palette
 from controller.views.palette import WHITE
 from rules.backgammon.engine import (
     DOUBLE_ACTION,

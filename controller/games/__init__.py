@@ -9,16 +9,17 @@ names and habits, and never name a game themselves.
 from __future__ import annotations
 
 # Importing a game family registers its presentation (one registration per family).
-from controller.games import backgammon, minimaki, track
+from controller.games import backgammon, minimaki, track  # noqa: F401
 from controller.games.presentation import (
     DEFAULT,
     BoardView,
     Presentation,
     colour_name,
+    first_game,
     move_words,
     notation_words,
-    preset_name,
     presentation,
+    preset_name,
     register_presentation,
     title,
     unregister_presentation,
@@ -28,15 +29,13 @@ __all__ = [
     "DEFAULT",
     "BoardView",
     "Presentation",
-    "backgammon",
     "colour_name",
-    "minimaki",
+    "first_game",
     "move_words",
     "notation_words",
-    "preset_name",
     "presentation",
+    "preset_name",
     "register_presentation",
     "title",
-    "track",
     "unregister_presentation",
 ]

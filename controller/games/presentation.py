@@ -21,10 +21,13 @@ import rules
 from rules.core import Dice, Move, Pass, State
 
 if TYPE_CHECKING:
+    from PIL import Image
+
+    from controller.scene import Scene
     from controller.views.overlay import Box
 
 Sizes = Callable[[], list[tuple[int, int, str]]]
-RenderGame = Callable[[Any, int, int, str], Any]
+RenderGame = Callable[["Scene", int, int, str], "Image.Image"]
 """(game scene, width, height, mode) -> PIL image: a game's own board view."""
 CellBox = Callable[[int, int, str, tuple[int, int]], "Box"]
 
@@ -108,6 +111,11 @@ def unregister_presentation(game: str) -> None:
 def presentation(game: str) -> Presentation:
     """The game's presentation, or the default one for a game that declares none."""
     return _PRESENTATIONS.get(game, DEFAULT)
+
+
+def first_game() -> str:
+    """The game the menu shows first (and the one a table without a config plays)."""
+    return min(rules.game_names(), key=lambda g: (presentation(g).menu_place, g))
 
 
 def title(game: str) -> str:

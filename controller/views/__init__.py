@@ -3,8 +3,8 @@
 ``render(scene, width, height, mode)`` draws any scene of :mod:`controller.scene` at a
 panel size and mode ("RGB" or "1"). A game scene is drawn by the view its game's
 presentation declares (:mod:`controller.games`), else by the generic view; menu, setup
-and message scenes draw at any size. Views do no I/O and read no clock: the same scene always gives the same
-pixels, which is what the golden-image tests rely on.
+and message scenes draw at any size. Views do no I/O and read no clock: the same scene
+always gives the same pixels, which is what the golden-image tests rely on.
 
 Supported game layouts (:func:`layouts`): 16×16 and 32×32 RGB for every game; 32×8
 monochrome for Backgammon and Mini-Maki; 8×8 monochrome for Mini-Maki.
@@ -12,10 +12,10 @@ monochrome for Backgammon and Mini-Maki; 8×8 monochrome for Mini-Maki.
 
 from __future__ import annotations
 
-
 from PIL import Image
 
 import rules
+from controller.games import BoardView, presentation
 from controller.scene import (
     AnyScene,
     MenuScene,
@@ -25,7 +25,6 @@ from controller.scene import (
     SleepScene,
     StatisticsScene,
 )
-from controller.games import BoardView, presentation
 from controller.views import generic as _generic
 from controller.views import menu as _menu
 from controller.views import statistics as _statistics

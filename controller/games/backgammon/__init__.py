@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from controller.games.backgammon.checker_entry import CheckerEntry
+from controller.games.backgammon.match_banner import game_end_banner
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
 from controller.games.presentation import (
     BoardView,
@@ -12,8 +14,6 @@ from controller.games.presentation import (
     colour_name,
     register_presentation,
 )
-from controller.games.backgammon.checker_entry import CheckerEntry
-from controller.games.backgammon.match_banner import game_end_banner
 from rules.backgammon.engine import PLAYERS, BackgammonState, Play
 from rules.backgammon.moves import BAR
 from rules.core import Dice, Move, State

@@ -47,8 +47,6 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from controller.scene import Scene
-from controller.views import timing
 from controller.games.backgammon.view_frame import (
     BLACK_BAR,
     BLACK_OFF,
@@ -61,6 +59,8 @@ from controller.games.backgammon.view_frame import (
     shown_state,
     step_die,
 )
+from controller.scene import Scene
+from controller.views import timing
 from controller.views.dice import FACE_BG, PIPS, draw_die, roll_faces
 from controller.views.overlay import (
     Box,

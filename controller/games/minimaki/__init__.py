@@ -29,7 +29,7 @@ MINIMAKI_ICON = (
 def board_view(game: str) -> BoardView:
     from controller.games.minimaki import view
 
-    return BoardView(view.sizes, view.render, view.cell_box)  # type: ignore[arg-type]
+    return BoardView(view.sizes, view.render, view.cell_box)
 
 
 register_presentation(

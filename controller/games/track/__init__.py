@@ -56,7 +56,6 @@ def move_words(state: State, move: Move) -> str:
     return words
 
 
-
 # MÄDN: the cross-shaped track with a home circle in each seat's corner.
 MAEDN_ICON = (
     "BB.##.GG",
