@@ -38,7 +38,6 @@ from controller import names
 from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.games import presentation
 from controller.games.backgammon.checker_entry import Step
-from controller.games.backgammon.match_banner import banner_seconds
 from controller.machine import Mode, build_machine
 from controller.scene import (
     STATISTICS_ITEM,
@@ -138,6 +137,16 @@ FAST_PACE: dict[str, float] = {
     "winner_time_s": 3.0,
 }
 """The short delays of ``spieltisch sim --fast``: a whole game at a glance."""
+
+
+MATCH_BANNER_S_PER_CHARACTER = 0.45
+"""The banner scrolls about 3 characters a second (controller.views.text), so a line
+stays up this long per character plus the time to enter the panel."""
+
+
+def match_banner_seconds(text: str, at_least: float) -> float:
+    """How long to show ``text`` so that it scrolls through once."""
+    return max(at_least, MATCH_BANNER_S_PER_CHARACTER * len(text) + 2.0)
 
 
 AskBot = Callable[[State, str, BotRequest, int], None]
@@ -453,7 +462,7 @@ class Table:
         end_banner = presentation(session.game).game_end_banner
         news = None if end_banner is None else end_banner(before, session.state)
         if news is not None:
-            self.flash(self.spoken(news), banner_seconds(news, self.options.match_banner_s))
+            self.flash(self.spoken(news), match_banner_seconds(news, self.options.match_banner_s))
         self.moving = (move, before, session.state)
         self.timer_end = None
         self.persist()
