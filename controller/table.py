@@ -176,6 +176,7 @@ class Table:
         def dismiss(self) -> bool: ...
         def shut_down(self) -> bool: ...
         def show_statistics(self) -> bool: ...
+        def trigger(self, name: str, *args: object) -> bool: ...
 
     def __init__(
         self,
@@ -260,28 +261,28 @@ class Table:
         self.since = self.banner_since = self.over_since = self.last_activity = now
         self.dirty = True
 
-    def state_changed(self) -> None:
+    def state_changed(self, *_press: object) -> None:
         """After every transition: the picture must show the new state in the very next
         frame (a roll starts tumbling at the press, not at the next blink)."""
         self.dirty = True
 
     # -- guards used by the transition table -------------------------------------------
 
-    def game_is_over(self) -> bool:
+    def game_is_over(self, *_press: object) -> bool:
         return self.session is not None and self.session.state.is_terminal()
 
-    def dice_are_due(self) -> bool:
+    def dice_are_due(self, *_press: object) -> bool:
         return self.session is not None and self.session.state.is_chance()
 
     # -- entry callbacks ----------------------------------------------------------------
 
-    def on_enter_MENU(self) -> None:
+    def on_enter_MENU(self, *_press: object) -> None:
         self.clear_action()
         self.since = self.now
         self.hurry = False
         self.dirty = True
 
-    def on_enter_SETUP(self) -> None:
+    def on_enter_SETUP(self, *_press: object) -> None:
         item = self.options.menu[self.menu_index]
         self.setup_preset = item.preset
         self.setup_kinds = self.default_kinds(item.game, item.preset)
@@ -298,11 +299,11 @@ class Table:
             kinds[kinds.index("empty")] = "bot"
         return kinds
 
-    def on_enter_NEXT_TURN(self) -> None:
+    def on_enter_NEXT_TURN(self, *_press: object) -> None:
         self.clear_action()
         self.advance()
 
-    def on_enter_AWAIT_ROLL(self) -> None:
+    def on_enter_AWAIT_ROLL(self, *_press: object) -> None:
         session = self.require_session()
         self.entry = []
         player = session.player
@@ -314,12 +315,12 @@ class Table:
             self.hurry = False
         self.dirty = True
 
-    def on_enter_ROLLING(self) -> None:
+    def on_enter_ROLLING(self, *_press: object) -> None:
         self.start_animation(self.options.roll_time_s)
         self.play_cue("dice")
         self.schedule(self.anim_length, self.finish_roll, paced=False)
 
-    def on_enter_CHOOSE(self) -> None:
+    def on_enter_CHOOSE(self, *_press: object) -> None:
         session = self.require_session()
         self.moves = cycling_order(session.game, session.state.legal_moves())
         self.cursor = 0
@@ -366,7 +367,7 @@ class Table:
         session.entered = list(self.played)
         self.steps = entry.options(self.played)
 
-    def on_enter_MOVING(self) -> None:
+    def on_enter_MOVING(self, *_press: object) -> None:
         if self.moving is None:  # a decision with nothing to animate
             self.moved()
             return
@@ -379,7 +380,7 @@ class Table:
         self.play_cue("capture" if facts.capture else "move")
         self.schedule(self.anim_length, self.finish_move, paced=False)
 
-    def on_enter_GAME_OVER(self) -> None:
+    def on_enter_GAME_OVER(self, *_press: object) -> None:
         self.anim_start = self.now
         self.anim_length = self.options.winner_time_s
         self.over_since = self.now
@@ -388,12 +389,12 @@ class Table:
         self.persist()
         self.dirty = True
 
-    def on_enter_CONFIRM_MENU(self) -> None:
+    def on_enter_CONFIRM_MENU(self, *_press: object) -> None:
         self.clear_action()
         self.since = self.now
         self.dirty = True
 
-    def on_enter_MESSAGE(self) -> None:
+    def on_enter_MESSAGE(self, *_press: object) -> None:
         self.clear_action()
         self.since = self.now
         width, height = self.panel
@@ -401,7 +402,7 @@ class Table:
         self.schedule(seconds, self.dismiss, paced=False)
         self.dirty = True
 
-    def on_enter_SHUTDOWN(self) -> None:
+    def on_enter_SHUTDOWN(self, *_press: object) -> None:
         self.clear_action()
         self.message = "bye"  # not a message left over from before
         self.since = self.now
@@ -576,65 +577,68 @@ class Table:
         if event.button == "ok" and event.kind == "held" and self.bots_on_turn():
             self.hurry_up()
             return
-        mode = self.state
-        if mode is Mode.MENU:
-            self.menu_press(event)
-        elif mode is Mode.SETUP:
-            self.setup_press(event)
-        elif mode is Mode.AWAIT_ROLL:
-            self.roll_press(event)
-        elif mode is Mode.CHOOSE:
-            self.choose_press(event)
-        elif mode is Mode.GAME_OVER:
-            if event.button == "ok" and event.kind == "down":
-                self.finish()
-        elif mode is Mode.CONFIRM_MENU:
-            if event.kind == "down":
-                if event.button == "ok":
-                    self.abandon_game()
-                else:
-                    self.cancel()
-        elif mode is Mode.MESSAGE and event.kind == "down":
-            self.dismiss()
-        elif mode is Mode.STATISTICS and event.kind == "down":
-            self.statistics_press(event)
+        trigger = event.button if event.kind == "down" else f"{event.button}_{event.kind}"
+        if trigger in self.machine.get_triggers(self.state):
+            self.trigger(trigger, event)  # a failed guard counts itself as ignored
         else:
-            self.ignored_presses += 1
+            self.ignored_presses += 1  # harmless: this state does not list that press
+        self.dirty = True
 
     def handle_system(self, event: ButtonEvent) -> None:
-        """Held: "back to menu?" in a game, straight back to the menu from setup and
-        the statistics (nothing is lost there); tapped in setup: back to the menu too."""
+        """The system button's own timing (a very long press shuts down, :meth:`tick`);
+        what a held or tapped press does is the machine's ``system_held``/``system_tap``."""
         if event.kind == "down":
             self.system_down_at = self.now
             self.system_was_held = False
         elif event.kind == "up":
             tapped = self.system_down_at is not None and not self.system_was_held
             self.system_down_at = None
-            if tapped and self.state is Mode.SETUP:
-                self.back()
+            if tapped:
+                self.trigger("system_tap", event)
         elif event.kind == "held":
             self.system_was_held = True
-            if self.state in (Mode.SETUP, Mode.STATISTICS):
-                self.back()
-            else:
-                self.system_held()
+            self.system_held(event)
         self.dirty = True
 
-    def system_held(self) -> None:
-        """A long press asks "back to menu?", and is never lost to an animation: a roll
-        or move already happened in the session, so its animation is cut short and the
-        question follows at once. A game the cut move ended goes to the menu, as OK does."""
-        if self.state is Mode.ROLLING:
+    def system_held(self, event: ButtonEvent | None = None) -> None:
+        """A long press is never lost to an animation: the roll or move already happened
+        in the session, so its animation is cut short first, and the press then counts
+        for the state that follows ("back to menu?", or the menu after a game the move
+        ended), as the machine's ``system_held`` says."""
+        if self.state in (Mode.ROLLING, Mode.MOVING):
             self.clear_action()
-            self.finish_roll()
-        elif self.state is Mode.MOVING:
-            self.clear_action()
-            self.finish_move()
-        if self.state in (Mode.AWAIT_ROLL, Mode.CHOOSE):
-            self.clear_action()
-            self.ask_menu()
-        elif self.state is Mode.GAME_OVER:
-            self.finish()
+            if self.state is Mode.ROLLING:
+                self.finish_roll()
+            else:
+                self.finish_move()
+        self.trigger("system_held", event)
+
+    # -- what a press does (the machine's ``after`` callbacks) --------------------------
+
+    def seat_on_turn(self, event: ButtonEvent | None = None) -> bool:
+        """The shared guard: the press comes from the seat whose player is on turn."""
+        if event is None or event.seat is None or not self.on_turn(event.seat):
+            self.ignored_presses += 1
+            return False
+        return True
+
+    def can_choose(self, event: ButtonEvent | None = None) -> bool:
+        """There is a move to choose, and "time!" has not already taken the choice."""
+        return bool(self.moves) and self.action != self.play_for_the_late
+
+    def choose_menu_entry(self, event: ButtonEvent | None = None) -> None:
+        if self.options.menu[self.menu_index].game == STATISTICS_ITEM.game:
+            self.open_statistics()
+        else:
+            self.pick_game()
+
+    def next_menu_entry(self, event: ButtonEvent | None = None) -> None:
+        self.menu_index = (self.menu_index + 1) % len(self.options.menu)
+        self.since = self.now
+
+    def next_page(self, event: ButtonEvent | None = None) -> None:
+        """NEXT turns to the next game's chart."""
+        self.statistics_page = (self.statistics_page + 1) % max(1, len(self.statistics_pages))
 
     def on_turn(self, seat: int) -> bool:
         """Only the seat whose player is on turn acts (an automatic roll: any human)."""
@@ -646,28 +650,19 @@ class Table:
             return any(session.kinds[p] == "human" for p in session.seats)
         return session.seats[player] == seat
 
-    def menu_press(self, event: ButtonEvent) -> None:
-        if event.kind != "down":
-            return
-        if event.button == "next":
-            self.menu_index = (self.menu_index + 1) % len(self.options.menu)
-            self.since = self.now
-            self.dirty = True
-        elif event.button == "ok":
-            if self.options.menu[self.menu_index].game == STATISTICS_ITEM.game:
-                self.open_statistics()
-                return
-            self.pick_game()
-
-    def setup_press(self, event: ButtonEvent) -> None:
-        if event.kind != "down":
-            return
+    def setup_next(self, event: ButtonEvent | None = None) -> None:
+        """NEXT: the next setup entry (the rule set, each seat, "start")."""
         item = self.options.menu[self.menu_index]
         first = -1 if len(rules.presets(item.game)) > 1 else 0
         start = len(self.setup_kinds)
-        if event.button == "next":
-            self.setup_cursor = first if self.setup_cursor >= start else self.setup_cursor + 1
-        elif self.setup_cursor == start:
+        self.setup_cursor = first if self.setup_cursor >= start else self.setup_cursor + 1
+        self.since = self.now
+
+    def setup_ok(self, event: ButtonEvent | None = None) -> None:
+        """OK: the next rule set, the seat's next kind, or begin the game."""
+        item = self.options.menu[self.menu_index]
+        start = len(self.setup_kinds)
+        if self.setup_cursor == start:
             self.begin_from_setup()
         elif self.setup_cursor < 0:
             presets = rules.presets(item.game)
@@ -700,21 +695,23 @@ class Table:
             return
         self.start_session(session)
 
-    def roll_press(self, event: ButtonEvent) -> None:
-        if event.kind != "down" or event.seat is None or not self.on_turn(event.seat):
-            self.ignored_presses += 1
-            return
+    def roll_next(self, event: ButtonEvent | None = None) -> None:
+        """Physical dice: NEXT counts the die being entered up, 1–6."""
         if not self.options.physical_dice:
-            if event.button == "ok":
-                self.roll_now()
             return
-        # Physical dice: NEXT cycles 1–6 for the die being entered, OK confirms it.
+        if not self.entry:
+            self.entry = [1]
+        self.entry[-1] = self.entry[-1] % 6 + 1
+
+    def roll_ok(self, event: ButtonEvent | None = None) -> None:
+        """OK rolls; with physical dice it confirms the die being entered."""
+        if not self.options.physical_dice:
+            self.roll_now()
+            return
         count = len(self.require_session().state.chance_outcomes()[0][0])
         if not self.entry:
             self.entry = [1]
-        if event.button == "next":
-            self.entry[-1] = self.entry[-1] % 6 + 1
-        elif len(self.entry) < count:
+        if len(self.entry) < count:
             self.entry.append(1)
         else:
             dice = tuple(self.entry)
@@ -726,27 +723,35 @@ class Table:
                 self.play_cue("error")
         self.dirty = True
 
-    def choose_press(self, event: ButtonEvent) -> None:
-        late = self.action == self.play_for_the_late  # "time!" is up: too late to choose
-        if event.seat is None or not self.on_turn(event.seat) or not self.moves or late:
-            self.ignored_presses += 1
+    def preview_next(self, event: ButtonEvent | None = None) -> None:
+        """NEXT: the next legal move (or checker step) in preview."""
+        count = len(self.steps) if self.checkers is not None else len(self.moves)
+        if not count:
             return
+        self.press_from = self.cursor
+        self.cursor = (self.cursor + 1) % count
+        self.since = self.now
+
+    def preview_next_piece(self, event: ButtonEvent | None = None) -> None:
+        """A held NEXT: the next piece (or the other die). The press's "down" already
+        stepped one move on, so it jumps from the one shown when the press began."""
+        start = self.held_from()
         if self.checkers is not None:
-            self.checker_press(event)
+            if self.steps:
+                starts = self.checkers.groups(self.steps)
+                later = [i for i in starts if i > start % len(self.steps)]
+                self.cursor = later[0] if later else starts[0]
+        else:
+            self.cursor = next_group(self.moves, start)
+        self.since = self.now
+
+    def commit_preview(self, event: ButtonEvent | None = None) -> None:
+        """OK: play the previewed move, or fix the previewed checker step."""
+        if self.checkers is not None:
+            self.fix_step()
             return
-        if event.button == "next" and event.kind == "down":
-            self.press_from = self.cursor
-            self.cursor = (self.cursor + 1) % len(self.moves)
-            self.since = self.now
-        elif event.button == "next" and event.kind == "held":
-            # The press's "down" already stepped one move on; a held NEXT jumps from
-            # the piece shown when the press began, so it lands on the next piece.
-            self.cursor = next_group(self.moves, self.held_from())
-            self.since = self.now
-        elif event.button == "ok" and event.kind == "down":
-            self.clear_action()
-            self.commit_cursor()
-        self.dirty = True
+        self.clear_action()
+        self.commit_cursor()
 
     def held_from(self) -> int:
         """Where the held press began: the cursor before its own "down" stepped on."""
@@ -754,39 +759,25 @@ class Table:
         self.press_from = None
         return start
 
-    def checker_press(self, event: ButtonEvent) -> None:
-        """One checker step at a time (the presentation's checker entry): NEXT cycles
-        the steps, a held NEXT jumps to the other die, OK fixes the step and commits the
-        play once it is complete."""
+    def fix_step(self) -> None:
+        """OK while a play is entered checker by checker: fix the previewed step; the
+        play commits once it is complete."""
         entry = self.checkers
-        assert entry is not None
         if not self.steps:
             return
-        if event.button == "next" and event.kind == "down":
-            self.press_from = self.cursor
-            self.cursor = (self.cursor + 1) % len(self.steps)
-            self.since = self.now
-        elif event.button == "next" and event.kind == "held":
-            start = self.held_from() % len(self.steps)
-            starts = entry.groups(self.steps)
-            later = [i for i in starts if i > start]
-            self.cursor = later[0] if later else starts[0]
-            self.since = self.now
-        elif event.button == "ok" and event.kind == "down":
-            self.played = (*self.played, self.steps[self.cursor % len(self.steps)])
-            play = entry.complete(self.played)
-            if play is not None:
-                self.clear_action()
-                self.commit_move(play)
-                return
-            self.steps = entry.options(self.played)
-            self.cursor = 0
-            self.since = self.now
-            self.require_session().entered = list(self.played)
-            self.persist()  # a resumed game shows the steps already fixed
-        self.dirty = True
+        self.played = (*self.played, self.steps[self.cursor % len(self.steps)])
+        play = entry.complete(self.played)
+        if play is not None:
+            self.clear_action()
+            self.commit_move(play)
+            return
+        self.steps = entry.options(self.played)
+        self.cursor = 0
+        self.since = self.now
+        self.require_session().entered = list(self.played)
+        self.persist()  # a resumed game shows the steps already fixed
 
-    def abandon_game(self) -> None:
+    def abandon_game(self, event: ButtonEvent | None = None) -> None:
         """Confirmed "back to menu": the unfinished game is dropped for good (the
         history keeps it, marked abandoned)."""
         self.keep_record("abandoned")
@@ -850,7 +841,7 @@ class Table:
         self.action = action
         self.last_activity = self.now
 
-    def clear_action(self) -> None:
+    def clear_action(self, *_press: object) -> None:
         self.action_at = None
         self.action = None
         self.timer_end = None
@@ -948,14 +939,6 @@ class Table:
         self.statistics_page = 0
         self.dirty = True
         self.show_statistics()
-
-    def statistics_press(self, event: ButtonEvent) -> None:
-        """NEXT turns to the next game's chart, OK goes back to the menu."""
-        if event.button == "next":
-            self.statistics_page = (self.statistics_page + 1) % max(1, len(self.statistics_pages))
-            self.dirty = True
-        elif event.button == "ok":
-            self.back()
 
     def play_cue(self, cue: Cue) -> None:
         if self.sound is not None:

@@ -211,6 +211,22 @@ def test_architecture_page_shows_the_current_machine_diagram() -> None:
             assert line.strip() in text, line
 
 
+def test_architecture_page_shows_what_each_press_does() -> None:
+    """The buttons' table in docs/architecture.md is the machine's, row for row."""
+    from pathlib import Path
+
+    from controller.machine import button_table
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
+    assert button_table() in page.read_text(encoding="utf-8")
+
+
+def test_a_press_a_state_does_not_list_is_harmless() -> None:
+    table = Table(options())
+    press(table, 0, "next", "held")  # the menu has no held NEXT
+    assert table.state is Mode.MENU and table.ignored_presses == 1
+
+
 def test_mini_maki_hint_lights_reds_best_step() -> None:
     """The controller can light red's best step (the exact optimal policy)."""
     from rules.bots import make_bot
