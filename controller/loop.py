@@ -69,8 +69,7 @@ class Loop:
         self.shutdown: ShutdownEvent | None = None
         self.panel_online = True
         self.pollers: list[list[Any]] = []  # [function, interval, next due]
-        table.panel = (display.width, display.height)
-        table.begin(clock())
+        table.begin(clock(), panel=(display.width, display.height))
 
     def add_poller(self, poll: Callable[[], None], interval: float) -> None:
         """Call ``poll`` on this thread every ``interval`` s (pygame's event pump)."""
@@ -81,7 +80,7 @@ class Loop:
         Returns False once the loop should stop."""
         table = self.table
         now = self.clock()
-        table.now = now
+        table.at(now)
         wake = table.next_wakeup()
         if self.next_frame is not None:
             wake = self.next_frame if wake is None else min(wake, self.next_frame)
@@ -109,22 +108,20 @@ class Loop:
         if isinstance(event, ButtonEvent):
             table.handle(event, now)
         elif isinstance(event, BotMoveEvent):
-            table.now = now
-            table.bot_answer(event.request, event.move)
+            table.bot_arrived(event.request, event.move, now)
         elif isinstance(event, ShutdownEvent):
             log.info("shutdown requested (%s)", event.reason)
             self.shutdown = event
-            table.now = now
-            table.persist()
-            table.flush_save()
+            table.shutting_down(now)
         elif isinstance(event, StatusEvent):
             self.panel_online = event.online if event.device == "display" else self.panel_online
             text = f"{event.device} {'online' if event.online else 'offline'}"
             log.warning("%s %s", text, event.detail)
-            table.now = now
-            table.flash(text if event.online else f"panel offline: {event.detail}"[:40])
+            table.device_status(
+                text if event.online else f"panel offline: {event.detail}"[:40], now
+            )
         elif isinstance(event, WakeEvent):
-            table.dirty = True
+            table.redraw()
 
     def draw(self) -> None:
         table = self.table
@@ -132,7 +129,7 @@ class Loop:
         with timing.collect() as change:
             image = self.render(scene, self.display.width, self.display.height, self.display.mode)
         self.renders += 1
-        table.dirty = False
+        table.drawn()
         self.next_frame = None
         if change.at is not None:
             self.next_frame = max(change.at, table.now + MIN_FRAME_GAP)
@@ -190,8 +187,8 @@ class Loop:
     def run(self) -> ShutdownEvent | None:
         """Run until shutdown; returns the shutdown event (None: the table stopped)."""
         self.running = True
-        self.table.defer_saves = True
-        self.table.dirty = True
+        self.table.defer_effects()
+        self.table.redraw()
         self.draw()
         try:
             while self.step():

@@ -30,32 +30,26 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import rules
-from controller import names
+from controller import names, table_scenes
 from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.games import presentation
-from controller.games.backgammon.checker_entry import Step
 from controller.machine import Mode, build_machine
 from controller.scene import (
     STATISTICS_ITEM,
     AnyScene,
-    MenuItem,
-    MenuScene,
-    MessageScene,
-    MoveAnimation,
-    RollAnimation,
-    Scene,
-    SetupScene,
-    SleepScene,
     Standing,
     StatisticsPage,
-    StatisticsScene,
 )
-from controller.scene import CheckerEntryView as EntryView
 from controller.session import SEAT_KINDS, Session
+from controller.table_options import (
+    FAST_PACE,
+    TableOptions,
+    default_menu,
+    match_banner_seconds,
+)
 from controller.views.overlay import banner_seconds as scroll_seconds_on
 from controller.views.text import scroll_seconds
 from hardware.interfaces import ButtonEvent, Cue, Sound
@@ -67,87 +61,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def default_menu(
-    first_game: str | None = None, first_preset: str | None = None
-) -> tuple[MenuItem, ...]:
-    """One entry per game, by its real title, ``first_game`` first; the rule set is
-    chosen in setup and starts at the game's default (``first_preset`` for the first)."""
-    games = sorted(rules.game_names(), key=lambda g: (presentation(g).menu_place, g))
-    if first_game in games:
-        games.remove(first_game)
-        games.insert(0, first_game)
-    items = []
-    for name in games:
-        preset = rules.default_preset(name)
-        if name == first_game and first_preset in rules.presets(name):
-            preset = first_preset
-        items.append(MenuItem(name, preset, names.title(name)))
-    return tuple(items)
-
-
-@dataclass
-class TableOptions:
-    """Timing and behaviour knobs; the config file sets these (controller.config)."""
-
-    seat_count: int = 4
-    move_timer_s: float | None = None
-    """A move timer for every game and preset (None: only presets that have one)."""
-    preset_timer_s: float | None = None
-    """The length of the timer of presets that have one (Lingo); 0 switches it off."""
-    physical_dice: bool = False
-    bot: str = "strong"
-    hints: bool = True
-    """Light the best move for human players in games with an exact, instant policy
-    (Mini-Maki: the optimal red step, rules/bot_minimaki)."""
-    default_seats: tuple[str, ...] = ()
-    """What setup offers per seat first ("human", "bot", "empty"); from the config."""
-    bot_delay_s: float = 0.6
-    """How long a bot's roll and its chosen move stay in view before they happen."""
-    fast_factor: float = 0.15
-    """Delays and animations while a held OK hurries the bots along."""
-    sleep_after_s: float = 600.0
-    """Seconds without a press (while waiting for a person) before the panel sleeps;
-    0 never sleeps."""
-    time_up_s: float = 1.2
-    """How long "time!" shows when the move timer runs out, before the move is made."""
-    match_banner_s: float = 6.0
-    """The least time the score of a match shows after each of its games (it scrolls)."""
-    forced_delay_s: float = 0.8
-    roll_time_s: float = 0.6
-    step_time_s: float = 0.12
-    checker_step_time_s: float = 0.28
-    """Backgammon: one die's checker step (the view walks it point by point)."""
-    capture_time_s: float = 0.5
-    winner_time_s: float = 6.0
-    message_time_s: float = 4.0
-    shutdown_hold_s: float = 6.0
-    frame_interval_s: float = 1 / 30
-    """Frame pacing of the farewell animation at shutdown (the table's own frames are
-    drawn exactly when the picture changes)."""
-    menu: tuple[MenuItem, ...] = field(default_factory=default_menu)
-
-
-FAST_PACE: dict[str, float] = {
-    "bot_delay_s": 0.15,
-    "forced_delay_s": 0.3,
-    "roll_time_s": 0.3,
-    "step_time_s": 0.06,
-    "checker_step_time_s": 0.12,
-    "capture_time_s": 0.25,
-    "winner_time_s": 3.0,
-}
-"""The short delays of ``spieltisch sim --fast``: a whole game at a glance."""
-
-
-MATCH_BANNER_S_PER_CHARACTER = 0.45
-"""The banner scrolls about 3 characters a second (controller.views.text), so a line
-stays up this long per character plus the time to enter the panel."""
-
-
-def match_banner_seconds(text: str, at_least: float) -> float:
-    """How long to show ``text`` so that it scrolls through once."""
-    return max(at_least, MATCH_BANNER_S_PER_CHARACTER * len(text) + 2.0)
-
+Step = tuple[int, int, bool]
+"""A step of a move entered piece by piece: (from, to, hit)."""
 
 AskBot = Callable[[State, str, BotRequest, int], None]
 """Ask a bot (on a worker thread) for a move: (state, bot kind, request, seed)."""
@@ -255,11 +170,47 @@ class Table:
         self.system_was_held = False
         self.machine = build_machine(self)
 
-    def begin(self, now: float) -> None:
-        """The table starts running at ``now``: what is on show starts from here."""
+    def begin(self, now: float, panel: tuple[int, int] | None = None) -> None:
+        """The table starts running at ``now`` on a panel of that size (how long a text
+        needs to pass): what is on show starts from here."""
         self.now = now
+        if panel is not None:
+            self.panel = panel
         self.since = self.banner_since = self.over_since = self.last_activity = now
         self.dirty = True
+
+    def at(self, now: float) -> None:
+        """The time is ``now`` (the loop hands it over before it asks anything)."""
+        self.now = now
+
+    def defer_effects(self) -> None:
+        """Saves and records wait for the next frame: the loop carries them out after
+        drawing (:meth:`flush_save`), so a press lights its frame first."""
+        self.defer_saves = True
+
+    def redraw(self) -> None:
+        """Draw the next frame even if nothing changed (the window was uncovered)."""
+        self.dirty = True
+
+    def drawn(self) -> None:
+        """The loop drew the table as it is now."""
+        self.dirty = False
+
+    def shutting_down(self, now: float) -> None:
+        """The appliance stops: the game is saved (and recorded) now, not after a frame."""
+        self.now = now
+        self.persist()
+        self.flush_save()
+
+    def device_status(self, text: str, now: float) -> None:
+        """A device went offline or came back: it is said over the board."""
+        self.now = now
+        self.flash(text)
+
+    def bot_arrived(self, request: BotRequest, move: Move | None, now: float) -> None:
+        """A bot's (or the hint's) answer came from the worker."""
+        self.now = now
+        self.bot_answer(request, move)
 
     def state_changed(self, *_press: object) -> None:
         """After every transition: the picture must show the new state in the very next
@@ -805,7 +756,7 @@ class Table:
         if self.action_at is not None and self.action_at > self.now:
             self.action_at = self.now + (self.action_at - self.now) * factor
         if self.state in (Mode.ROLLING, Mode.MOVING) and self.anim_length > 0:
-            done = self.progress()
+            done = table_scenes.progress(self)
             self.anim_length *= factor
             self.anim_start = self.now - done * self.anim_length
         self.dirty = True
@@ -963,99 +914,11 @@ class Table:
     # -- what to draw -----------------------------------------------------------------------
 
     def scene(self) -> AnyScene:
-        inner = self.awake_scene()
-        if not self.asleep:
-            return inner
-        if isinstance(inner, MenuScene | SetupScene | MessageScene):
-            inner = replace(inner, t=inner.since)  # asleep on the text's first letters
-        return SleepScene(inner)
+        """What the panel shows now: a pure function of the table (``table_scenes``)."""
+        return table_scenes.scene(self)
 
-    def awake_scene(self) -> MenuScene | SetupScene | MessageScene | StatisticsScene | Scene:
-        now = self.now
-        mode = self.state
-        if mode is Mode.MENU:
-            return MenuScene(
-                self.options.menu,
-                self.menu_index,
-                now,
-                self.banner,
-                since=self.since,
-                banner_since=self.banner_since,
-            )
-        if mode is Mode.SETUP:
-            return self.setup_scene()
-        if mode is Mode.STATISTICS:
-            return StatisticsScene(self.statistics_pages, self.statistics_page, now)
-        if mode in (Mode.MESSAGE, Mode.SHUTDOWN):
-            kind = "shutdown" if mode is Mode.SHUTDOWN else "info"
-            return MessageScene(self.message or "bye", now, kind, since=self.since)
-        session = self.require_session()
-        if mode is Mode.CONFIRM_MENU:
-            return Scene(
-                session.state,
-                now,
-                banner="menu? OK=yes NEXT=no",
-                banner_since=self.since,
-                dice=self.last_dice,
-            )
-        preview = None
-        entry = None
-        if mode is Mode.CHOOSE and self.checkers is not None:
-            step = self.steps[self.cursor % len(self.steps)] if self.steps else None
-            entry = EntryView(self.played, step)
-        elif mode is Mode.CHOOSE and self.moves:
-            preview = self.moves[self.cursor % len(self.moves)]
-        roll = None
-        if mode is Mode.ROLLING and self.roll_result is not None:
-            roll = RollAnimation(
-                self.roll_result,
-                self.progress(),
-                self.roller,
-                self.anim_start,
-                self.anim_length,
-                opening=self.opening,
-            )
-        moving = None
-        state = session.state
-        if mode is Mode.MOVING and self.moving is not None:
-            move, before, after = self.moving
-            moving = MoveAnimation(
-                move, before, after, self.progress(), self.anim_start, self.anim_length
-            )
-            state = before
-        countdown = None
-        if self.timer_end is not None:
-            countdown = max(0.0, self.timer_end - now)
-        winner = None
-        result: tuple[Standing, ...] = ()
-        if mode is Mode.GAME_OVER and state.winners():
-            if self.anim_length:
-                winner = state.winners()[0]
-            result = self.standings()
-        dice = tuple(self.entry) if self.entry else self.last_dice
-        cue = None
-        player = session.player
-        if mode is Mode.AWAIT_ROLL and player in session.seats and not session.is_bot(player):
-            cue = player
-        return Scene(
-            state,
-            now,
-            preview=preview,
-            dice=dice,
-            roll=roll,
-            moving=moving,
-            countdown=countdown,
-            countdown_total=self.timer_total if countdown is not None else None,
-            winner=winner,
-            banner=self.banner,
-            hint=self.hint if mode is Mode.CHOOSE else None,
-            preview_since=self.since,
-            banner_since=self.banner_since,
-            entry=entry,
-            result=result,
-            result_since=self.over_since,
-            cue=cue,
-        )
+    def standings(self) -> tuple[Standing, ...]:
+        return table_scenes.standings(self)
 
     def status(self) -> TableStatus:
         """The table in words and the seats' looks, for the simulator's status line and
@@ -1075,60 +938,10 @@ class Table:
             entering=tuple(self.entry) if self.state is Mode.AWAIT_ROLL else (),
         )
 
-    def setup_scene(self) -> SetupScene:
-        item = self.options.menu[self.menu_index]
-        preset = self.setup_preset or item.preset
-        shown = MenuItem(item.game, preset, item.label)
-        colours = colours_of(shown, len(self.setup_kinds))
-        several = len(rules.presets(item.game)) > 1
-        return SetupScene(
-            shown,
-            tuple(self.setup_kinds),
-            colours,
-            self.setup_cursor,
-            self.now,
-            since=self.since,
-            names=tuple(names.colour_name(item.game, c) for c in colours),
-            rules=names.preset_name(item.game, preset) if several else None,
-        )
-
-    def standings(self) -> tuple[Standing, ...]:
-        """The game-over words: who won, in words and in the winner's colour, then the
-        places of the others where more than two played. Mini-Maki alone says won or
-        lost."""
-        session = self.require_session()
-        state = session.state
-        players = list(session.kinds)
-        lost_colour = presentation(session.game).solo_standing
-        if lost_colour is not None and len(players) == 1:
-            (alone,) = players
-            won = state.winners()[:1] == (alone,)
-            who = "you" if session.kinds[alone] == "human" else alone
-            return (
-                Standing(f"{who} won!" if won else f"{who} lost", alone if won else lost_colour),
-            )
-        order = places(state, players)
-        first = self.player_name(order[0])
-        words = [Standing("you win!" if first == "you" else f"{first} wins", order[0])]
-        if len(order) > 2:
-            for place, player in enumerate(order[1:], start=2):
-                words.append(Standing(f"  {place}. {self.player_name(player)}", player))
-        return tuple(words)
-
     def progress(self) -> float:
         if self.anim_length <= 0:
             return 1.0
         return min(1.0, max(0.0, (self.now - self.anim_start) / self.anim_length))
-
-
-def places(state: State, players: Sequence[str]) -> list[str]:
-    """Every player in finishing order: the game's own order where it has one (how far
-    the pieces got), else the rules' winners first and then the others."""
-    order = presentation(state.game.name).places
-    if order is not None:
-        return order(state, players)
-    ranked = [p for p in state.winners() if p in players]
-    return ranked + [p for p in players if p not in ranked]
 
 
 def last_roll(session: Session) -> Dice | None:
@@ -1145,14 +958,6 @@ def bot_kind(kind: str) -> str:
     from rules.bots import BOT_KINDS
 
     return kind if kind in BOT_KINDS else "random"
-
-
-def colours_of(item: MenuItem, seats: int) -> tuple[str, ...]:
-    """The player (colour/side) each of ``seats`` setup entries stands for."""
-    game = rules.get_game(item.game, item.preset)
-    count = seats if seats in game.player_counts else max(game.player_counts)
-    players = tuple(game.new_state(count).to_json().get("players", ())) or ("player",)
-    return tuple(players[i % len(players)] for i in range(seats))
 
 
 def cycling_order(game: str, moves: Sequence[Move]) -> tuple[Move, ...]:
@@ -1181,3 +986,9 @@ def next_group(moves: Sequence[Move], cursor: int) -> int:
         if group(moves[index]) != current:
             return index
     return cursor
+
+
+places = table_scenes.places
+colours_of = table_scenes.colours_of
+"""Re-exported: the finishing order and the setup colours live with the scenes."""
+__all__ = ["FAST_PACE", "Table", "TableOptions", "bot_kind", "default_menu", "places"]

@@ -312,3 +312,21 @@ def test_the_scan_finds_game_knowledge(tmp_path: Path) -> None:
         "line 4: isinstance against BackgammonState",
         "line 4: names 'minimaki'",
     ]
+
+
+def test_the_loop_and_the_appliance_never_write_the_tables_fields() -> None:
+    """The table is handed the time and told what happened; nothing outside assigns
+    its fields (``table.now = ...``)."""
+    offenders = []
+    for name in ("loop.py", "app.py", "run_cli.py"):
+        tree = ast.parse((ROOT / "controller" / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            for target in targets:
+                if isinstance(target, ast.Attribute) and ast.unparse(target.value).endswith(
+                    "table"
+                ):
+                    offenders.append(f"{name}:{node.lineno}: {ast.unparse(target)}")
+    assert offenders == []
