@@ -50,6 +50,7 @@ from controller.table_options import (
     default_menu,
     match_banner_seconds,
 )
+from controller.table_time import TableTime
 from controller.views.overlay import banner_seconds as scroll_seconds_on
 from controller.views.text import scroll_seconds
 from hardware.interfaces import ButtonEvent, Cue, Sound
@@ -104,6 +105,8 @@ class Table:
         statistics: Callable[[], tuple[StatisticsPage, ...]] | None = None,
     ) -> None:
         self.options = options or TableOptions()
+        self.time = TableTime(self.options)
+        """The time handed over, what is scheduled, the move timer, pace and sleep."""
         self.sound = sound
         self.save = save
         self.ask_bot = ask_bot
@@ -117,7 +120,6 @@ class Table:
         self.statistics_pages: tuple[StatisticsPage, ...] = ()
         self.statistics_page = 0
         self.session: Session | None = None
-        self.now = 0.0
         self.panel = (16, 16)
         """The panel's size, for how long a text needs to pass (the loop sets it)."""
         self.dirty = True
@@ -134,10 +136,6 @@ class Table:
         self.opening = False
         self.last_dice: Dice | None = None
         self.moving: tuple[Move, State, State] | None = None
-        self.action_at: float | None = None
-        self.action: Callable[[], object] | None = None
-        self.timer_end: float | None = None
-        self.timer_total: float | None = None
         self.entry: list[int] = []
         self.checkers: Any = None
         """Backgammon: the play a human enters checker by checker (None: whole moves)."""
@@ -147,7 +145,6 @@ class Table:
         self.banner_until = 0.0
         self.banner_since = 0.0
         self.message = ""
-        self.system_down_at: float | None = None
         self.defer_saves = False
         self.save_pending = False
         self.bot_request = MoveRequest(0)
@@ -159,29 +156,30 @@ class Table:
         """When the thing under the cursor was chosen (a menu entry, a setup entry, a
         preview): its blink starts lit and its text at its first letter from here."""
         self.over_since = 0.0
-        self.last_activity = 0.0
-        self.asleep = False
         self.swallowed: set[tuple[int | None, str]] = set()
         """Buttons whose press woke the panel: their held and up events are dropped."""
-        self.hurry = False
-        """A held OK is hurrying the bots along (until a human is on turn)."""
         self.press_from: int | None = None
         """The cursor when the NEXT press now down began (a held NEXT jumps from it)."""
         self.system_was_held = False
         self.machine = build_machine(self)
 
+    @property
+    def now(self) -> float:
+        """The time the table was last handed (read-only: :meth:`at`, :meth:`tick`)."""
+        return self.time.now
+
     def begin(self, now: float, panel: tuple[int, int] | None = None) -> None:
         """The table starts running at ``now`` on a panel of that size (how long a text
         needs to pass): what is on show starts from here."""
-        self.now = now
+        self.time.now = now
         if panel is not None:
             self.panel = panel
-        self.since = self.banner_since = self.over_since = self.last_activity = now
+        self.since = self.banner_since = self.over_since = self.time.last_activity = now
         self.dirty = True
 
     def at(self, now: float) -> None:
         """The time is ``now`` (the loop hands it over before it asks anything)."""
-        self.now = now
+        self.time.now = now
 
     def defer_effects(self) -> None:
         """Saves and records wait for the next frame: the loop carries them out after
@@ -198,18 +196,18 @@ class Table:
 
     def shutting_down(self, now: float) -> None:
         """The appliance stops: the game is saved (and recorded) now, not after a frame."""
-        self.now = now
+        self.time.now = now
         self.persist()
         self.flush_save()
 
     def device_status(self, text: str, now: float) -> None:
         """A device went offline or came back: it is said over the board."""
-        self.now = now
+        self.time.now = now
         self.flash(text)
 
     def bot_arrived(self, request: BotRequest, move: Move | None, now: float) -> None:
         """A bot's (or the hint's) answer came from the worker."""
-        self.now = now
+        self.time.now = now
         self.bot_answer(request, move)
 
     def state_changed(self, *_press: object) -> None:
@@ -229,8 +227,8 @@ class Table:
 
     def on_enter_MENU(self, *_press: object) -> None:
         self.clear_action()
-        self.since = self.now
-        self.hurry = False
+        self.since = self.time.now
+        self.time.hurry = False
         self.dirty = True
 
     def on_enter_SETUP(self, *_press: object) -> None:
@@ -238,7 +236,7 @@ class Table:
         self.setup_preset = item.preset
         self.setup_kinds = self.default_kinds(item.game, item.preset)
         self.setup_cursor = -1 if len(rules.presets(item.game)) > 1 else 0
-        self.since = self.now
+        self.since = self.time.now
         self.dirty = True
 
     def default_kinds(self, game_name: str, preset: str) -> list[str]:
@@ -263,7 +261,7 @@ class Table:
             delay = self.options.bot_delay_s if session.is_bot(player) else 0.3
             self.schedule(delay, self.roll_now)
         else:
-            self.hurry = False
+            self.time.hurry = False
         self.dirty = True
 
     def on_enter_ROLLING(self, *_press: object) -> None:
@@ -276,8 +274,8 @@ class Table:
         self.moves = cycling_order(session.game, session.state.legal_moves())
         self.cursor = 0
         self.press_from = None
-        self.since = self.now
-        self.timer_end = None
+        self.since = self.time.now
+        self.time.timer_end = None
         self.checkers = None
         self.played = ()
         self.steps = ()
@@ -290,10 +288,10 @@ class Table:
             else:  # no worker: think on this thread
                 self.schedule(self.options.bot_delay_s, lambda: self.bot_answer(request, None))
         elif len(self.moves) == 1:
-            self.hurry = False
+            self.time.hurry = False
             self.schedule(self.options.forced_delay_s, self.commit_cursor)
         else:
-            self.hurry = False
+            self.time.hurry = False
             enter = presentation(session.game).checker_entry
             self.checkers = None if enter is None else enter(session.state, self.moves)
             if self.checkers is not None:
@@ -301,8 +299,8 @@ class Table:
             self.request_hint()
             seconds = self.move_timer()
             if seconds:
-                self.timer_end = self.now + seconds
-                self.timer_total = seconds
+                self.time.timer_end = self.time.now + seconds
+                self.time.timer_total = seconds
                 self.schedule(seconds, self.timer_expired, paced=False)
         self.dirty = True
 
@@ -332,22 +330,22 @@ class Table:
         self.schedule(self.anim_length, self.finish_move, paced=False)
 
     def on_enter_GAME_OVER(self, *_press: object) -> None:
-        self.anim_start = self.now
+        self.anim_start = self.time.now
         self.anim_length = self.options.winner_time_s
-        self.over_since = self.now
-        self.hurry = False
+        self.over_since = self.time.now
+        self.time.hurry = False
         self.play_cue("win")
         self.persist()
         self.dirty = True
 
     def on_enter_CONFIRM_MENU(self, *_press: object) -> None:
         self.clear_action()
-        self.since = self.now
+        self.since = self.time.now
         self.dirty = True
 
     def on_enter_MESSAGE(self, *_press: object) -> None:
         self.clear_action()
-        self.since = self.now
+        self.since = self.time.now
         width, height = self.panel
         seconds = max(self.options.message_time_s, scroll_seconds(self.message, width, height))
         self.schedule(seconds, self.dismiss, paced=False)
@@ -356,7 +354,7 @@ class Table:
     def on_enter_SHUTDOWN(self, *_press: object) -> None:
         self.clear_action()
         self.message = "bye"  # not a message left over from before
-        self.since = self.now
+        self.since = self.time.now
         self.persist()
         self.stop_requested = True
         self.dirty = True
@@ -372,7 +370,7 @@ class Table:
         self.start_game()
 
     def start_animation(self, seconds: float) -> None:
-        self.anim_start = self.now
+        self.anim_start = self.time.now
         self.anim_length = seconds * self.pace()
 
     def roll_now(self, dice: Dice | None = None) -> None:
@@ -403,7 +401,7 @@ class Table:
         if rolls is not None and rolls(move) and not self.options.physical_dice:
             # Backgammon's cube decision "roll": the same press throws the dice.
             session.play(move)
-            self.timer_end = None
+            self.time.timer_end = None
             if session.state.is_chance():
                 self.roll_now()
                 return
@@ -416,7 +414,7 @@ class Table:
         if news is not None:
             self.flash(self.spoken(news), match_banner_seconds(news, self.options.match_banner_s))
         self.moving = (move, before, session.state)
-        self.timer_end = None
+        self.time.timer_end = None
         self.persist()
         self.commit()
 
@@ -476,7 +474,7 @@ class Table:
             move = self.moves[0]
         self.cursor = list(self.moves).index(move)
         self.checkers = None  # a bot (or the timer) plays whole moves
-        self.since = self.now
+        self.since = self.time.now
         self.dirty = True
         self.schedule(self.options.bot_delay_s, self.commit_cursor)
 
@@ -484,7 +482,7 @@ class Table:
         """The move timer ran out: "time!" shows briefly, over a board that stands
         still; then a pass if passing is legal, else the bot's move (with its preview,
         so nobody misses it)."""
-        self.timer_end = None
+        self.time.timer_end = None
         self.flash("time!", self.options.time_up_s)
         self.schedule(self.options.time_up_s, self.play_for_the_late, paced=False)
 
@@ -508,15 +506,15 @@ class Table:
     # -- events -------------------------------------------------------------------------
 
     def handle(self, event: ButtonEvent, now: float) -> None:
-        self.now = now
+        self.time.now = now
         key = (event.seat, event.button)
         if key in self.swallowed:
             if event.kind == "up":
                 self.swallowed.discard(key)
             return
         if event.kind == "down":
-            self.last_activity = now
-            if self.asleep:
+            self.time.last_activity = now
+            if self.time.asleep:
                 self.wake()
                 self.swallowed.add(key)
                 return
@@ -539,11 +537,11 @@ class Table:
         """The system button's own timing (a very long press shuts down, :meth:`tick`);
         what a held or tapped press does is the machine's ``system_held``/``system_tap``."""
         if event.kind == "down":
-            self.system_down_at = self.now
+            self.time.system_down_at = self.time.now
             self.system_was_held = False
         elif event.kind == "up":
-            tapped = self.system_down_at is not None and not self.system_was_held
-            self.system_down_at = None
+            tapped = self.time.system_down_at is not None and not self.system_was_held
+            self.time.system_down_at = None
             if tapped:
                 self.trigger("system_tap", event)
         elif event.kind == "held":
@@ -575,7 +573,7 @@ class Table:
 
     def can_choose(self, event: ButtonEvent | None = None) -> bool:
         """There is a move to choose, and "time!" has not already taken the choice."""
-        return bool(self.moves) and self.action != self.play_for_the_late
+        return bool(self.moves) and self.time.action != self.play_for_the_late
 
     def choose_menu_entry(self, event: ButtonEvent | None = None) -> None:
         if self.options.menu[self.menu_index].game == STATISTICS_ITEM.game:
@@ -585,7 +583,7 @@ class Table:
 
     def next_menu_entry(self, event: ButtonEvent | None = None) -> None:
         self.menu_index = (self.menu_index + 1) % len(self.options.menu)
-        self.since = self.now
+        self.since = self.time.now
 
     def next_page(self, event: ButtonEvent | None = None) -> None:
         """NEXT turns to the next game's chart."""
@@ -607,7 +605,7 @@ class Table:
         first = -1 if len(rules.presets(item.game)) > 1 else 0
         start = len(self.setup_kinds)
         self.setup_cursor = first if self.setup_cursor >= start else self.setup_cursor + 1
-        self.since = self.now
+        self.since = self.time.now
 
     def setup_ok(self, event: ButtonEvent | None = None) -> None:
         """OK: the next rule set, the seat's next kind, or begin the game."""
@@ -627,7 +625,7 @@ class Table:
             self.setup_kinds[self.setup_cursor] = SEAT_KINDS[
                 (SEAT_KINDS.index(kind) + 1) % len(SEAT_KINDS)
             ]
-        self.since = self.now
+        self.since = self.time.now
         self.dirty = True
 
     def begin_from_setup(self) -> None:
@@ -681,7 +679,7 @@ class Table:
             return
         self.press_from = self.cursor
         self.cursor = (self.cursor + 1) % count
-        self.since = self.now
+        self.since = self.time.now
 
     def preview_next_piece(self, event: ButtonEvent | None = None) -> None:
         """A held NEXT: the next piece (or the other die). The press's "down" already
@@ -694,7 +692,7 @@ class Table:
                 self.cursor = later[0] if later else starts[0]
         else:
             self.cursor = next_group(self.moves, start)
-        self.since = self.now
+        self.since = self.time.now
 
     def commit_preview(self, event: ButtonEvent | None = None) -> None:
         """OK: play the previewed move, or fix the previewed checker step."""
@@ -724,7 +722,7 @@ class Table:
             return
         self.steps = entry.options(self.played)
         self.cursor = 0
-        self.since = self.now
+        self.since = self.time.now
         self.require_session().entered = list(self.played)
         self.persist()  # a resumed game shows the steps already fixed
 
@@ -749,72 +747,56 @@ class Table:
 
     def hurry_up(self) -> None:
         """A held OK: what is scheduled and what animates now runs at the fast pace."""
-        if self.hurry:
+        if not self.time.hurry_up():
             return
-        self.hurry = True
         factor = self.options.fast_factor
-        if self.action_at is not None and self.action_at > self.now:
-            self.action_at = self.now + (self.action_at - self.now) * factor
         if self.state in (Mode.ROLLING, Mode.MOVING) and self.anim_length > 0:
             done = table_scenes.progress(self)
             self.anim_length *= factor
-            self.anim_start = self.now - done * self.anim_length
+            self.anim_start = self.time.now - done * self.anim_length
         self.dirty = True
 
     def pace(self) -> float:
-        return self.options.fast_factor if self.hurry else 1.0
+        return self.time.pace()
 
     def waiting_for_a_person(self) -> bool:
         """Nothing will happen until someone presses: the panel may fall asleep."""
-        if self.action_at is not None or self.system_down_at is not None:
+        if not self.time.idle():
             return False
         return self.state not in (Mode.ROLLING, Mode.MOVING, Mode.NEXT_TURN, Mode.SHUTDOWN)
 
     def sleep_at(self) -> float | None:
-        after = self.options.sleep_after_s
-        if self.asleep or not after or not self.waiting_for_a_person():
-            return None
-        return self.last_activity + after
+        return self.time.sleep_at(self.waiting_for_a_person())
 
     def wake(self) -> None:
-        self.asleep = False
-        self.since = self.now
-        self.banner_since = self.now
-        self.over_since = self.now
+        self.time.asleep = False
+        self.since = self.time.now
+        self.banner_since = self.time.now
+        self.over_since = self.time.now
         self.dirty = True
 
     # -- time ---------------------------------------------------------------------------
 
     def schedule(self, delay: float, action: Callable[[], object], paced: bool = True) -> None:
-        """Run ``action`` ``delay`` s from now; a ``paced`` delay (a bot's) shrinks while
-        a held OK hurries the bots."""
-        self.action_at = self.now + delay * (self.pace() if paced else 1.0)
-        self.action = action
-        self.last_activity = self.now
+        self.time.schedule(delay, action, paced)
 
     def clear_action(self, *_press: object) -> None:
-        self.action_at = None
-        self.action = None
-        self.timer_end = None
+        self.time.clear()
 
     def tick(self, now: float) -> None:
         """Run whatever is due at ``now``."""
-        self.now = now
-        hold = self.system_down_at
-        if hold is not None and now - hold >= self.options.shutdown_hold_s:
-            self.system_down_at = None
+        self.time.now = now
+        held = self.time.shutdown_due()
+        if held is not None:
             if self.state is not Mode.SHUTDOWN:
-                log.warning("system button held %.1f s: shutting down", now - hold)
+                log.warning("system button held %.1f s: shutting down", held)
                 self.shut_down()
                 if self.poweroff is not None:
                     self.poweroff()
             return
-        if self.action_at is not None and now >= self.action_at:
-            action = self.action
-            self.action_at = None
-            self.action = None
-            if action is not None:
-                action()
+        action = self.time.due_action()
+        if action is not None:
+            action()
         if self.banner is not None and now >= self.banner_until:
             self.banner = None
             self.dirty = True
@@ -824,20 +806,17 @@ class Table:
             self.dirty = True
         sleep = self.sleep_at()
         if sleep is not None and now >= sleep:
-            self.asleep = True
+            self.time.asleep = True
             self.dirty = True
 
     def next_wakeup(self) -> float | None:
         """The next moment :meth:`tick` must run, or None to sleep until an event. The
         picture's own changes are not here: the views tell the loop about those."""
-        times = [t for t in (self.action_at, self.banner_until if self.banner else None) if t]
-        if self.system_down_at is not None:
-            times.append(self.system_down_at + self.options.shutdown_hold_s)
+        times = self.time.deadlines(self.waiting_for_a_person())
+        if self.banner and self.banner_until:
+            times.append(self.banner_until)
         if self.state is Mode.GAME_OVER and self.anim_length:
             times.append(self.anim_start + self.anim_length)
-        sleep = self.sleep_at()
-        if sleep is not None:
-            times.append(sleep)
         return min(times) if times else None
 
     # -- helpers --------------------------------------------------------------------------
@@ -903,8 +882,8 @@ class Table:
         pass once across the panel."""
         width, height = self.panel
         self.banner = text
-        self.banner_since = self.now
-        self.banner_until = self.now + max(seconds, scroll_seconds_on(text, width, height))
+        self.banner_since = self.time.now
+        self.banner_until = self.time.now + max(seconds, scroll_seconds_on(text, width, height))
         self.dirty = True
 
     def show_text(self, text: str) -> None:
@@ -941,7 +920,7 @@ class Table:
     def progress(self) -> float:
         if self.anim_length <= 0:
             return 1.0
-        return min(1.0, max(0.0, (self.now - self.anim_start) / self.anim_length))
+        return min(1.0, max(0.0, (self.time.now - self.anim_start) / self.anim_length))
 
 
 def last_roll(session: Session) -> Dice | None:

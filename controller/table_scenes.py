@@ -31,6 +31,7 @@ from controller.scene import (
 )
 from controller.scene import CheckerEntryView as EntryView
 from controller.session import Session
+from controller.table_time import TableTime
 from rules.core import Dice, Move, State
 
 
@@ -38,7 +39,10 @@ class Shown(Protocol):
     """What a scene reads of the table."""
 
     state: Mode
-    now: float
+
+    @property
+    def now(self) -> float: ...
+
     options: Any
     session: Session | None
     menu_index: int
@@ -64,11 +68,9 @@ class Shown(Protocol):
     anim_start: float
     anim_length: float
     moving: tuple[Move, State, State] | None
-    timer_end: float | None
-    timer_total: float | None
+    time: TableTime
     entry: list[int]
     hint: Move | None
-    asleep: bool
 
 
 def require(table: Shown) -> Session:
@@ -91,7 +93,7 @@ def progress(table: Shown) -> float:
 def scene(table: Shown) -> AnyScene:
     """The scene of this moment; asleep, the picture behind the sleep stands still."""
     inner = awake_scene(table)
-    if not table.asleep:
+    if not table.time.asleep:
         return inner
     if isinstance(inner, MenuScene | SetupScene | MessageScene):
         inner = replace(inner, t=inner.since)  # asleep on the text's first letters
@@ -153,8 +155,8 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         )
         state = before
     countdown = None
-    if table.timer_end is not None:
-        countdown = max(0.0, table.timer_end - now)
+    if table.time.timer_end is not None:
+        countdown = max(0.0, table.time.timer_end - now)
     winner = None
     result: tuple[Standing, ...] = ()
     if mode is Mode.GAME_OVER and state.winners():
@@ -174,7 +176,7 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         roll=roll,
         moving=moving,
         countdown=countdown,
-        countdown_total=table.timer_total if countdown is not None else None,
+        countdown_total=table.time.timer_total if countdown is not None else None,
         winner=winner,
         banner=table.banner,
         hint=table.hint if mode is Mode.CHOOSE else None,

@@ -155,12 +155,12 @@ def test_the_table_words_and_animates_its_moves_by_their_notation() -> None:
 def test_a_whole_table_game_with_bots_plays_to_its_end() -> None:
     table = Table(TableOptions(seat_count=2, bot="random", bot_delay_s=0.0), ask_bot=None)
     session = Session.start(toy_game.NAME, "standard", ["bot", "bot"], seed=11, bot="random")
-    table.now = 0.0
+    table.at(0.0)
     table.start_session(session)
     frames = 0
     for _ in range(20_000):
         wake = table.next_wakeup()
-        table.now = wake if wake is not None and wake > table.now else table.now + 0.05
+        table.at(wake if wake is not None and wake > table.now else table.now + 0.05)
         table.tick(table.now)
         if table.dirty or table.animating():
             image = views.render(table.scene(), 16, 16, "RGB")

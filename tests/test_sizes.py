@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULE_LINES = 500
 CLASS_LINES = 300
 STILL_OVER = {
-    "controller/table.py": 1000,
-    "controller/table.py:Table": 880,
+    "controller/table.py": 975,
+    "controller/table.py:Table": 855,
     "controller/games/backgammon/view.py": 670,
 }
 """Not yet split: (module or module:class) -> its ceiling in lines."""

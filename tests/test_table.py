@@ -122,7 +122,7 @@ def test_forced_pass_plays_itself_after_a_preview() -> None:
     table.roll_now((3,))  # everybody at home: a 3 can only pass
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert table.moves == (PASS,)
-    assert table.action_at is not None and table.action_at > table.now
+    assert table.time.action_at is not None and table.time.action_at > table.now
     run_until(table, lambda: table.state is not Mode.CHOOSE)
 
 
@@ -446,9 +446,9 @@ def test_hints_and_bot_moves_are_asked_with_their_own_request_types() -> None:
     assert asked == [("strong", HintRequest(1))]
     best = table.moves[-1]
     table.bot_answer(MoveRequest(1), best)  # no bot asked for it: ignored
-    assert table.hint is None and table.action is None
+    assert table.hint is None and table.time.action is None
     table.bot_answer(HintRequest(1), best)
-    assert table.scene().hint == best and table.action is None  # type: ignore[union-attr]
+    assert table.scene().hint == best and table.time.action is None  # type: ignore[union-attr]
 
     asked.clear()
     table = Table(
@@ -461,7 +461,7 @@ def test_hints_and_bot_moves_are_asked_with_their_own_request_types() -> None:
     assert asked == [("strong", MoveRequest(1))]
     move = table.moves[-1]
     table.bot_answer(HintRequest(1), move)  # same number, other kind: not a move
-    assert table.action is None and table.state is Mode.CHOOSE
+    assert table.time.action is None and table.state is Mode.CHOOSE
     table.bot_answer(MoveRequest(1), move)
     run_until(table, lambda: table.state is not Mode.CHOOSE)
     assert bots.history[-1] == {"player": "red", "move": move.notation}
@@ -508,9 +508,9 @@ def bots_round(hurry: bool) -> tuple[float, Table]:
     start = table.now
     if hurry:
         press(table, 0, "ok", "held")
-        assert table.hurry
+        assert table.time.hurry
     run_until(table, lambda: session.player == "red" and table.state is Mode.AWAIT_ROLL)
-    assert not table.hurry, "the hurry ends when a human is on turn"
+    assert not table.time.hurry, "the hurry ends when a human is on turn"
     return table.now - start, table
 
 
@@ -520,7 +520,7 @@ def test_a_held_ok_hurries_the_bots_until_a_human_is_on_turn() -> None:
     assert slow.require_session().history == quick.require_session().history  # same game
     assert fast < 0.3 * normal
     press(quick, 0, "ok", "held")  # red's own turn: a held OK does not hurry anyone
-    assert not quick.hurry and quick.state is Mode.AWAIT_ROLL
+    assert not quick.time.hurry and quick.state is Mode.AWAIT_ROLL
 
 
 def test_sim_fast_shortens_every_delay() -> None:
