@@ -12,8 +12,8 @@ Sections and keys are documented in ``config.example.toml``; pins in ``wiring.md
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +21,7 @@ from typing import IO, Any
 
 import rules
 from controller.games import first_game
+from controller.input_checks import TomlError, clip, is_finite_number, quote, read_toml
 from hardware.specs import (
     DISPLAY_TYPES,
     INPUT_TYPES,
@@ -98,7 +99,7 @@ def load_config(path: str | Path) -> Config:
     """Read and validate ``path``; raises ``ConfigError`` listing every problem."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        data = read_toml(path)
     except FileNotFoundError:
         raise ConfigError(
             [
@@ -106,12 +107,14 @@ def load_config(path: str | Path) -> Config:
                 "from config.example.toml (in the spieltisch source) copied to this path"
             ]
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([f"{path}: cannot read config file: {exc}"]) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([f"{path}: TOML syntax error: {exc}"]) from None
+    except OSError as exc:
+        raise ConfigError([f"{path}: cannot read config file: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            [f"{path}: cannot read config file: not UTF-8 text (byte {exc.start})"]
+        ) from None
+    except TomlError as exc:
+        raise ConfigError([f"{path}: {exc}"]) from None
     return parse_config(data, str(path))
 
 
@@ -144,8 +147,8 @@ def display_section(path: str | Path) -> DisplaySpec | None:
     must parse as TOML and its display section must be free of errors by itself.
     """
     try:
-        data = tomllib.loads(Path(path).read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = read_toml(Path(path))
+    except (OSError, UnicodeDecodeError, TomlError):
         return None
     errors: list[str] = []
     spec, _sleep_after_min = _display(_Table("display", data.get("display", {}), errors))
@@ -165,7 +168,7 @@ _TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str:
 def _describe(value: Any) -> str:
     kinds = {bool: "boolean", int: "integer", float: "number", str: "string"}
     kind = kinds.get(type(value), "table" if isinstance(value, dict) else "array")
-    return f"{value!r} ({kind})"
+    return f"{quote(value)} ({kind})"
 
 
 class _Table:
@@ -212,11 +215,15 @@ class _Table:
         if not ok:
             self.error(key, f"expected {_TYPE_NAMES[kind]}, got {_describe(value)}")
             return default
+        if kind in (int, float) and not is_finite_number(value):
+            # NaN passes every comparison, infinity is no setting: both are refused here.
+            self.error(key, f"{value!r} is not a finite number; allowed: {lo} to {hi}")
+            return default
         if choices is not None and value not in list(choices):
-            self.error(key, f"{value!r} is not allowed; allowed: {_join(choices)}")
+            self.error(key, f"{quote(value)} is not allowed; allowed: {_join(choices)}")
             return default
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            self.error(key, f"{value!r} is out of range; allowed: {lo} to {hi}")
+            self.error(key, f"{quote(value)} is out of range; allowed: {lo} to {hi}")
             return default
         return value
 
@@ -270,7 +277,38 @@ def _display(t: _Table) -> tuple[DisplaySpec, float]:
     sleep_after_min = t.get("sleep_after_min", float, 10.0, lo=0.0, hi=1440.0)
     t.finish()
     _check_size(t, spec, type_ok=t.table.get("type") == kind)
+    if t.table.get("type") == kind and kind in ("capture", "gifanim"):
+        _check_output_file(t, spec)
     return spec, sleep_after_min
+
+
+def _check_output_file(t: _Table, spec: DisplaySpec) -> None:
+    """The emulators that write files: ``capture`` formats ``file`` with the frame
+    number (``frame_{0:06}.png``), ``gifanim`` writes ``file`` itself. The name must
+    format and its directory must exist and be writable, or ``run`` would fail at the
+    first frame (or at the end, losing the recording)."""
+    name = spec.file
+    if spec.type == "capture":
+        try:
+            name = spec.file.format(1)
+        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            t.error(
+                "file",
+                f"{quote(spec.file)} is not a file name template ({reason}); allowed: a name "
+                "with one number field, e.g. 'frame_{0:06}.png'",
+            )
+            return
+    target = Path(name)
+    directory = target.parent
+    if not directory.is_dir():
+        problem = "is not a directory" if directory.exists() else "does not exist"
+        t.error("file", f"{quote(spec.file)}: the directory {quote(str(directory))} {problem}")
+    elif not os.access(directory, os.W_OK | os.X_OK):
+        where = quote(str(directory))
+        t.error("file", f"{quote(spec.file)}: the directory {where} is not writable")
+    elif target.is_dir():
+        t.error("file", f"{quote(spec.file)} is a directory, not a file name")
 
 
 def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
@@ -361,9 +399,8 @@ def _game(t: _Table) -> GameConfig:
     name = t.get("name", str, first_game(), choices=names)
     preset = t.get("preset", str, None)
     if preset is not None and name in names and preset not in rules.presets(name):
-        t.error(
-            "preset", f"{preset!r} is not a preset of {name}; allowed: {_join(rules.presets(name))}"
-        )
+        allowed = _join(rules.presets(name))
+        t.error("preset", f"{quote(preset)} is not a preset of {name}; allowed: {allowed}")
     spec = GameConfig(
         name=name,
         preset=preset,
@@ -419,7 +456,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         config = load_config(args.file)
     except ConfigError as exc:
         for line in exc.errors:
-            err.write(f"spieltisch: error: {line}\n")
+            err.write(f"spieltisch: error: {clip(line)}\n")
         return 2
     d = config.display
     w, h = d.logical_size

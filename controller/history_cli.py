@@ -21,6 +21,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -68,7 +69,9 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     command: Callable[[HistoryStore | None, argparse.Namespace, IO[str]], int] = COMMANDS[
         args.history_command
     ]
-    with opened(state_dir(args.state_dir)) as store:
+    directory = state_dir(args.state_dir)
+    check_directory(directory)
+    with opened(directory) as store:
         return command(store, args, out if out is not None else sys.stdout)
 
 
@@ -78,6 +81,30 @@ def state_dir(given: Path | None) -> Path:
     from controller.app import DEFAULT_STATE_DIR
 
     return Path(os.environ.get("STATE_DIRECTORY", str(DEFAULT_STATE_DIR)).split(":")[0])
+
+
+def check_directory(directory: Path) -> None:
+    """The state directory must be one: a typo in ``--state-dir`` is an error (exit 2),
+    not "no games recorded yet", and no raw errno."""
+    try:
+        info = directory.stat()
+    except FileNotFoundError:
+        raise HistoryError(
+            f"state directory {directory} does not exist; name the table's with --state-dir"
+        ) from None
+    except OSError as exc:
+        raise HistoryError(
+            f"cannot read the state directory {directory}: {describe_os_error(exc)}"
+        ) from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise HistoryError(f"state directory {directory} is not a directory")
+    if not os.access(directory, os.R_OK | os.X_OK):
+        raise HistoryError(f"cannot read the state directory {directory}: permission denied")
+
+
+def describe_os_error(exc: OSError) -> str:
+    """The words of an OSError without its "[Errno N]" and the path it repeats."""
+    return (exc.strerror or type(exc).__name__).lower()
 
 
 @contextlib.contextmanager

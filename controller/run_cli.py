@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from controller.sim_checks import sim_config, validate_sim_args
 from hardware.keyboard import key_help
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--preset", help="preset of --game")
     sim.add_argument(
         "--seats",
-        default="human,bot,bot,bot",
-        help="per seat: human, bot or empty (default human,bot,bot,bot)",
+        help="per seat: human, bot or empty (default: you and bots, human,bot,bot,bot "
+        "or as many as --game seats)",
     )
     sim.add_argument(
         "--display",
@@ -262,27 +263,6 @@ def has_screen() -> bool:
     )
 
 
-def validate_sim_args(args: argparse.Namespace) -> list[str]:
-    """Check ``--seats``, ``--game`` and ``--preset`` before any display is chosen, so a
-    typo is one line and exit 2 whether a window, a terminal or the text board follows
-    (raises ``ValueError``). Returns the seat kinds."""
-    import rules
-    from controller.session import SEAT_KINDS
-
-    kinds = [k.strip() for k in args.seats.split(",")]
-    bad = [k for k in kinds if k not in SEAT_KINDS]
-    if bad:
-        allowed = ", ".join(SEAT_KINDS)
-        raise ValueError(f"--seats: {bad[0]!r} is not a seat kind ({allowed}) in {args.seats!r}")
-    if not 1 <= len(kinds) <= 4:
-        raise ValueError(f"--seats takes 1 to 4 seats, got {len(kinds)} in {args.seats!r}")
-    if args.game is not None:
-        rules.get_game(args.game, args.preset)  # an unknown game or preset raises
-    elif args.preset is not None:
-        raise ValueError(f"--preset {args.preset} needs --game")
-    return kinds
-
-
 def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     """Play at a simulated table: the window, or the terminal with the keyboard.
 
@@ -294,6 +274,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.held_output import held_output
 
     validate_sim_args(args)
+    config = sim_config(args)  # a broken --config stops every display alike, before one opens
     choice = args.display
     if choice == "auto" and not has_screen() and not sys.stdin.isatty():
         # No window and no keyboard to play with: watch the bots on the text board.
@@ -301,9 +282,8 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         choice = "text"
     if choice == "text":
         if args.game is None:
-            from controller.games import first_game
-
-            args.game = first_game()
+            args.game, args.preset = config.game.name, config.game.preset
+        args.seat_kinds = validate_sim_args(args)
         return text_sim.run(args, out)
     if choice == "auto":
         choice = "window" if has_screen() else "terminal"
@@ -328,7 +308,6 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int:
     import rules
     from controller.app import Appliance, install_signal_handlers, table_options
-    from controller.config import default_config, load_config
     from controller.events import WakeEvent
     from controller.session import Session
     from controller.table import FAST_PACE
@@ -339,7 +318,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from hardware.keyboard import TerminalKeys
     from hardware.tee import TeeDisplay
 
-    config = load_config(args.config) if args.config else default_config()
+    config = sim_config(args)
     display_spec = replace(
         config.display,
         width=args.size,

@@ -19,7 +19,7 @@ from typing import Any
 
 from rules.budget import Budget
 from rules.core import Bot, Game, Move, MoveFacts, PresetFacts, State, notation_facts
-from rules.errors import InvalidStateError, UnknownGameError
+from rules.errors import InvalidStateError, UnknownGameError, shown
 
 PlayoutResult = tuple[Sequence[str], int, int, int]
 """A fast random playout's (winners, dice throws, moves, passes)."""
@@ -106,9 +106,9 @@ def game_names() -> list[str]:
 def game_info(name: str) -> GameInfo:
     try:
         return _GAMES[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: a name from JSON that is a list or object
         raise UnknownGameError(
-            f"unknown game {name!r}; known games: {', '.join(game_names())}"
+            f"unknown game {shown(name)}; known games: {', '.join(game_names())}"
         ) from None
 
 
@@ -140,9 +140,9 @@ def get_game(name: str, preset: str | None = None) -> Game:
     """The game object for ``name``/``preset`` (cached: games are immutable)."""
     info = game_info(name)
     chosen = preset or info.default
-    if chosen not in info.presets:
+    if not isinstance(chosen, str) or chosen not in info.presets:
         raise UnknownGameError(
-            f"unknown preset {chosen!r} for {name}; known presets: {', '.join(info.presets)}"
+            f"unknown preset {shown(chosen)} for {name}; known presets: {', '.join(info.presets)}"
         )
     key = (name, chosen)
     if key not in _CACHE:

@@ -69,6 +69,8 @@ SLOW = (
     "tests/test_backgammon_gnubg.py",  # against GNU Backgammon's move generator
     "tests/test_checker_entry.py",  # every play of 2,000 positions entered by buttons
     "tests/test_minimaki_policy.py",  # re-derives the shipped policy's values
+    "tests/test_rules_fuzz.py::test_every_mutated_line_gets_one_answer",  # 20 000 lines
+    "tests/test_rules_fuzz.py::test_the_bots_answer_mutated_lines_too",
 )
 PROCESS = (
     "tests/test_appliance_process.py",
@@ -78,6 +80,7 @@ PROCESS = (
     "tests/test_firmware_checks.py",
     "tests/test_history_cli.py",
     "tests/test_style.py",  # ruff and mypy over the whole tree
+    "tests/test_rules_fuzz.py::test_a_real_stream_of_the_nastiest_lines",
 )
 
 

@@ -44,7 +44,13 @@ from rules.backgammon.ids import (
 )
 from rules.backgammon.moves import BAR, CHECKERS, after, play_steps
 from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
-from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
+from rules.errors import (
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidStateError,
+    NotDecisionError,
+    shown,
+)
 
 PLAYERS: Final = ("white", "black")
 # Final: a compiled build inlines these instead of looking them up per use.
@@ -249,7 +255,9 @@ class BackgammonGame:
         state = BackgammonState(self, (START, START), 0, OPENING, (), 1, None, (0, 0), False)
         if first is not None:
             if first not in PLAYERS:
-                raise InvalidStateError(f"{first!r} does not play; players are {list(PLAYERS)}")
+                raise InvalidStateError(
+                    f"{shown(first)} does not play; players are {list(PLAYERS)}"
+                )
             seat = PLAYERS.index(first)
             state = state._replace(turn=seat, phase=state._turn_phase(seat, 1, None, False))
         return state
@@ -295,7 +303,7 @@ class BackgammonGame:
             info.match_length,
         )
         if info.game_state != GAME_PLAYING:
-            raise InvalidStateError(f"Match ID {mid!r} is not of a game in progress")
+            raise InvalidStateError(f"Match ID {shown(mid)} is not of a game in progress")
         return self._checked(state)
 
     # -- JSON ---------------------------------------------------------------------------
@@ -328,7 +336,7 @@ class BackgammonGame:
             boards.append((*counts, bar[colour]))
         turn = data.get("turn")
         if turn not in PLAYERS:
-            raise InvalidStateError(f'"turn" must be "white" or "black", got {turn!r}')
+            raise InvalidStateError(f'"turn" must be "white" or "black", got {shown(turn)}')
         seat = PLAYERS.index(str(turn))
         raw_dice = data.get("dice") or None
         phase_name = data.get("phase", "move" if raw_dice else "roll")
@@ -341,7 +349,7 @@ class BackgammonGame:
                 raise InvalidStateError('phase "move" needs "dice": [d1, d2]')
             dice = tuple(sorted(check_dice(raw_dice, 2), reverse=True))
         elif raw_dice is not None:
-            raise InvalidStateError(f"phase {phase_name!r} takes no dice")
+            raise InvalidStateError(f"phase {shown(phase_name)} takes no dice")
         cube = data.get("cube", 1)
         if not _natural(cube) or cube < 1 or cube & (cube - 1) or cube > MAX_CUBE:
             raise InvalidStateError(f'"cube" must be a power of two from 1 to {MAX_CUBE}')
@@ -443,6 +451,7 @@ def _parse_result(raw: object) -> tuple[int, int, int]:
     if (
         not isinstance(raw, Mapping)
         or raw.get("winner") not in PLAYERS
+        or not isinstance(raw.get("kind"), str)  # a list or an object cannot be looked up
         or raw.get("kind") not in kinds
         or not _natural(raw.get("points"))
     ):
@@ -661,7 +670,7 @@ class BackgammonState(ValueState):
                 if isinstance(move, Play) and move.boards == target:
                     return move
         legal = ", ".join(m.notation for m in moves)
-        raise IllegalMoveError(f"{text!r} is not legal in {self.describe()}; legal: {legal}")
+        raise IllegalMoveError(f"{shown(text)} is not legal in {self.describe()}; legal: {legal}")
 
     def _simulate(self, wanted: str, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         own = list(self.boards[self.turn])
@@ -671,16 +680,16 @@ class BackgammonState(ValueState):
             if token.endswith(")") and "(" in token:
                 token, _, count = token[:-1].partition("(")
                 if not count.isdigit() or not 1 <= int(count) <= 4:
-                    raise IllegalMoveError(f"bad repeat count in {text!r}")
+                    raise IllegalMoveError(f"bad repeat count in {shown(text)}")
                 times = int(count)
             hops = [_parse_point(p, text) for p in token.split("/")]
             if len(hops) < 2:
-                raise IllegalMoveError(f"{text!r}: a step looks like 13/9, bar/22* or 6/off")
+                raise IllegalMoveError(f"{shown(text)}: a step looks like 13/9, bar/22* or 6/off")
             for _ in range(times):
                 for src, dst in pairwise(hops):
                     if src < 0 or not own[src]:
                         raise IllegalMoveError(
-                            f"{text!r}: no {PLAYERS[self.turn]} checker on {point_name(src)} "
+                            f"{shown(text)}: no {PLAYERS[self.turn]} checker on {point_name(src)} "
                             f"in {self.describe()}"
                         )
                     own[src] -= 1
@@ -898,7 +907,7 @@ def _parse_point(text: str, whole: str) -> int:
         return -1
     if token.isdigit() and 1 <= int(token) <= 24:
         return int(token) - 1
-    raise IllegalMoveError(f"{whole!r}: {text!r} is not a point (1–24, bar or off)")
+    raise IllegalMoveError(f"{shown(whole)}: {shown(text)} is not a point (1–24, bar or off)")
 
 
 def backgammon_game(rules: BackgammonRules) -> BackgammonGame:
