@@ -209,7 +209,7 @@ class Appliance:
         """Start ``new_game`` if given (it replaces any saved game, as a game chosen in
         the menu does), else resume a saved game (or report a bad save); then start the
         inputs."""
-        self.table.now = self.loop.clock()
+        self.table.at(self.loop.clock())
         readable = self.store is not None and self._prepare_state_dir(self.store)
         if self.history is not None and (notice := self.history.open()) is not None:
             self.table.flash(notice, SAVE_WARNING_S)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import rules
+from controller.games import first_game
 from controller.input_checks import TomlError, clip, is_finite_number, quote, read_toml
 from hardware.specs import (
     DISPLAY_TYPES,
@@ -61,7 +62,7 @@ class ConfigError(ValueError):
 class GameConfig:
     """What the menu offers first, the Lingo move timer and the bots' strength."""
 
-    name: str = "maedn"
+    name: str = field(default_factory=first_game)
     preset: str | None = None
     move_timer_s: float = 5.0
     bot: str = "strong"
@@ -408,7 +409,7 @@ def _sound(t: _Table) -> SoundSpec:
 
 def _game(t: _Table) -> GameConfig:
     names = rules.game_names()
-    name = t.get("name", str, "maedn", choices=names)
+    name = t.get("name", str, first_game(), choices=names)
     preset = t.get("preset", str, None)
     if preset is not None and name in names and preset not in rules.presets(name):
         allowed = _join(rules.presets(name))

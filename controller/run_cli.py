@@ -428,7 +428,6 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             render=render,
             options=options,
         )
-        primary.status_source = app.table.status
         if isinstance(primary, TerminalDisplay):
             events = app.events
             primary.on_resize = lambda: events.put(WakeEvent())

@@ -32,7 +32,7 @@ CLEAR = "\x1b[H\x1b[2J"
 
 def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     p = sub.add_parser("sim", help="simulator: watch bots play in the terminal")
-    p.add_argument("--game", default="maedn", help="game name (default maedn)")
+    p.add_argument("--game", help="game name (default: the menu's first game)")
     p.add_argument("--preset", help="preset (default: the game's default)")
     p.add_argument("--players", type=int, help="number of players")
     p.add_argument("--bots", default="random", help="bot kind for every seat")

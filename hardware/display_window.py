@@ -321,6 +321,13 @@ class TableWindow(FixedSizePanel):
             self._status = self.status_source()
         self._redraw()
 
+    def show_status(self, status: TableStatus, draw: bool = True) -> None:
+        """The status line and seat looks the loop hands over; ``draw``: redraw now (the
+        frame is the same), else they are drawn with the next frame."""
+        self._status = status
+        if draw and not self._closed:
+            self._redraw()
+
     def set_brightness(self, level: float) -> None:
         if not 0.0 <= level <= 1.0:
             raise ValueError(f"brightness {level} is outside 0.0..1.0")

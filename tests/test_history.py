@@ -291,7 +291,7 @@ def test_a_finished_game_is_recorded_once_and_before_its_final_save() -> None:
 def test_with_the_loop_deferring_the_record_waits_for_the_frame() -> None:
     recorded: list[str] = []
     table = Table(options(), record=lambda s, outcome: recorded.append(outcome))
-    table.defer_saves = True
+    table.defer_effects()
     table.start_session(Session.start("minimaki", "standard", ["bot"], seed=2, bot="random"))
     run_until(table, lambda: table.state is Mode.GAME_OVER)
     assert recorded == [] and len(table.records_pending) == 1
@@ -360,7 +360,7 @@ def test_a_full_disk_never_stops_play_warns_and_records_later(
     app.table.options.frame_interval_s = 0.5
     first = Session.start("minimaki", "standard", ["bot"], seed=3, bot="random")
     app.start(new_game=first)
-    app.table.defer_saves = True
+    app.table.defer_effects()
     try:
         rig.advance()
         (state_dir / ".reserve").unlink()  # a disk that never had room for the reserve

@@ -224,9 +224,9 @@ def test_the_panel_sleeps_and_the_waking_press_does_nothing_else() -> None:
     line = Timeline(options(sleep_after_s=600.0))
     start = line.now
     line.run_for(599.0)
-    assert not line.table.asleep
+    assert not line.table.time.asleep
     line.run_for(2.0)
-    assert line.table.asleep
+    assert line.table.time.asleep
     asleep = line.frames[-1]
     assert asleep.at == pytest.approx(start + 600.0)
     brightest = max(high for _, high in asleep.image.convert("RGB").getextrema())  # type: ignore[misc]
@@ -236,7 +236,7 @@ def test_the_panel_sleeps_and_the_waking_press_does_nothing_else() -> None:
     assert len(line.frames) == frames, "nothing is drawn while asleep"
     assert line.next_deadline() is None, "and nothing is due: no CPU"
     line.tap(0, "next")  # wakes the panel, does not move the menu
-    assert not line.table.asleep and line.table.menu_index == 0
+    assert not line.table.time.asleep and line.table.menu_index == 0
     woke = line.frames[-1]
     assert woke.at == line.now and woke.image.tobytes() == line.frames[0].image.tobytes()
     line.tap(0, "next")
@@ -247,7 +247,7 @@ def test_the_panel_sleeps_and_the_waking_press_does_nothing_else() -> None:
 def test_a_held_waking_press_is_not_taken_as_a_long_press() -> None:
     line = Timeline(options(sleep_after_s=60.0))
     line.run_for(61.0)
-    assert line.table.asleep
+    assert line.table.time.asleep
     line.press(None, "system", "down")
     line.press(None, "system", "held")
     line.run_for(10.0)  # longer than the shutdown hold

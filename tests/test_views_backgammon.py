@@ -23,16 +23,16 @@ from PIL import Image, ImageChops
 
 import rules
 from controller import views
-from controller.scene import CheckerEntryView, MoveAnimation, RollAnimation, Scene, Standing
-from controller.views import backgammon as bgv
-from controller.views import palette
-from controller.views.backgammon_frame import (
+from controller.games.backgammon import view as bgv
+from controller.games.backgammon.view_frame import (
     BLACK_BAR,
     BLACK_OFF,
     WHITE_BAR,
     WHITE_OFF,
     animated_frame,
 )
+from controller.scene import CheckerEntryView, MoveAnimation, RollAnimation, Scene, Standing
+from controller.views import palette
 from controller.views.palette import WHITE
 from rules.backgammon.engine import (
     DOUBLE_ACTION,
