@@ -252,7 +252,7 @@ def measure_idle(seconds: float, state: str) -> dict[str, float]:
     if state == "roll":
         assert app.table.state is Mode.AWAIT_ROLL, app.table.state
     if state == "asleep":
-        assert app.table.asleep
+        assert app.table.time.asleep
     frames = display.frames
     cpu0, wall0 = time.process_time(), time.perf_counter()
     time.sleep(seconds)

@@ -28,6 +28,7 @@ from controller.persistence import CorruptSaveError, SaveStore
 from controller.scene import STATISTICS_ITEM, MenuItem, MessageScene
 from controller.sdnotify import Notifier
 from controller.session import Session
+from controller.state_dir import is_usable_directory, report_unusable
 from controller.table import Table, TableOptions, bot_kind, default_menu
 from hardware.interfaces import Display, InputBackend, Sound
 
@@ -36,12 +37,16 @@ log = logging.getLogger(__name__)
 DEFAULT_STATE_DIR = Path("/var/lib/spieltisch")
 
 SAVE_WARNING_S = 4.0
+RETRY_S = 2.0
+"""While saving or recording fails, both are tried again this often."""
 _SAVE_PROBLEMS = {
     errno.ENOSPC: "disk full",
     errno.EDQUOT: "disk full",
     errno.EROFS: "disk read-only",
     errno.EACCES: "no permission",
     errno.EPERM: "no permission",
+    errno.EEXIST: "not a directory",
+    errno.ENOTDIR: "not a directory",
 }
 
 
@@ -62,7 +67,7 @@ def table_options(config: Config, **overrides: Any) -> TableOptions:
         seat_count=seats,
         preset_timer_s=config.game.move_timer_s,
         bot=config.game.bot,
-        default_seats=tuple(config.players),
+        default_seats=tuple("human" if p == "phone" else p for p in config.players),
         physical_dice=config.game.physical_dice,
         bot_delay_s=config.game.bot_delay_s,
         sleep_after_s=config.sleep_after_min * 60.0,
@@ -109,7 +114,11 @@ class Appliance:
         """Every game played is recorded in the state directory (controller.history)."""
         if state_dir is not None:
             self.history = HistoryKeeper(
-                state_dir, options.seat_count, self._history_failed, bot_kind
+                state_dir,
+                options.seat_count,
+                self._history_failed,
+                bot_kind,
+                notice=lambda text: self.table.flash(text, SAVE_WARNING_S),
             )
             options = dataclasses.replace(options, menu=(*options.menu, STATISTICS_ITEM))
         self.table = Table(
@@ -143,54 +152,104 @@ class Appliance:
         """Every failed save since start (diagnostics and tests)."""
         self.failing_saves = 0
         """Failed saves in a row: the panel warns once per run of failures."""
+        self._retrying = False
 
     def _save(self, session: Session | None) -> None:
         """Save after a move. A full, read-only or forbidden state directory must not
         stop the game: the old save stays whole (the write is atomic), the panel shows
-        a short warning when saving starts failing, and the next move tries again."""
+        a short warning when saving starts failing, and saving is retried every
+        :data:`RETRY_S` seconds (and with the next move) until it works. Game records
+        the history could not write yet travel inside the save, and are written to
+        the history as soon as a save succeeds again."""
         if self.store is None:
             return
+        pending = self.history.pending() if self.history is not None else []
         try:
-            self.store.save(session)
+            self.store.save(session, pending)
         except OSError as exc:
             self.save_failures += 1
             self.failing_saves += 1
             if self.failing_saves == 1:
                 log.error("saving the game failed: %s; the game goes on", exc)
                 self.table.flash(save_warning(exc), SAVE_WARNING_S)
+            self._keep_retrying()
             return
         if self.failing_saves:
             log.warning("saving works again after %d failed saves", self.failing_saves)
             self.failing_saves = 0
+            self.store.reserve.ensure()
+        if self.history is not None and self.history.backlog:
+            self.history.flush()
+        if pending and self.history is not None and not self.history.backlog:
+            with contextlib.suppress(OSError):  # written: the save need not carry them
+                self.store.save(session)
+        if not self.history or not self.history.backlog:
+            self.loop.remove_poller(self._retry)
+            self._retrying = False
+
+    def _keep_retrying(self) -> None:
+        """Retry the save (and the records) every :data:`RETRY_S` s while they fail,
+        also while nobody plays: a game that ended on a full disk is written as soon
+        as the disk has room, not when the next game starts."""
+        if not self._retrying:
+            self._retrying = True
+            self.loop.add_poller(self._retry, RETRY_S)
+            self.loop.pollers[-1][2] = self.loop.clock() + RETRY_S
+
+    def _retry(self) -> None:
+        self._save(self.table.session)
 
     def _history_failed(self, exc: OSError) -> None:
-        """A record could not be written: the same warning as a failed save."""
+        """A record could not be written: the same warning as a failed save, and it is
+        retried until it is written (it travels in the save meanwhile)."""
         self.table.flash(save_warning(exc), SAVE_WARNING_S)
+        self._keep_retrying()
 
     def start(self, new_game: Session | None = None) -> None:
         """Start ``new_game`` if given (it replaces any saved game, as a game chosen in
         the menu does), else resume a saved game (or report a bad save); then start the
         inputs."""
-        self.table.now = self.loop.clock()
-        if self.store is not None:
-            self.store.prepare()
+        self.table.at(self.loop.clock())
+        readable = self.store is not None and self._prepare_state_dir(self.store)
         if self.history is not None and (notice := self.history.open()) is not None:
             self.table.flash(notice, SAVE_WARNING_S)
+        resume: Session | None = None
+        if self.store is not None and readable:
+            if new_game is not None:
+                self.store.read_pending()  # the game it replaces is dropped, its records not
+            else:
+                try:
+                    resume = self.store.load()
+                except CorruptSaveError as exc:
+                    self.table.show_text(str(exc))
+            if self.history is not None and self.store.pending:
+                # before the first save, which carries them on while they wait
+                self.history.restore(self.store.pending)
+                if not self.history.backlog:
+                    with contextlib.suppress(OSError):
+                        self.store.drop_pending()
         if new_game is not None:
             self.table.start_session(new_game)
-        elif self.store is not None:
-            try:
-                session = self.store.load()
-            except CorruptSaveError as exc:
-                self.table.show_text(str(exc))
-            else:
-                if session is not None:
-                    log.info(
-                        "resuming %s/%s, %s to play", session.game, session.preset, session.player
-                    )
-                    self.table.start_session(session)
+        elif resume is not None:
+            log.info("resuming %s/%s, %s to play", resume.game, resume.preset, resume.player)
+            self.table.start_session(resume)
         for backend in self.inputs:
             backend.start(self.events.put)
+
+    def _prepare_state_dir(self, store: SaveStore) -> bool:
+        """Make the state directory. One that cannot be made or written (a file in its
+        place, a read-only disk) is one line in the log and "not saved: ..." on the
+        panel, and the table plays on; the saves that follow fail quietly until the
+        disk lets them. Returns whether a save there can still be read (a read-only
+        disk still resumes its game)."""
+        try:
+            store.prepare()
+        except OSError as exc:
+            report_unusable(store.directory, exc)
+            self.failing_saves = 1  # said once: the failed saves that follow are quiet
+            self.table.flash(save_warning(exc), SAVE_WARNING_S)
+            return is_usable_directory(store.directory)
+        return True
 
     def _request_poweroff(self) -> None:
         """The table saved and asked to power off (system button held very long).
@@ -249,10 +308,15 @@ class Appliance:
                 self.sound.close()
 
 
-def install_signal_handlers(events: EventQueue) -> None:
-    """SIGTERM/SIGINT only enqueue a shutdown: the loop saves and returns. SIGHUP asks
-    for the config to be read again (while ``run`` waits for a fixed one; the playing
-    table ignores it rather than dying of the default action)."""
+def install_signal_handlers(events: EventQueue, *, hangup_quits: bool = False) -> None:
+    """SIGTERM/SIGINT only enqueue a shutdown: the loop saves and returns.
+
+    SIGHUP means two things. To ``run`` (a service, no terminal) it asks for the config
+    to be read again (while ``run`` waits for a fixed one; the playing table ignores it
+    rather than dying of the default action). To the simulator (``hangup_quits``) it is
+    what it was made for: its terminal was closed (a closed window, ``tmux
+    kill-session``), so it saves and exits like SIGTERM instead of playing on unseen.
+    """
 
     def handler(signum: int, frame: FrameType | None) -> None:
         events.put(ShutdownEvent(reason=signal.Signals(signum).name))
@@ -263,4 +327,4 @@ def install_signal_handlers(events: EventQueue) -> None:
     signal.signal(signal.SIGTERM, handler)
     signal.signal(signal.SIGINT, handler)
     if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, reload)
+        signal.signal(signal.SIGHUP, handler if hangup_quits else reload)

@@ -4,7 +4,9 @@ The subcommands (``sim``, ``run``, ``selftest``, ``history``, ``config check``, 
 are an interface others script against, so their names and options stay stable.
 
 Bad input never shows a traceback: argparse errors and every ``ValueError``/``OSError``
-from below become one line on stderr and exit code 2.
+from below become one line on stderr and exit code 2, cut to about 300 characters
+however long the input it quotes. An unexpected exception (a bug) is one line too,
+and exit code 1.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from controller import config, history_cli, rules_cli, run_cli, selftest
+from controller.input_checks import clip
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -56,11 +59,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except (ValueError, OSError) as exc:
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        message = clip(str(exc)) if str(exc) else type(exc).__name__
         sys.stderr.write(f"spieltisch: error: {message}\n")
+        return 2
+    except RecursionError:
+        sys.stderr.write("spieltisch: error: the input is nested too deeply\n")
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        # A bug, not bad input: still one line (the customer's rule: no traceback on
+        # screen), naming the exception so that it can be reported and found.
+        sys.stderr.write(
+            f"spieltisch: internal error: {type(exc).__name__}: {clip(str(exc))} "
+            "(please report this)\n"
+        )
+        return 1
 
 
 if __name__ == "__main__":

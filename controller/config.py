@@ -12,14 +12,16 @@ Sections and keys are documented in ``config.example.toml``; pins in ``wiring.md
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import rules
+from controller.games import first_game
+from controller.input_checks import TomlError, clip, is_finite_number, quote, read_toml
 from hardware.specs import (
     DISPLAY_TYPES,
     INPUT_TYPES,
@@ -41,10 +43,11 @@ DEFAULT_SEATS = (SeatPins(17, 27), SeatPins(22, 23), SeatPins(24, 25), SeatPins(
 DEFAULT_SYSTEM_PIN = 26
 """The wiring.md pin table: 4 seats × (OK, NEXT), the system button; buzzer on 13."""
 
-PLAYERS = ("human", "bot", "empty")
+PLAYERS = ("human", "bot", "phone", "empty")
+"""A "phone" seat is a human seat played from the companion page's two buttons."""
 BLOCK_ORIENTATIONS = (0, 90, -90, 180)
 SPI_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK", 7: "SPI0 CE1"}
-SECTIONS = ("display", "input", "seats", "sound", "game")
+SECTIONS = ("display", "input", "seats", "sound", "game", "web")
 
 
 class ConfigError(ValueError):
@@ -59,7 +62,7 @@ class ConfigError(ValueError):
 class GameConfig:
     """What the menu offers first, the Lingo move timer and the bots' strength."""
 
-    name: str = "maedn"
+    name: str = field(default_factory=first_game)
     preset: str | None = None
     move_timer_s: float = 5.0
     bot: str = "strong"
@@ -67,6 +70,14 @@ class GameConfig:
     """Players roll real dice and enter them with NEXT (count up) and OK (confirm)."""
     bot_delay_s: float = 0.6
     """How long a bot's roll and its chosen move stay in view before they happen."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The companion page (``controller.web``): on by default for the appliance."""
+
+    enabled: bool = True
+    port: int = 8080
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +90,7 @@ class Config:
     sleep_after_min: float = 10.0
     """Minutes without a press (while the table waits for a person) before the panel
     sleeps: dim and still; 0 never sleeps."""
+    web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def display(self) -> DisplaySpec:
@@ -97,7 +109,7 @@ def load_config(path: str | Path) -> Config:
     """Read and validate ``path``; raises ``ConfigError`` listing every problem."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        data = read_toml(path)
     except FileNotFoundError:
         raise ConfigError(
             [
@@ -105,12 +117,14 @@ def load_config(path: str | Path) -> Config:
                 "from config.example.toml (in the spieltisch source) copied to this path"
             ]
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([f"{path}: cannot read config file: {exc}"]) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([f"{path}: TOML syntax error: {exc}"]) from None
+    except OSError as exc:
+        raise ConfigError([f"{path}: cannot read config file: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            [f"{path}: cannot read config file: not UTF-8 text (byte {exc.start})"]
+        ) from None
+    except TomlError as exc:
+        raise ConfigError([f"{path}: {exc}"]) from None
     return parse_config(data, str(path))
 
 
@@ -128,11 +142,12 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     )
     sound = _sound(_Table("sound", data.get("sound", {}), errors))
     game = _game(_Table("game", data.get("game", {}), errors))
+    web = _web(_Table("web", data.get("web", {}), errors))
     _check_pins(display, buttons, sound, errors)
     if errors:
         raise ConfigError([f"{source}: {line}" for line in errors])
     hardware = HardwareSpec(display, input_type, buttons, sound)
-    return Config(hardware, players, game, source, sleep_after_min)
+    return Config(hardware, players, game, source, sleep_after_min, web)
 
 
 def display_section(path: str | Path) -> DisplaySpec | None:
@@ -143,8 +158,8 @@ def display_section(path: str | Path) -> DisplaySpec | None:
     must parse as TOML and its display section must be free of errors by itself.
     """
     try:
-        data = tomllib.loads(Path(path).read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = read_toml(Path(path))
+    except (OSError, UnicodeDecodeError, TomlError):
         return None
     errors: list[str] = []
     spec, _sleep_after_min = _display(_Table("display", data.get("display", {}), errors))
@@ -164,7 +179,7 @@ _TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str:
 def _describe(value: Any) -> str:
     kinds = {bool: "boolean", int: "integer", float: "number", str: "string"}
     kind = kinds.get(type(value), "table" if isinstance(value, dict) else "array")
-    return f"{value!r} ({kind})"
+    return f"{quote(value)} ({kind})"
 
 
 class _Table:
@@ -211,11 +226,15 @@ class _Table:
         if not ok:
             self.error(key, f"expected {_TYPE_NAMES[kind]}, got {_describe(value)}")
             return default
+        if kind in (int, float) and not is_finite_number(value):
+            # NaN passes every comparison, infinity is no setting: both are refused here.
+            self.error(key, f"{value!r} is not a finite number; allowed: {lo} to {hi}")
+            return default
         if choices is not None and value not in list(choices):
-            self.error(key, f"{value!r} is not allowed; allowed: {_join(choices)}")
+            self.error(key, f"{quote(value)} is not allowed; allowed: {_join(choices)}")
             return default
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            self.error(key, f"{value!r} is out of range; allowed: {lo} to {hi}")
+            self.error(key, f"{quote(value)} is out of range; allowed: {lo} to {hi}")
             return default
         return value
 
@@ -269,7 +288,38 @@ def _display(t: _Table) -> tuple[DisplaySpec, float]:
     sleep_after_min = t.get("sleep_after_min", float, 10.0, lo=0.0, hi=1440.0)
     t.finish()
     _check_size(t, spec, type_ok=t.table.get("type") == kind)
+    if t.table.get("type") == kind and kind in ("capture", "gifanim"):
+        _check_output_file(t, spec)
     return spec, sleep_after_min
+
+
+def _check_output_file(t: _Table, spec: DisplaySpec) -> None:
+    """The emulators that write files: ``capture`` formats ``file`` with the frame
+    number (``frame_{0:06}.png``), ``gifanim`` writes ``file`` itself. The name must
+    format and its directory must exist and be writable, or ``run`` would fail at the
+    first frame (or at the end, losing the recording)."""
+    name = spec.file
+    if spec.type == "capture":
+        try:
+            name = spec.file.format(1)
+        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            t.error(
+                "file",
+                f"{quote(spec.file)} is not a file name template ({reason}); allowed: a name "
+                "with one number field, e.g. 'frame_{0:06}.png'",
+            )
+            return
+    target = Path(name)
+    directory = target.parent
+    if not directory.is_dir():
+        problem = "is not a directory" if directory.exists() else "does not exist"
+        t.error("file", f"{quote(spec.file)}: the directory {quote(str(directory))} {problem}")
+    elif not os.access(directory, os.W_OK | os.X_OK):
+        where = quote(str(directory))
+        t.error("file", f"{quote(spec.file)}: the directory {where} is not writable")
+    elif target.is_dir():
+        t.error("file", f"{quote(spec.file)} is a directory, not a file name")
 
 
 def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
@@ -280,7 +330,9 @@ def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
     blaming a display the user never configured; a size no display could draw is still
     reported, so the file can be fixed in one go."""
     size = spec.logical_size
-    if not type_ok:
+    # display.type "none" (no panel chosen yet) keeps the other keys for the panel still
+    # to come: only what no panel could use is an error.
+    if not type_ok or spec.type == "none":
         if size not in RGB_SIZES + MONO_SIZES:
             allowed = ", ".join(f"{w}x{h}" for w, h in RGB_SIZES + MONO_SIZES)
             t.error(
@@ -357,12 +409,11 @@ def _sound(t: _Table) -> SoundSpec:
 
 def _game(t: _Table) -> GameConfig:
     names = rules.game_names()
-    name = t.get("name", str, "maedn", choices=names)
+    name = t.get("name", str, first_game(), choices=names)
     preset = t.get("preset", str, None)
     if preset is not None and name in names and preset not in rules.presets(name):
-        t.error(
-            "preset", f"{preset!r} is not a preset of {name}; allowed: {_join(rules.presets(name))}"
-        )
+        allowed = _join(rules.presets(name))
+        t.error("preset", f"{quote(preset)} is not a preset of {name}; allowed: {allowed}")
     spec = GameConfig(
         name=name,
         preset=preset,
@@ -370,6 +421,15 @@ def _game(t: _Table) -> GameConfig:
         bot=t.get("bot", str, "strong", choices=sorted(BOT_KINDS)),
         physical_dice=t.get("physical_dice", bool, False),
         bot_delay_s=t.get("bot_delay_s", float, 0.6, lo=0.0, hi=30.0),
+    )
+    t.finish()
+    return spec
+
+
+def _web(t: _Table) -> WebConfig:
+    spec = WebConfig(
+        enabled=t.get("enabled", bool, True),
+        port=t.get("port", int, 8080, lo=1, hi=65535),
     )
     t.finish()
     return spec
@@ -418,14 +478,15 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         config = load_config(args.file)
     except ConfigError as exc:
         for line in exc.errors:
-            err.write(f"spieltisch: error: {line}\n")
+            err.write(f"spieltisch: error: {clip(line)}\n")
         return 2
     d = config.display
     w, h = d.logical_size
     pin = config.sound.buzzer_pin
     buzzer = "none" if pin is None else f"GPIO {pin}"
+    panel = "no panel chosen yet (display.type none)" if d.type == "none" else f"{d.type} {w}x{h}"
     out.write(
-        f"{args.file}: ok: {d.type} {w}x{h}, input {config.hardware.input_type}, "
+        f"{args.file}: ok: {panel}, input {config.hardware.input_type}, "
         f"{len(config.buttons.seats)} seats, "
         f"buzzer {buzzer}\n"
     )

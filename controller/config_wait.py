@@ -8,6 +8,11 @@ the same line once, and reads the file again on SIGHUP and every few seconds. As
 as the file is right, :meth:`ConfigWait.run` returns the new config and the table starts
 as usual. Where not even the display can be used, ``run`` exits with :data:`EX_CONFIG`,
 which the unit's ``RestartPreventExitStatus=`` keeps from spinning.
+
+A fresh install may not know its panel yet (``display.type = "none"``, what
+``install.sh --panel none`` writes). That is no error, only a step still to do, so the
+same wait covers it: the unit is started (READY) with a status that says what to set,
+``systemctl status`` shows it, and the table starts once the file names a panel.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from controller.scene import MessageScene
 from controller.sdnotify import Notifier
 from controller.views.text import SCROLL_PX_PER_S
 from hardware.interfaces import Display
+from hardware.specs import PANELS
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +40,26 @@ RECHECK_S = 3.0
 fixed the file over SSH sees the table come up at once, cheap enough to be invisible."""
 
 
+class PanelNotChosen(ConfigError):
+    """The config is right but names no panel yet (``display.type = "none"``)."""
+
+
+def unchosen_panel(config: Config) -> PanelNotChosen | None:
+    """A :class:`PanelNotChosen` naming what to set when ``config`` has no panel, else None."""
+    if config.hardware.display.type != "none":
+        return None
+    return PanelNotChosen(
+        [
+            f"no panel chosen yet: set display.type in {config.source} to one of "
+            f"{', '.join(PANELS)} (or run: sudo systemd/install.sh --panel TYPE)"
+        ]
+    )
+
+
 def panel_text(error: ConfigError) -> str:
     """The errors without the file path (the panel is small; the log has the path)."""
+    if isinstance(error, PanelNotChosen):
+        return "no panel chosen yet"
     lines = []
     for line in error.errors:
         _path, sep, rest = line.partition(": ")
@@ -81,6 +105,15 @@ class ConfigWait:
 
     def report(self, log_errors: bool = True) -> None:
         """The same words in the journal, once per distinct error, and to systemd."""
+        if isinstance(self.error, PanelNotChosen):
+            log.warning("%s", self.error.errors[0])
+            log.warning(
+                "waiting for a panel in %s (re-read on SIGHUP and every %.0f s)",
+                self.path,
+                self.recheck_s,
+            )
+            self.notifier.notify(f"READY=1\nSTATUS={self.error.errors[0]}")
+            return
         if log_errors:
             for line in self.error.errors:
                 log.error("config error: %s", line)
@@ -105,6 +138,9 @@ class ConfigWait:
         self.next_check = now + self.recheck_s
         try:
             config = load_config(self.path)
+            pending = unchosen_panel(config)
+            if pending is not None:
+                raise pending
         except ConfigError as exc:
             if exc.errors != self.error.errors:
                 self.error = exc

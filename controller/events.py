@@ -65,11 +65,21 @@ class WakeEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class NoticeEvent:
+    """Show ``text`` on the panel for ``seconds`` (the companion page's pairing code)."""
+
+    text: str
+    seconds: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
 class ReloadEvent:
     """SIGHUP: read the config file again (used while ``run`` waits for a fixed config)."""
 
 
-Event = ButtonEvent | ShutdownEvent | StatusEvent | BotMoveEvent | WakeEvent | ReloadEvent
+Event = (
+    ButtonEvent | ShutdownEvent | StatusEvent | BotMoveEvent | WakeEvent | ReloadEvent | NoticeEvent
+)
 
 
 class EventQueue:

@@ -43,7 +43,9 @@ def held_output() -> Iterator[int]:
             kept.seek(0)
             text = kept.read()
             if text:
-                os.write(2, text)
+                # A closed terminal (the reason the simulator stopped) cannot take it.
+                with contextlib.suppress(OSError):
+                    os.write(2, text)
     finally:
         kept.close()
         os.close(terminal)

@@ -10,9 +10,11 @@ Schema versions are counted in ``PRAGMA user_version``: :data:`MIGRATIONS` ``[i]
 brings a database from version ``i`` to ``i + 1``, each step in one transaction. A
 database from a newer program is refused, never changed.
 
-A database SQLite cannot read (not a database, a malformed page, not ours) is moved
-aside as ``history.sqlite3.bad-<time>`` (its write-ahead log with it, so the pair
-still opens) and a new one is started, as :mod:`controller.persistence` does for a bad
+A database SQLite cannot read (not a database, a malformed page found by
+``quick_check`` at the appliance's start or by any later use, not ours), or a path it
+could never use (:mod:`controller.history_files`), is moved aside as
+``history.sqlite3.bad-<time>`` (its write-ahead log with it, so the pair still opens)
+and a new one is started, as :mod:`controller.persistence` does for a bad
 save; the old records are not lost but set apart, for ``sqlite3 .recover``.
 """
 
@@ -21,13 +23,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import sqlite3
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.history_files import set_aside, unusable
 from controller.history_record import HistoryEntry, RecordedMatchGame, Seat, Summary
 from controller.persistence import sync_directory
 
@@ -123,28 +124,51 @@ class HistoryStore:
 
     # -- opening ------------------------------------------------------------------------
 
-    def open(self, create: bool = True) -> Path | None:
+    def open(self, create: bool = True, check: bool = False) -> Path | None:
         """Connect, check and bring the schema up to :data:`VERSION`.
 
         With ``create`` (the appliance) a missing database is made, and an unreadable
         one is moved aside and replaced by a new one: the return value is then where it
-        went (else None). Without ``create`` (``spieltisch history``) nothing is created
-        or moved: a missing file raises :class:`HistoryError`, an unreadable one
+        went (else None). So is a path SQLite could never use (a directory, a dangling
+        symlink, a symlink to a device, a directory as its ``-wal``). With ``check``
+        (the appliance's start) SQLite's ``quick_check`` reads every page first, so a
+        damaged page is found now, not when the statistics screen comes up empty.
+        Without ``create`` (``spieltisch history``) nothing is created or moved: a
+        missing file raises :class:`HistoryError`, an unreadable one
         :class:`CorruptHistoryError`.
         """
         self.close()
         if not create and not self.path.exists():
             raise HistoryError(f"no games recorded yet ({self.path} does not exist)")
+        moved = None
+        if create and (problem := unusable(self.path)) is not None:
+            log.error("the history database cannot be used: %s", problem)
+            moved = self.move_aside()
         try:
             self.connection = self._connect(create)
+            if check:
+                self._quick_check()
         except CorruptHistoryError as exc:
+            self.close()
             if not create:
                 raise
             log.error("%s", exc)
             moved = self.move_aside()
             self.connection = self._connect(create)
-            return moved
-        return None
+        return moved
+
+    def _quick_check(self) -> None:
+        """SQLite's ``quick_check`` (every page, not the index contents): the damage a
+        garbled page does, found at start instead of on first use."""
+        try:
+            found = [str(row[0]) for row in self._db().execute("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as exc:
+            if not is_corruption(exc):
+                raise
+            found = [str(exc)]
+        if found != ["ok"]:
+            first = " ".join(found[0].split())[:200]
+            raise CorruptHistoryError(f"damaged history database: {first}")
 
     def _connect(self, create: bool) -> sqlite3.Connection:
         if create:
@@ -186,18 +210,7 @@ class HistoryStore:
     def move_aside(self) -> Path:
         """Rename the database (and its write-ahead log) to ``*.bad-<time>``."""
         self.close()
-        stamp = time.strftime("%Y%m%dT%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.bad-{stamp}")
-        counter = 1
-        while target.exists():
-            counter += 1
-            target = self.path.with_name(f"{self.path.name}.bad-{stamp}-{counter}")
-        wal = self.path.with_name(self.path.name + "-wal")
-        if wal.exists():
-            os.replace(wal, target.with_name(target.name + "-wal"))
-        with contextlib.suppress(FileNotFoundError):
-            self.path.with_name(self.path.name + "-shm").unlink()
-        os.replace(self.path, target)
+        target = set_aside(self.path)
         sync_directory(self.directory)
         log.error("the history database was unreadable; moved to %s, a new one is started", target)
         return target

@@ -21,6 +21,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -30,8 +31,10 @@ from typing import IO, Any
 
 from controller.history import HistoryError, HistoryStore
 from controller.history_export import can_export_match, json_lines, match_text, replay
-from controller.history_record import ABANDONED, HistoryEntry, Summary
+from controller.history_record import ABANDONED, FINISHED, HistoryEntry, Summary
 from controller.history_stats import tally
+from rules.playout import PlayStep
+from rules.registry import RecordAnalysis, capabilities
 
 FORMATS = ("mat", "jsonl")
 
@@ -68,7 +71,9 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     command: Callable[[HistoryStore | None, argparse.Namespace, IO[str]], int] = COMMANDS[
         args.history_command
     ]
-    with opened(state_dir(args.state_dir)) as store:
+    directory = state_dir(args.state_dir)
+    check_directory(directory)
+    with opened(directory) as store:
         return command(store, args, out if out is not None else sys.stdout)
 
 
@@ -78,6 +83,30 @@ def state_dir(given: Path | None) -> Path:
     from controller.app import DEFAULT_STATE_DIR
 
     return Path(os.environ.get("STATE_DIRECTORY", str(DEFAULT_STATE_DIR)).split(":")[0])
+
+
+def check_directory(directory: Path) -> None:
+    """The state directory must be one: a typo in ``--state-dir`` is an error (exit 2),
+    not "no games recorded yet", and no raw errno."""
+    try:
+        info = directory.stat()
+    except FileNotFoundError:
+        raise HistoryError(
+            f"state directory {directory} does not exist; name the table's with --state-dir"
+        ) from None
+    except OSError as exc:
+        raise HistoryError(
+            f"cannot read the state directory {directory}: {describe_os_error(exc)}"
+        ) from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise HistoryError(f"state directory {directory} is not a directory")
+    if not os.access(directory, os.R_OK | os.X_OK):
+        raise HistoryError(f"cannot read the state directory {directory}: permission denied")
+
+
+def describe_os_error(exc: OSError) -> str:
+    """The words of an OSError without its "[Errno N]" and the path it repeats."""
+    return (exc.strerror or type(exc).__name__).lower()
 
 
 @contextlib.contextmanager
@@ -192,6 +221,15 @@ def length_text(summary: Summary) -> str:
 # -- show ---------------------------------------------------------------------------------
 
 
+def record_analysis(summary: Summary, steps: Sequence[PlayStep]) -> RecordAnalysis | None:
+    """The game's analysis of a finished record (Backgammon's error rates, luck and
+    worst decisions), or None where the game has none."""
+    if summary.outcome != FINISHED or not steps:
+        return None
+    analyse = capabilities(summary.game).record_analysis
+    return None if analyse is None else analyse(steps)
+
+
 def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
     from controller.text_board import render_board
 
@@ -203,7 +241,11 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
             {**entry, "state": step.after.to_json()}
             for entry, step in zip(game.history, steps, strict=True)
         ]
-        emit(out, {**summary.to_json(), "start_state": game.start_state, "events": events})
+        data = {**summary.to_json(), "start_state": game.start_state, "events": events}
+        analysis = record_analysis(summary, steps)
+        if analysis is not None:
+            data["analysis"] = analysis.to_json()
+        emit(out, data)
         return 0
     colour = out.isatty()
     out.write(f"game {summary.id}: {summary.game}/{summary.preset}, {summary.outcome}\n")
@@ -219,6 +261,9 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         )
     if steps:
         out.write("\n" + render_board(steps[0].before, colour=colour) + "\n")
+    analysis = record_analysis(summary, steps)
+    if analysis is not None:
+        out.write("\n".join(analysis.lines()) + "\n")
     for number, step in enumerate(steps, start=1):
         who = step.player or "dice"
         if step.dice is not None:

@@ -3,14 +3,17 @@
 The table hands over a game when it ends or is abandoned, right after the frame that
 shows it (like the save); the record is committed before the save of the final
 position, so a finished game is in the history before the save says it is over. A
-record that cannot be written (disk full, read-only, gone) stays in memory and is tried
-again with the next one; the panel shows the same short warning as a failed save, once
-per run of failures. A database found damaged, at start or on a write, is moved aside
-and a new one takes the record.
+record that cannot be written (disk full, read-only, gone) stays in memory, travels
+inside the save file (:mod:`controller.pending_records`) and is tried again as soon as
+a save succeeds (the appliance retries every few seconds meanwhile); the panel shows
+the same short warning as a failed save, once per run of failures. A database found
+damaged (``quick_check`` at start, "malformed" on any use) or at a path SQLite cannot
+use is moved aside, the panel says so once, and a new one takes the record.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -18,9 +21,11 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from controller import history_files
 from controller.history import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
 from controller.history_record import HistoryEntry, record_of
 from controller.history_stats import tally
+from controller.pending_records import PendingRecord
 from controller.scene import StatisticsPage
 from controller.session import Session, utc_now
 
@@ -70,6 +75,11 @@ def disk_problem(directory: Path) -> int | None:
     return None
 
 
+def moved_notice(moved: Path) -> str:
+    """The panel's words for a database set aside."""
+    return f"history damaged, moved to {moved.name}"
+
+
 class HistoryKeeper:
     def __init__(
         self,
@@ -77,12 +87,17 @@ class HistoryKeeper:
         seat_count: int,
         warn: Callable[[OSError], None],
         bot_kind: Callable[[str], str] = lambda kind: kind,
+        notice: Callable[[str], None] | None = None,
     ) -> None:
         self.store = HistoryStore(directory)
+        self.notice = notice
+        """Shows a short text on the panel (a damaged database set aside)."""
         self.seat_count = seat_count
         self.warn = warn
         self.bot_kind = bot_kind
         self.backlog: list[HistoryEntry] = []
+        self.sources: dict[str, PendingRecord] = {}
+        """What each waiting record is made from, by uid (the save file carries it)."""
         self.failures = 0
         """Every failed write since start (diagnostics and tests)."""
         self.failing = 0
@@ -92,13 +107,14 @@ class HistoryKeeper:
 
     def open(self) -> str | None:
         """Open the database at start, if there is one (a table that never finished a
-        game has none; the first record makes it). Returns a short notice for the panel
-        when a damaged database had to be moved aside (None otherwise). Any other
-        problem is logged and left for the first write to retry."""
-        if not self.store.path.exists():
+        game has none; the first record makes it), and check every page of it
+        (``quick_check``). Returns a short notice for the panel when a damaged or
+        unusable database had to be moved aside (None otherwise). Any other problem is
+        logged and left for the first write to retry."""
+        if not history_files.exists(self.store.path):
             return None
         try:
-            moved = self.store.open()
+            moved = self.store.open(check=True)
         except CorruptHistoryError as exc:  # could not even be moved aside
             log.error("history: %s", exc)
             return None
@@ -111,7 +127,7 @@ class HistoryKeeper:
             self.store.close()
             return None
         if moved is not None:
-            return f"history damaged, moved to {moved.name}"
+            return moved_notice(moved)
         return None
 
     def record(self, session: Session, outcome: str) -> None:
@@ -125,11 +141,46 @@ class HistoryKeeper:
         except Exception:  # a bug here must not stop the table
             log.exception("history: cannot make a record of %s", session.game)
             return
+        self._queue(record, PendingRecord(session, outcome, record.summary.ended))
+        self.flush()
+
+    def _queue(self, record: HistoryEntry, source: PendingRecord) -> None:
         uid = record.summary.uid
         self.backlog = [r for r in self.backlog if r.summary.uid != uid] + [record]
+        self.sources[uid] = source
         if len(self.backlog) > BACKLOG_LIMIT:
             log.error("history: dropping %d unwritten records", len(self.backlog) - BACKLOG_LIMIT)
             del self.backlog[:-BACKLOG_LIMIT]
+        self._forget_written()
+
+    def _forget_written(self) -> None:
+        waiting = {r.summary.uid for r in self.backlog}
+        for uid in [uid for uid in self.sources if uid not in waiting]:
+            del self.sources[uid]
+
+    def pending(self) -> list[PendingRecord]:
+        """The records not written yet, for the save file to carry (oldest first)."""
+        return [self.sources[r.summary.uid] for r in self.backlog if r.summary.uid in self.sources]
+
+    def restore(self, waiting: list[PendingRecord]) -> None:
+        """Take over the records a save carried (a game that ended while the disk
+        failed, then the power went) and write them now if the disk lets us."""
+        if self.disabled is not None or not waiting:
+            return
+        for source in waiting:
+            try:
+                record = record_of(
+                    source.session,
+                    source.outcome,
+                    source.ended,
+                    self.seat_count,
+                    self.bot_kind(source.session.bot),
+                )
+            except Exception:  # a bug here must not stop the table
+                log.exception("history: cannot make a record of a saved %s", source.session.game)
+                continue
+            self._queue(record, source)
+        log.info("history: %d record(s) carried by the save", len(self.backlog))
         self.flush()
 
     def flush(self) -> bool:
@@ -149,8 +200,10 @@ class HistoryKeeper:
             except Exception:  # a bug, not the disk: this record would fail for ever
                 log.exception("history: cannot store the record of %s", record.summary.uid)
                 self.backlog.pop(0)
+                self._forget_written()
                 continue
             self.backlog.pop(0)
+            self._forget_written()
             summary = record.summary
             # The kill -9 test reads this line: the record was committed.
             log.debug("recorded game %d %s (%s)", record_id, summary.uid, summary.outcome)
@@ -161,31 +214,50 @@ class HistoryKeeper:
 
     def _write(self, record: HistoryEntry) -> int:
         if self.store.connection is None:
-            self.store.open()
+            self._opened(self.store.open())
         try:
             return self.store.add(record)
         except sqlite3.DatabaseError as exc:
-            if not is_corruption(exc):
+            if not self._damaged(exc):
                 raise
-            log.error("history: %s", exc)
-            self.store.move_aside()
-            self.store.open()
+            self._opened(self.store.open())
             return self.store.add(record)
+
+    def _damaged(self, exc: sqlite3.Error) -> bool:
+        """If ``exc`` says the file is damaged ("malformed", "not a database"), or its
+        path is one SQLite cannot use, set it aside (once: the panel and the log say
+        so) and return True; a full or read-only disk is left to the retries."""
+        problem = history_files.unusable(self.store.path)
+        if not is_corruption(exc) and problem is None:
+            return False
+        log.error("history: %s", problem or exc)
+        self._opened(self.store.move_aside())
+        return True
+
+    def _opened(self, moved: Path | None) -> None:
+        if moved is not None and self.notice is not None:
+            self.notice(moved_notice(moved))
 
     def statistics(self, last: int = CHART_GAMES) -> tuple[StatisticsPage, ...]:
         """Per game, wins per seat colour over its ``last`` finished games; () if the
         database cannot be read (the screen then says there is nothing yet)."""
         try:
             if self.store.connection is None:
-                if not self.store.path.exists():
+                if not history_files.exists(self.store.path):
                     return ()
-                self.store.open()
+                self._opened(self.store.open())
             summaries = self.store.finished(last=last)
             return tuple(
                 StatisticsPage(game, counted.games, tuple(counted.wins()))
                 for game, counted in tally(summaries).items()
             )
-        except (sqlite3.Error, OSError, HistoryError) as exc:
+        except sqlite3.Error as exc:
+            log.error("history: cannot read the statistics: %s", exc)
+            self.store.close()
+            if self._damaged(exc):
+                with contextlib.suppress(sqlite3.Error, OSError, HistoryError):
+                    self._opened(self.store.open())
+        except (OSError, HistoryError) as exc:
             log.error("history: cannot read the statistics: %s", exc)
             self.store.close()
         except Exception:  # e.g. a record a future version wrote: never stop the table

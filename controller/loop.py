@@ -19,7 +19,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.events import BotMoveEvent, EventQueue, ShutdownEvent, StatusEvent, WakeEvent
+from controller.events import (
+    BotMoveEvent,
+    EventQueue,
+    NoticeEvent,
+    ShutdownEvent,
+    StatusEvent,
+    WakeEvent,
+)
 from controller.scene import AnyScene
 from controller.table import Table
 from controller.views import timing
@@ -62,25 +69,29 @@ class Loop:
         self.next_frame: float | None = None
         """When the picture on the panel changes by itself (None: it does not)."""
         self.last_image: bytes | None = None
+        self.last_status: object = None
         self.display_failures = 0
         self.next_ping = 0.0
         self.running = False
         self.shutdown: ShutdownEvent | None = None
         self.panel_online = True
         self.pollers: list[list[Any]] = []  # [function, interval, next due]
-        table.panel = (display.width, display.height)
-        table.begin(clock())
+        table.begin(clock(), panel=(display.width, display.height))
 
     def add_poller(self, poll: Callable[[], None], interval: float) -> None:
         """Call ``poll`` on this thread every ``interval`` s (pygame's event pump)."""
         self.pollers.append([poll, interval, 0.0])
+
+    def remove_poller(self, poll: Callable[[], None]) -> None:
+        """Stop calling ``poll`` (a retry that is no longer needed)."""
+        self.pollers = [entry for entry in self.pollers if entry[0] != poll]
 
     def step(self, timeout_cap: float | None = None) -> bool:
         """One iteration: wait for an event or a deadline, handle it, draw if needed.
         Returns False once the loop should stop."""
         table = self.table
         now = self.clock()
-        table.now = now
+        table.at(now)
         wake = table.next_wakeup()
         if self.next_frame is not None:
             wake = self.next_frame if wake is None else min(wake, self.next_frame)
@@ -108,22 +119,23 @@ class Loop:
         if isinstance(event, ButtonEvent):
             table.handle(event, now)
         elif isinstance(event, BotMoveEvent):
-            table.now = now
-            table.bot_answer(event.request, event.move)
+            table.bot_arrived(event.request, event.move, now)
         elif isinstance(event, ShutdownEvent):
             log.info("shutdown requested (%s)", event.reason)
             self.shutdown = event
-            table.now = now
-            table.persist()
-            table.flush_save()
+            table.shutting_down(now)
         elif isinstance(event, StatusEvent):
             self.panel_online = event.online if event.device == "display" else self.panel_online
             text = f"{event.device} {'online' if event.online else 'offline'}"
             log.warning("%s %s", text, event.detail)
-            table.now = now
-            table.flash(text if event.online else f"panel offline: {event.detail}"[:40])
+            table.device_status(
+                text if event.online else f"panel offline: {event.detail}"[:40], now
+            )
         elif isinstance(event, WakeEvent):
-            table.dirty = True
+            table.redraw()
+        elif isinstance(event, NoticeEvent):
+            table.at(now)
+            table.flash(event.text, event.seconds)
 
     def draw(self) -> None:
         table = self.table
@@ -131,12 +143,14 @@ class Loop:
         with timing.collect() as change:
             image = self.render(scene, self.display.width, self.display.height, self.display.mode)
         self.renders += 1
-        table.dirty = False
+        table.drawn()
         self.next_frame = None
         if change.at is not None:
             self.next_frame = max(change.at, table.now + MIN_FRAME_GAP)
         pixels = image.tobytes() if hasattr(image, "tobytes") else None
-        if pixels is not None and pixels == self.last_image:
+        same = pixels is not None and pixels == self.last_image
+        self.hand_status(draw=same)
+        if same:
             return
         try:
             self.display.show(image)  # type: ignore[arg-type]
@@ -154,6 +168,18 @@ class Loop:
         self.frames += 1
         if self.frames == 1 and self.on_first_frame is not None:
             self.on_first_frame()
+
+    def hand_status(self, draw: bool) -> None:
+        """Give a display that writes the table in words (the simulator's) the status
+        line whenever it changed, even under an unchanged frame: a press in setup that
+        changes only the words must show at once."""
+        show_status = getattr(self.display, "show_status", None)
+        if show_status is None:
+            return
+        status = self.table.status()
+        if status != self.last_status:
+            self.last_status = status
+            show_status(status, draw)
 
     def run_pollers(self, now: float) -> None:
         for entry in self.pollers:
@@ -175,8 +201,8 @@ class Loop:
     def run(self) -> ShutdownEvent | None:
         """Run until shutdown; returns the shutdown event (None: the table stopped)."""
         self.running = True
-        self.table.defer_saves = True
-        self.table.dirty = True
+        self.table.defer_effects()
+        self.table.redraw()
         self.draw()
         try:
             while self.step():

@@ -72,6 +72,72 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "shut_down", "source": "*", "dest": Mode.SHUTDOWN},
 ]
 
+SEAT = "seat_on_turn"
+"""The shared guard of every press that acts for a player: only the seat on turn."""
+
+BUTTONS: list[dict[str, Any]] = [
+    # What a press does, per state. ``dest=None``: the state stays (an internal
+    # transition). A press a state does not list is harmless (ignore_invalid_triggers).
+    {"trigger": "ok", "source": Mode.MENU, "dest": None, "after": "choose_menu_entry"},
+    {"trigger": "next", "source": Mode.MENU, "dest": None, "after": "next_menu_entry"},
+    {"trigger": "ok", "source": Mode.SETUP, "dest": None, "after": "setup_ok"},
+    {"trigger": "next", "source": Mode.SETUP, "dest": None, "after": "setup_next"},
+    {"trigger": "system_held", "source": Mode.SETUP, "dest": Mode.MENU},
+    {"trigger": "system_tap", "source": Mode.SETUP, "dest": Mode.MENU},
+    {
+        "trigger": "ok",
+        "source": Mode.AWAIT_ROLL,
+        "dest": None,
+        "conditions": SEAT,
+        "after": "roll_ok",
+    },
+    {
+        "trigger": "next",
+        "source": Mode.AWAIT_ROLL,
+        "dest": None,
+        "conditions": SEAT,
+        "after": "roll_next",
+    },
+    {
+        "trigger": "ok",
+        "source": Mode.CHOOSE,
+        "dest": None,
+        "conditions": [SEAT, "can_choose"],
+        "after": "commit_preview",
+    },
+    {
+        "trigger": "next",
+        "source": Mode.CHOOSE,
+        "dest": None,
+        "conditions": [SEAT, "can_choose"],
+        "after": "preview_next",
+    },
+    {
+        "trigger": "next_held",
+        "source": Mode.CHOOSE,
+        "dest": None,
+        "conditions": [SEAT, "can_choose"],
+        "after": "preview_next_piece",
+    },
+    {
+        "trigger": "system_held",
+        "source": PLAYING,
+        "dest": Mode.CONFIRM_MENU,
+        "before": "clear_action",
+    },
+    {"trigger": "ok", "source": Mode.GAME_OVER, "dest": Mode.MENU},
+    {"trigger": "system_held", "source": Mode.GAME_OVER, "dest": Mode.MENU},
+    {"trigger": "ok", "source": Mode.CONFIRM_MENU, "dest": None, "after": "abandon_game"},
+    {"trigger": "next", "source": Mode.CONFIRM_MENU, "dest": Mode.NEXT_TURN},
+    {"trigger": "ok", "source": Mode.MESSAGE, "dest": Mode.MENU},
+    {"trigger": "next", "source": Mode.MESSAGE, "dest": Mode.MENU},
+    {"trigger": "ok", "source": Mode.STATISTICS, "dest": Mode.MENU},
+    {"trigger": "next", "source": Mode.STATISTICS, "dest": None, "after": "next_page"},
+    {"trigger": "system_held", "source": Mode.STATISTICS, "dest": Mode.MENU},
+]
+"""The buttons' triggers: ``ok``, ``next`` (pressed down), ``next_held``, ``system_held``
+and ``system_tap`` (the system button released before it was held)."""
+
 
 def build_machine(model: object, initial: Mode = Mode.MENU) -> Machine:
     """The machine for ``model``, which must have a ``state_changed`` method: it runs
@@ -79,11 +145,11 @@ def build_machine(model: object, initial: Mode = Mode.MENU) -> Machine:
     return Machine(
         model=model,
         states=Mode,
-        transitions=TRANSITIONS,
+        transitions=TRANSITIONS + BUTTONS,
         initial=initial,
         queued=True,
         auto_transitions=False,
-        ignore_invalid_triggers=False,
+        ignore_invalid_triggers=True,
         after_state_change="state_changed",
     )
 
@@ -118,6 +184,24 @@ def mermaid(wildcards: bool = False) -> str:
     return str(graph.get_graph().draw(None))
 
 
+def button_table() -> str:
+    """What each press does in each state, as a markdown table (docs/architecture.md
+    shows it; regenerate with ``python -m controller.machine``)."""
+
+    def names(value: object) -> str:
+        items = value if isinstance(value, list) else [value]
+        return ", ".join(item.name if isinstance(item, Mode) else str(item) for item in items)
+
+    lines = ["| trigger | source | dest | conditions | after |", "|---|---|---|---|---|"]
+    for row in BUTTONS:
+        dest = row["dest"].name if row["dest"] is not None else "(stays)"
+        lines.append(
+            f"| `{row['trigger']}` | {names(row['source'])} | {dest} "
+            f"| {names(row.get('conditions', '–'))} | {row.get('after', '–')} |"
+        )
+    return "\n".join(lines)
+
+
 if __name__ == "__main__":
     lines = [
         line
@@ -125,3 +209,5 @@ if __name__ == "__main__":
         if line.strip() and not line.strip().startswith(("classDef", "Class "))
     ]
     print("\n".join(lines))
+    print()
+    print(button_table())

@@ -16,9 +16,13 @@ import os
 import stat
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
-from controller.session import Session
+from controller import pending_records
+from controller.disk_reserve import FULL, DiskReserve
+from controller.pending_records import PendingRecord
+from controller.session import SAVE_VERSION, Session
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +31,9 @@ TEMP_PREFIX = ".session-"
 TEMP_SUFFIX = ".tmp"
 
 
-MAX_SAVE_BYTES = 8 * 1024 * 1024
-"""Far above any real game (a long backgammon match saves ~100 kB)."""
+MAX_SAVE_BYTES = 32 * 1024 * 1024
+"""Far above any real game (a long backgammon match saves ~100 kB), with room for the
+records of many games the history could not write yet."""
 
 
 def first_line(exc: BaseException) -> str:
@@ -68,6 +73,9 @@ class SaveStore:
         self.directory = Path(directory)
         self.path = self.directory / name
         self.writes = 0
+        self.pending: list[PendingRecord] = []
+        self.reserve = DiskReserve(self.directory)
+        """The game records the last loaded save carried (see :meth:`save`)."""
 
     def prepare(self) -> int:
         """Create the directory and delete temp files a crash left behind."""
@@ -79,17 +87,55 @@ class SaveStore:
                 removed += 1
         if removed:
             log.info("removed %d stale temp file(s) in %s", removed, self.directory)
+        self.reserve.ensure()
         return removed
 
-    def save(self, session: Session | None) -> None:
-        """Write the session atomically; ``None`` (no game) removes the save."""
-        if session is None:
+    def save(self, session: Session | None, pending: Sequence[PendingRecord] = ()) -> None:
+        """Write the session atomically; ``None`` (no game) removes the save. Game
+        records the history could not write yet (``pending``) travel inside it, so a
+        power cut cannot lose them; with no game they are the whole save."""
+        if session is None and not pending:
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()
                 self._sync_directory()
             return
-        data = json.dumps(session.to_json(), ensure_ascii=False, separators=(",", ":"))
-        fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=self.directory)
+        content: dict[str, object] = (
+            session.to_json() if session is not None else {"version": SAVE_VERSION, "game": None}
+        )
+        if pending:
+            content[pending_records.KEY] = [record.to_json() for record in pending]
+        entries = len(session.history) if session else 0
+        try:
+            self._write(content, entries)
+        except OSError as exc:
+            # The save that ends a game, or carries records, may use the reserve.
+            final = bool(pending) or (session is not None and session.state.is_terminal())
+            if exc.errno not in FULL or not final or not self.reserve.release():
+                raise
+            self._sync_directory()
+            self._write(content, entries)
+
+    def drop_pending(self) -> None:
+        """The records the save carried are in the history now: write it without them
+        (a save with no game goes); the game in it stays as it was."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return
+        if not isinstance(data, dict) or data.pop(pending_records.KEY, None) is None:
+            return
+        if data.get("game") is None:
+            self.save(None)
+        else:
+            self._write(data, len(data.get("history", [])))
+
+    def _write(self, content: dict[str, object], entries: int) -> None:
+        data = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+        try:
+            fd, temp = self._temp_file()
+        except FileNotFoundError:  # it could not be made at start-up; perhaps now
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, temp = self._temp_file()
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(data)
@@ -103,7 +149,23 @@ class SaveStore:
         self._sync_directory()
         self.writes += 1
         # The kill -9 test reads this line to know what was committed before the kill.
-        log.debug("saved %d history entries", len(session.history))
+        log.debug("saved %d history entries", entries)
+
+    def read_pending(self) -> list[PendingRecord]:
+        """Only the game records the save carries (a new game is about to replace
+        it); a save that cannot be read carries none and is left as it is."""
+        self.pending = []
+        try:
+            if self.path.stat().st_size <= MAX_SAVE_BYTES:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                if isinstance(data, dict):
+                    self.pending = pending_records.from_save(data)
+        except (OSError, ValueError, RecursionError):
+            pass
+        return self.pending
+
+    def _temp_file(self) -> tuple[int, str]:
+        return tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=self.directory)
 
     def load(self) -> Session | None:
         """The saved unfinished game, None if there is none (or it was finished).
@@ -127,6 +189,10 @@ class SaveStore:
             raise self._move_aside(f"cannot read save: {exc}") from None
         try:
             data = json.loads(text)
+            if isinstance(data, dict):
+                self.pending = pending_records.from_save(data)
+                if data.get("game") is None and pending_records.KEY in data:
+                    return None  # only records waiting for the history, no game
             check_history(data)
             session = Session.from_json(data)
         except (ValueError, RecursionError, OverflowError) as exc:  # JSONDecodeError too

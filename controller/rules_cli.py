@@ -13,10 +13,11 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
 import rules
+from controller.input_checks import clip, quote
 from controller.text_board import render_board
 from rules.bots import BOT_KINDS, make_bot
 from rules.core import Bot, Game, Move, State
@@ -44,7 +45,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     game_args(new)
     new.add_argument("--players", type=int, help="number of players")
     new.add_argument("--first", help="skip the opening roll: this colour starts")
-    new.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
+    new.add_argument(
+        "--position-id",
+        "--position",
+        dest="position_id",
+        help="GNU Backgammon Position ID (POSID or POSID:MATCHID) or XGID (backgammon only)",
+    )
 
     moves = cmds.add_parser("moves", help="legal moves of a state, each with its result")
     game_args(moves)
@@ -96,7 +102,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 def state_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--state", help="state JSON file, or - for stdin")
-    p.add_argument("--position-id", help="GNU Backgammon Position ID (backgammon only)")
+    p.add_argument(
+        "--position-id",
+        "--position",
+        dest="position_id",
+        help="GNU Backgammon Position ID (POSID or POSID:MATCHID) or XGID (backgammon only)",
+    )
     p.add_argument(
         "--dice",
         nargs="+",
@@ -130,21 +141,45 @@ def parse_dice(words: Sequence[str]) -> tuple[int, ...]:
     raise InvalidDiceError(f"--dice takes numbers like 6, 3,1 or 3 1, got {given!r}")
 
 
-def load_json_text(text: str, where: str) -> Any:
+def load_json_text(text: str, where: str | None) -> Any:
+    """Parse JSON; ``where`` names the source ("stdin", a file), None for a line of a
+    ``--jsonl`` stream whose answer already says which line it is."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        if where is None:
+            raise CliError(f"not valid JSON: {exc.msg} (column {exc.colno})") from None
         raise CliError(f"{where} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    except RecursionError:
+        prefix = "" if where is None else f"{where}: "
+        raise CliError(f"{prefix}JSON nested too deeply") from None
 
 
 def read_state_json(path: str) -> Any:
     if path == "-":
-        return load_json_text(sys.stdin.read(), "stdin")
+        return load_json_text(read_text(b"".join(stdin_lines()), "stdin"), "stdin")
     try:
-        with open(path, encoding="utf-8") as fh:
-            return load_json_text(fh.read(), path)
+        with open(path, "rb") as fh:
+            return load_json_text(read_text(fh.read(), path), path)
     except OSError as exc:
         raise CliError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def stdin_lines() -> Iterator[bytes]:
+    """Standard input line by line as bytes (readline, not a read-ahead iterator), so
+    that a line that is not UTF-8 is one bad line rather than the end of the stream.
+    A text stream without a byte buffer (a test's StringIO) is encoded back."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is not None:
+        return iter(buffer.readline, b"")
+    return (line.encode("utf-8", "surrogateescape") for line in iter(sys.stdin.readline, ""))
+
+
+def read_text(data: bytes, where: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{where} is not UTF-8 text (byte {exc.start})") from None
 
 
 def game_of(args: argparse.Namespace) -> Game:
@@ -157,7 +192,7 @@ def state_from(game: Game, data: Any) -> State:
         raise InvalidStateError(f"a state must be a JSON object, got {type(data).__name__}")
     named = data.get("game", game.name)
     if named != game.name:
-        raise InvalidStateError(f"the state is for {named!r}, not {game.name!r}")
+        raise InvalidStateError(f"the state is for {quote(named)}, not {game.name!r}")
     preset = data.get("preset", game.preset)
     if not isinstance(preset, str):
         raise InvalidStateError('"preset" must be a string')
@@ -252,37 +287,74 @@ def cmd_moves(args: argparse.Namespace, out: IO[str]) -> int:
         emit(out, answer_moves(input_state(args)))
         return 0
     game = game_of(args)
+    return answer_stream(game, stdin_lines(), answer_moves, out)
+
+
+Responder = Callable[[State], dict[str, Any]]
+
+
+def answer_stream(game: Game, lines: Iterator[bytes], respond: Responder, out: IO[str]) -> int:
+    """Answer (and flush) each non-blank line as soon as it is read (readline, not a
+    read-ahead iterator), so another program can converse through a pipe; a bad line
+    gets an error object and the stream goes on. Raises ``CliError`` at the end if
+    any line was rejected."""
     failures = total = 0
-    for number, line in enumerate(sys.stdin, start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         total += 1
-        try:
-            emit(out, answer_moves(jsonl_state(game, line, number)))
-        except ValueError as exc:
-            failures += 1
-            emit(out, {"error": f"line {number}: {exc}"})
+        answer = answer_line(game, line, number, respond)
+        failures += "error" in answer
+        emit(out, answer)
         out.flush()
     if failures:
         raise CliError(f"{failures} of {total} input lines were rejected (see their answers)")
     return 0
 
 
-def jsonl_state(game: Game, line: str, number: int) -> State:
-    item = load_json_text(line, f"line {number}")
+def answer_line(game: Game, line: bytes, number: int, respond: Responder) -> dict[str, Any]:
+    """The answer to one ``--jsonl`` line: ``respond``'s object, or ``{"error": ...}``
+    naming the line. Never raises for any input: this is what keeps a stream
+    answering (the fuzz test feeds it deep nesting, wrong types, huge numbers,
+    invalid UTF-8 and 10 MB lines)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return {"error": f"line {number}: not UTF-8 text (byte {exc.start})"}
+    try:
+        return respond(jsonl_state(game, text))
+    except ValueError as exc:
+        return {"error": f"line {number}: {clip(str(exc))}"}
+    except RecursionError:
+        return {"error": f"line {number}: nested too deeply"}
+    except Exception as exc:
+        # A rules bug must cost one answer, not the stream: say so, plainly.
+        detail = clip(str(exc), 120)
+        return {"error": f"line {number}: cannot use this line ({type(exc).__name__}: {detail})"}
+
+
+def jsonl_state(game: Game, line: str) -> State:
+    item = load_json_text(line, None)
     if not isinstance(item, Mapping):
         raise CliError('each line must be an object {"state": ..., "dice": [...]}')
     if "position_id" in item:
-        state: State = from_position_id(game, str(item["position_id"]), "position_id")
+        position_id = item["position_id"]
+        if not isinstance(position_id, str):
+            raise CliError(f'"position_id" must be a string, got {quote(position_id)}')
+        state: State = from_position_id(game, position_id, "position_id")
     elif "state" in item:
         state = state_from(game, item["state"])
     else:
         raise CliError('each line needs "state" (or "position_id")')
     dice = item.get("dice")
     if dice is not None:
-        if isinstance(dice, int):
+        if isinstance(dice, int) and not isinstance(dice, bool):
             dice = [dice]
-        state = state.roll(dice)
+        if not isinstance(dice, list) or not all(
+            isinstance(d, int) and not isinstance(d, bool) for d in dice
+        ):
+            raise InvalidDiceError(f'"dice" must be a list of numbers, got {quote(dice)}')
+        state = state.roll(tuple(dice))
     return state
 
 
@@ -304,6 +376,9 @@ def answer_hint(bot: Bot, state: State, rng: random.Random) -> dict[str, Any]:
     after = state.apply(move)
     entry: dict[str, Any] = {"move": move.notation, "state": after.to_json()}
     entry.update(interchange(after))
+    details = rules.capabilities(state.game.name).hint_details
+    if details is not None:
+        entry.update(details(state, move))
     return entry
 
 
@@ -313,23 +388,8 @@ def cmd_hint(args: argparse.Namespace, out: IO[str]) -> int:
     if not args.jsonl:
         emit(out, answer_hint(bot, input_state(args), rng))
         return 0
-    # Answer each line as soon as it is read (readline, not a read-ahead iterator), so
-    # another program can play against the bot through a pipe.
     game = game_of(args)
-    failures = total = 0
-    for number, line in enumerate(iter(sys.stdin.readline, ""), start=1):
-        if not line.strip():
-            continue
-        total += 1
-        try:
-            emit(out, answer_hint(bot, jsonl_state(game, line, number), rng))
-        except ValueError as exc:
-            failures += 1
-            emit(out, {"error": f"line {number}: {exc}"})
-        out.flush()
-    if failures:
-        raise CliError(f"{failures} of {total} input lines were rejected (see their answers)")
-    return 0
+    return answer_stream(game, stdin_lines(), lambda s: answer_hint(bot, s, rng), out)
 
 
 def cmd_show(args: argparse.Namespace, out: IO[str]) -> int:

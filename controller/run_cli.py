@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from controller.sim_checks import sim_config, validate_sim_args
 from hardware.keyboard import key_help
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--preset", help="preset of --game")
     sim.add_argument(
         "--seats",
-        default="human,bot,bot,bot",
-        help="per seat: human, bot or empty (default human,bot,bot,bot)",
+        help="per seat: human, bot or empty (default: you and bots, human,bot,bot,bot "
+        "or as many as --game seats)",
     )
     sim.add_argument(
         "--display",
@@ -75,7 +76,7 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         type=Path,
         metavar="FILE",
         help="window: write the whole window as a PNG to FILE on F12, and at exit if F12 "
-        "was not pressed",
+        "was not pressed (without it, F12 writes spieltisch-DATE-TIME.png here)",
     )
     sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
     sim.add_argument(
@@ -91,6 +92,15 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--config", type=Path, help="take game settings from this config file")
     sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
+    sim.add_argument(
+        "--web",
+        type=int,
+        nargs="?",
+        const=8080,
+        metavar="PORT",
+        help="serve the companion page on PORT (default 8080); a seat set to phone is "
+        "played from it",
+    )
     # the text watcher's options
     sim.add_argument("--players", type=int, help="text mode: number of players")
     sim.add_argument("--bots", default="random", help="text mode: bot kind (default random)")
@@ -122,35 +132,44 @@ def poweroff() -> None:
         log.error("%s failed with exit code %d", " ".join(POWEROFF), result.returncode)
 
 
-def connect_bridge(spec: DisplaySpec, events: EventQueue) -> SerialBridge:
-    """The serial bridge on ``spec.port``; its link state becomes status events."""
-    from controller.events import StatusEvent
+def connect_bridge(
+    spec: DisplaySpec, events: EventQueue, notifier: Notifier | None = None
+) -> SerialBridge:
+    """The serial bridge on ``spec.port``; its link state becomes status events, and
+    the unit's STATUS= says whether the panel is connected (with why not)."""
+    from controller.bridge_status import BridgeStatus
     from hardware.bridge import open_bridge
 
-    def status(online: bool) -> None:
-        events.put(StatusEvent("display", online, "serial bridge"))
+    status = BridgeStatus(events, notifier)
+    bridge = open_bridge(
+        spec.port, size=spec.logical_size, on_status=status, on_problem=status.problem
+    )
+    status.watch(bridge)
+    return bridge
 
-    return open_bridge(spec.port, size=spec.logical_size, on_status=status)
 
-
-def open_panel(spec: DisplaySpec, events: EventQueue) -> tuple[Display, SerialBridge | None]:
+def open_panel(
+    spec: DisplaySpec, events: EventQueue, notifier: Notifier | None = None
+) -> tuple[Display, SerialBridge | None]:
     """The panel alone: a luma device, or the serial bridge's display (its link is
     returned too, so that the bridge's buttons can share it)."""
     from hardware.build import build_display
 
     if spec.type != "bridge":
         return build_display(spec), None
-    bridge = connect_bridge(spec, events)
+    bridge = connect_bridge(spec, events, notifier)
     return bridge.display(), bridge
 
 
-def open_hardware(config: Config, events: EventQueue) -> tuple[Display, list[InputBackend]]:
+def open_hardware(
+    config: Config, events: EventQueue, notifier: Notifier | None = None
+) -> tuple[Display, list[InputBackend]]:
     from hardware.build import build_input
 
     spec = config.hardware
-    display, bridge = open_panel(spec.display, events)
+    display, bridge = open_panel(spec.display, events, notifier)
     if spec.input_type == "bridge":
-        bridge = bridge or connect_bridge(spec.display, events)
+        bridge = bridge or connect_bridge(spec.display, events, notifier)
         return display, [bridge.input()]
     return display, [build_input(spec)]
 
@@ -159,15 +178,17 @@ def wait_for_config(
     path: Path, error: ConfigError, events: EventQueue, notifier: Notifier
 ) -> Config | None:
     """Show ``error`` on the panel until the file is fixed (see controller.config_wait).
+    With no panel chosen yet (a :class:`PanelNotChosen`), wait for one without drawing.
 
     Raises :class:`ExitCode` with ``EX_CONFIG`` when not even the display can be used.
     """
     from controller.config import display_section
-    from controller.config_wait import EX_CONFIG, ConfigWait
+    from controller.config_wait import EX_CONFIG, ConfigWait, PanelNotChosen
     from controller.views import render
 
-    for line in error.errors:
-        log.error("config error: %s", line)
+    if not isinstance(error, PanelNotChosen):
+        for line in error.errors:
+            log.error("config error: %s", line)
     spec = display_section(path)
     if spec is None:
         log.error("the [display] section is not usable either, so the panel stays dark")
@@ -203,9 +224,10 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     process waits for a fixed file, instead of exiting into systemd's restart loop."""
     from controller.app import DEFAULT_STATE_DIR, Appliance, install_signal_handlers
     from controller.config import ConfigError, load_config
-    from controller.config_wait import EX_CONFIG
+    from controller.config_wait import EX_CONFIG, unchosen_panel
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
+    from controller.state_dir import resolve_state_dir
     from controller.views import render
     from hardware.build import build_sound
     from rules.build_info import describe_build
@@ -218,15 +240,18 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     try:
         try:
             config = load_config(args.config)
+            pending = unchosen_panel(config)
+            if pending is not None:
+                raise pending
         except ConfigError as exc:
             fixed = wait_for_config(args.config, exc, events, notifier)
             if fixed is None:
                 notifier.stopping()
                 return 0
             config = fixed
-        state_dir = args.state_dir or Path(os.environ.get("STATE_DIRECTORY", DEFAULT_STATE_DIR))
+        state_dir = resolve_state_dir(args.state_dir, DEFAULT_STATE_DIR)
         try:
-            display, inputs = open_hardware(config, events)
+            display, inputs = open_hardware(config, events, notifier)
         except OSError as exc:
             log.error("cannot open the hardware: %s", first_line(exc))
             raise ExitCode(EX_CONFIG) from None
@@ -236,18 +261,40 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             f"above (exit {exit_code.code})\n"
         )
         return exit_code.code
+    publisher = None
+    if config.web.enabled:
+        from controller.web.attach import mirrored
+
+        display, publisher = mirrored(display)
     app = Appliance(
         config,
         display=display,
         inputs=inputs,
         sound=build_sound(config.sound),
-        state_dir=Path(str(state_dir).split(":")[0]),
+        state_dir=state_dir,
         render=render,
         notifier=notifier,
         poweroff=poweroff,
         events=events,
     )
-    shutdown = app.run()
+    server = None
+    if publisher is not None:
+        from controller.web.attach import serve
+
+        phones = [i for i, p in enumerate(config.players) if p == "phone"]
+        server = serve(app, publisher, config.web.port, phones)
+    announcement = None
+    if server is not None:
+        from controller.web.mdns import announce
+
+        announcement = announce(server.port)
+    try:
+        shutdown = app.run()
+    finally:
+        if announcement is not None:
+            announcement.close()
+        if server is not None:
+            server.stop()
     app.notifier.stopping()
     log.info("stopped (%s)", shutdown.reason if shutdown else "table")
     return 0
@@ -262,27 +309,6 @@ def has_screen() -> bool:
     )
 
 
-def validate_sim_args(args: argparse.Namespace) -> list[str]:
-    """Check ``--seats``, ``--game`` and ``--preset`` before any display is chosen, so a
-    typo is one line and exit 2 whether a window, a terminal or the text board follows
-    (raises ``ValueError``). Returns the seat kinds."""
-    import rules
-    from controller.session import SEAT_KINDS
-
-    kinds = [k.strip() for k in args.seats.split(",")]
-    bad = [k for k in kinds if k not in SEAT_KINDS]
-    if bad:
-        allowed = ", ".join(SEAT_KINDS)
-        raise ValueError(f"--seats: {bad[0]!r} is not a seat kind ({allowed}) in {args.seats!r}")
-    if not 1 <= len(kinds) <= 4:
-        raise ValueError(f"--seats takes 1 to 4 seats, got {len(kinds)} in {args.seats!r}")
-    if args.game is not None:
-        rules.get_game(args.game, args.preset)  # an unknown game or preset raises
-    elif args.preset is not None:
-        raise ValueError(f"--preset {args.preset} needs --game")
-    return kinds
-
-
 def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     """Play at a simulated table: the window, or the terminal with the keyboard.
 
@@ -294,14 +320,20 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.held_output import held_output
 
     validate_sim_args(args)
+    config = sim_config(args)  # a broken --config stops every display alike, before one opens
     choice = args.display
     if choice == "auto" and not has_screen() and not sys.stdin.isatty():
         # No window and no keyboard to play with: watch the bots on the text board.
         sys.stderr.write("spieltisch sim: no screen and no terminal: showing a bot game as text\n")
         choice = "text"
     if choice == "text":
+        if args.web is not None:
+            raise ValueError(
+                "--web serves a played table: use it with --display window or terminal"
+            )
         if args.game is None:
-            args.game = "maedn"
+            args.game, args.preset = config.game.name, config.game.preset
+        args.seat_kinds = validate_sim_args(args)
         return text_sim.run(args, out)
     if choice == "auto":
         choice = "window" if has_screen() else "terminal"
@@ -326,7 +358,6 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int:
     import rules
     from controller.app import Appliance, install_signal_handlers, table_options
-    from controller.config import default_config, load_config
     from controller.events import WakeEvent
     from controller.session import Session
     from controller.table import FAST_PACE
@@ -337,7 +368,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from hardware.keyboard import TerminalKeys
     from hardware.tee import TeeDisplay
 
-    config = load_config(args.config) if args.config else default_config()
+    config = sim_config(args)
     display_spec = replace(
         config.display,
         width=args.size,
@@ -363,21 +394,31 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 args.size,
                 hold_s=config.hardware.buttons.hold_s,
                 screenshot=args.screenshot,
+                say=lambda text: print(f"spieltisch sim: {text}", file=sys.stderr, flush=True),
             )
             inputs = [primary]
         closers += [*inputs, primary]
         display: Display = primary
         if args.record is not None:
+            from controller.record_progress import RecordProgress
             from hardware.gif_recording import GifRecorder
 
-            recorder = GifRecorder(args.record, primary.width, primary.height, primary.mode, 16)
+            progress = RecordProgress(args.record, fd=terminal if terminal is not None else 2)
+            recorder = GifRecorder(
+                args.record, primary.width, primary.height, primary.mode, 16, progress=progress
+            )
             display = TeeDisplay(primary, recorder)
             closers.append(display)
-        kinds = validate_sim_args(args)
+        publisher = None
+        if args.web is not None:
+            from controller.web.attach import mirrored
+
+            display, publisher = mirrored(display)
+        seat_kinds = validate_sim_args(args)
+        phones = [i for i, kind in enumerate(seat_kinds) if kind == "phone"]
+        kinds = ["human" if kind == "phone" else kind for kind in seat_kinds]
         pace = FAST_PACE if args.fast else {}
         options = table_options(config, seat_count=4, default_seats=tuple(kinds), **pace)
-        if args.state_dir is not None:
-            args.state_dir.mkdir(parents=True, exist_ok=True)
         app = Appliance(
             config,
             display=display,
@@ -387,7 +428,6 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             render=render,
             options=options,
         )
-        primary.status_source = app.table.status
         if isinstance(primary, TerminalDisplay):
             events = app.events
             primary.on_resize = lambda: events.put(WakeEvent())
@@ -402,11 +442,23 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             sys.stderr.write(
                 f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
             )
-        install_signal_handlers(app.events)
+        install_signal_handlers(app.events, hangup_quits=True)
+        server = None
+        if publisher is not None:
+            from controller.web.attach import serve
+
+            server = serve(app, publisher, args.web, phones)
+            if server is not None:
+                sys.stderr.write(
+                    f"spieltisch sim: companion page on http://localhost:{server.port}/\n"
+                )
         try:
             app.run(new_game=session)
         except HardwareError as exc:
             raise HardwareError(f"simulator: {exc}") from None
+        finally:
+            if server is not None:
+                server.stop()
     finally:
         # Put the terminal back before anything is printed (the error, the kept log).
         for closer in closers:

@@ -35,6 +35,8 @@ class RollAnimation:
     roller: str | None = None
     started: float = 0.0
     length: float = 0.0
+    opening: bool = False
+    """The throw decides who begins (the status line says how it came out)."""
 
 
 @dataclass(frozen=True)

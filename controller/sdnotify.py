@@ -29,6 +29,10 @@ class Notifier:
             self.watchdog_interval = int(usec) / 1_000_000 / 2
         self.failed = False
         self.sent: list[str] = []
+        self.status = "playing"
+        """What ``systemctl status`` shows after READY (e.g. that the panel is not
+        connected); sent with READY, and again whenever it changes afterwards."""
+        self.is_ready = False
 
     def notify(self, message: str) -> bool:
         if self.address is None:
@@ -49,7 +53,17 @@ class Notifier:
         return True
 
     def ready(self) -> bool:
-        return self.notify("READY=1\nSTATUS=playing")
+        self.is_ready = True
+        return self.notify(f"READY=1\nSTATUS={self.status}")
+
+    def set_status(self, status: str) -> None:
+        """Say ``status`` in the unit's STATUS= (before READY: together with it). Any
+        thread may call this: each message is one datagram on its own socket."""
+        if status == self.status:
+            return
+        self.status = status
+        if self.is_ready:
+            self.notify(f"STATUS={status}")
 
     def watchdog(self) -> None:
         self.notify("WATCHDOG=1")

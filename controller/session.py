@@ -38,6 +38,9 @@ class Session:
     started: str | None = None
     """When the game began (UTC, ISO 8601). It is kept in the save so that a game
     resumed after a power cut is still one game in the history, with its real start."""
+    entered: list[tuple[int, int, bool]] = field(default_factory=list)
+    """The checker steps a human has fixed of the play being entered (Backgammon), kept
+    in the save so that a resumed game shows them again; empty between moves."""
 
     @classmethod
     def start(
@@ -85,6 +88,7 @@ class Session:
         """Apply a move; returns the state before it (for animations)."""
         before = self.state
         self.history.append({"player": self.player, "move": move.notation})
+        self.entered = []
         self.state = self.state.apply(move)
         return before
 
@@ -105,6 +109,8 @@ class Session:
         }
         if self.started is not None:
             data["started"] = self.started
+        if self.entered:
+            data["entered"] = [list(step) for step in self.entered]
         return data
 
     @classmethod
@@ -128,6 +134,7 @@ class Session:
             started = data.get("started")
             if started is not None and not isinstance(started, str):
                 raise TypeError('"started" must be a time stamp string')
+            entered = [(int(a), int(b), bool(hit)) for a, b, hit in data.get("entered", [])]
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
         if state.game.name != data.get("game") or state.game.preset != data.get("preset"):
@@ -138,7 +145,16 @@ class Session:
         if any(k not in SEAT_KINDS for k in kinds.values()):
             raise InvalidStateError(f"seat kinds must be {', '.join(SEAT_KINDS)}")
         return cls(
-            state.game.name, state.game.preset, state, seats, kinds, rng, history, bot, started
+            state.game.name,
+            state.game.preset,
+            state,
+            seats,
+            kinds,
+            rng,
+            history,
+            bot,
+            started,
+            entered,
         )
 
 

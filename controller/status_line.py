@@ -17,8 +17,10 @@ from __future__ import annotations
 import math
 
 import rules
+from controller.games import move_words as game_move_words
+from controller.games import presentation
 from controller.machine import Mode
-from controller.names import colour_name
+from controller.names import colour_name, player_name
 from controller.scene import (
     AnyScene,
     CheckerEntryView,
@@ -32,8 +34,7 @@ from controller.scene import (
 from controller.session import Session
 from controller.views.palette import SEAT
 from hardware.display_status import SEAT_DEFAULTS, SeatLook, TableStatus
-from rules.backgammon.moves import BAR
-from rules.core import Move, Pass
+from rules.core import Move, State
 
 
 def table_status(
@@ -44,15 +45,16 @@ def table_status(
     seat_count: int,
     choice: tuple[int, int] | None = None,
     physical_dice: bool = False,
+    entering: tuple[int, ...] = (),
 ) -> TableStatus:
     """The status line and seat looks for one moment of the table.
 
     ``choice`` is (index, count) of the previewed move among the legal ones while a
     player chooses, so the line can say "move 2 of 5"; ``physical_dice`` says the
-    players enter real dice with the buttons.
+    players enter real dice with the buttons, ``entering`` the values counted so far.
     """
     return TableStatus(
-        describe(mode, scene, session, choice, physical_dice),
+        describe(mode, scene, session, choice, physical_dice, entering),
         seat_looks(mode, scene, session, seat_count),
     )
 
@@ -63,6 +65,7 @@ def describe(
     session: Session | None,
     choice: tuple[int, int] | None = None,
     physical_dice: bool = False,
+    entering: tuple[int, ...] = (),
 ) -> str:
     """The one line in words."""
     if isinstance(scene, SleepScene):
@@ -83,13 +86,11 @@ def describe(
             return "statistics: no finished games yet · OK: back to the menu"
         page = scene.pages[scene.page % len(scene.pages)]
         wins = ", ".join(f"{colour} {count}" for colour, count in page.wins)
-        return (
-            f"statistics: {page.game}, last {page.games} games: {wins} · "
-            "NEXT: next game, OK: back to the menu"
-        )
+        last = "the last game" if page.games == 1 else f"last {page.games} games"
+        return f"statistics: {page.game}, {last}: {wins} · NEXT: next game, OK: back to the menu"
     if session is None:
         return ""
-    return describe_game(mode, scene, session, choice, physical_dice)
+    return describe_game(mode, scene, session, choice, physical_dice, entering)
 
 
 def describe_setup(scene: SetupScene) -> str:
@@ -117,6 +118,7 @@ def describe_game(
     session: Session,
     choice: tuple[int, int] | None,
     physical_dice: bool = False,
+    entering: tuple[int, ...] = (),
 ) -> str:
     state = scene.state
     player = state.current_player
@@ -125,18 +127,19 @@ def describe_game(
     if mode is Mode.CONFIRM_MENU:
         return "back to the menu? OK: yes (the game ends), NEXT: no"
     if mode is Mode.GAME_OVER or scene.winner is not None:
-        winner = scene.winner or (state.winners()[0] if state.winners() else "nobody")
-        line = f"{winner} wins! OK: back to the menu"
+        line = f"{game_over_words(scene, session)} · OK: back to the menu"
     elif mode is Mode.AWAIT_ROLL:
-        line = describe_roll(state.to_json(), session, player, who, physical_dice)
+        line = describe_roll(state.to_json(), session, player, who, physical_dice, entering)
+    elif mode is Mode.ROLLING and scene.roll is not None and scene.roll.opening:
+        line = f"opening roll: {opening_words(scene, session)}"
     elif mode is Mode.ROLLING:
         line = f"{who}: rolling the dice"
     elif mode is Mode.MOVING and scene.moving is not None:
-        line = f"{who}: {dice}{move_words(session.game, scene.moving.move)}"
+        line = f"{who}: {dice}{move_words(scene.moving.before, scene.moving.move)}"
     elif mode is Mode.CHOOSE and scene.entry is not None:
-        line = f"{who}: {dice}{entry_words(scene.entry)}"
+        line = f"{who}: {dice}{entry_words(session.game, scene.entry)}"
     elif mode is Mode.CHOOSE and scene.preview is not None:
-        line = f"{who}: {dice}{move_words(session.game, scene.preview)}"
+        line = f"{who}: {dice}{move_words(state, scene.preview)}"
         if not session.is_bot(player) and choice is not None:
             index, count = choice
             if count == 1:
@@ -144,7 +147,10 @@ def describe_game(
             else:
                 line += f" · move {index + 1} of {count}: NEXT shows another, OK plays it"
         if scene.hint is not None:
-            line += f" · best: {move_words(session.game, scene.hint)}"
+            line += f" · best: {move_words(state, scene.hint)}"
+            figures = rules.capabilities(state.game.name).hint_words
+            if figures is not None and (words := figures(state, scene.hint)):
+                line += f" ({words})"
     else:
         line = f"{who}: {dice.removesuffix(' — ')}" if dice else who
     if scene.countdown is not None:
@@ -158,6 +164,7 @@ def describe_roll(
     player: str | None,
     who: str,
     physical_dice: bool,
+    entering: tuple[int, ...] = (),
 ) -> str:
     automatic = player is None or player not in session.seats or session.is_bot(player)
     if facts.get("phase") == "opening":
@@ -168,7 +175,11 @@ def describe_roll(
     if session.is_bot(player):
         return f"{who}: rolls the dice"
     if physical_dice:
-        return f"{who}: throw your dice, then NEXT counts up, OK confirms each die"
+        line = f"{who}: throw your dice, then NEXT counts up, OK confirms each die"
+        if entering:
+            counted = ", ".join(f"die {i + 1}: {value}" for i, value in enumerate(entering))
+            line += f" · {counted}"
+        return line
     tries = facts.get("tries")
     extra = f" (try {tries + 1} of 3)" if isinstance(tries, int) and tries > 0 else ""
     return f"{who}: OK rolls the dice{extra}"
@@ -186,43 +197,65 @@ def who_is(session: Session, player: str | None) -> str:
     return name if seat is None else f"{name} (seat {seat + 1})"
 
 
-def point_words(index: int) -> str:
-    """A Backgammon step end in the mover's numbering: 1–24, the bar, or off."""
-    if index == BAR:
-        return "bar"
-    return "off" if index < 0 else str(index + 1)
+def step_words(game: str, step: tuple[int, int, bool]) -> str:
+    """One step of a move being entered piece by piece, in the game's words."""
+    words = presentation(game).step_words
+    if words is not None:
+        return words(step)
+    a, b, hit = step
+    return f"{a}/{b}{'*' if hit else ''}"
 
 
-def entry_words(entry: CheckerEntryView) -> str:
+def entry_words(game: str, entry: CheckerEntryView) -> str:
     """A play being entered checker by checker: the fixed steps, then the previewed one."""
-    fixed = " ".join(
-        f"{point_words(a)}/{point_words(b)}{'*' if hit else ''}" for a, b, hit in entry.played
-    )
+    fixed = " ".join(step_words(game, step) for step in entry.played)
     parts = [f"fixed {fixed}"] if fixed else []
     if entry.step is not None:
-        a, b, hit = entry.step
-        parts.append(
-            f"NEXT shows checker {point_words(a)}/{point_words(b)}{'*' if hit else ''}, OK fixes it"
-        )
+        parts.append(f"NEXT shows checker {step_words(game, entry.step)}, OK fixes it")
     return " · ".join(parts) if parts else "play complete"
 
 
 def dice_words(scene: Scene, session: Session) -> str:
-    """The dice shown beside the board, as the start of a line ("5 — ")."""
+    """The dice shown beside the board, as the start of a line ("5 — "); a game whose
+    dice are not the mover's says whose they are."""
     if scene.dice is None:
         return ""
     values = " ".join(str(d) for d in scene.dice)
-    if session.game == "minimaki":  # the dice are the blacks' roll, not red's
-        return f"black rolled {values} — "
-    return f"{values} — "
+    words = presentation(session.game).dice_words
+    return f"{values} — " if words is None else words(values)
 
 
-def move_words(game: str, move: Move) -> str:
-    """What a move does, in words: "piece on 12 → 17", "checkers 24/20 13/10"; the game
-    words its own moves (``rules.move_facts``)."""
-    if isinstance(move, Pass):
-        return "pass (no move)"
-    return rules.move_facts(game, move).words
+def move_words(state: State, move: Move) -> str:
+    """What a move does in ``state``, in words: "piece on 12 → 17", "checkers 24/20
+    13/10"; the game words its own moves (:mod:`controller.games`)."""
+    return game_move_words(state, move)
+
+
+def game_over_words(scene: Scene, session: Session) -> str:
+    """Who won, as the panel says it ("you win!", "bot wins", "orange wins", "you
+    lost"), then the places of the others."""
+    if scene.result:
+        return ", ".join(standing.text.strip() for standing in scene.result)
+    winner = scene.winner or next(iter(scene.state.winners()), None)
+    if winner is None:
+        return "nobody wins"
+    return f"{player_name(session.game, winner, session.kinds)} wins"
+
+
+def opening_words(scene: Scene, session: Session) -> str:
+    """How an opening throw came out: the game's words, else who threw what and, once
+    it is decided, who begins."""
+    roll = scene.roll
+    assert roll is not None
+    state = scene.state
+    words = presentation(session.game).opening_words
+    if words is not None:
+        return words(roll.final, state)
+    values = " ".join(str(d) for d in roll.final)
+    line = f"{who_is(session, roll.roller)} threw {values}"
+    if state.to_json().get("phase") != "opening" and state.current_player is not None:
+        line += f" · {who_is(session, state.current_player)} begins"
+    return line
 
 
 def seat_looks(

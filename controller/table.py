@@ -9,7 +9,8 @@ appliance testable with a fake clock.
 Controls: each seat has OK/ROLL and NEXT; only the seat whose player is on turn acts.
 NEXT cycles the legal moves with a preview (a held NEXT jumps to the next piece/checker
 group), OK commits at once (there is no take-back: touch-move, MÄDN rule 12 and Lingo
-house rule 0). Backgammon is entered checker by checker (:mod:`controller.checker_entry`).
+house rule 0). A game whose presentation says so (Backgammon) is entered checker by
+checker (:mod:`controller.games.backgammon.checker_entry`).
 Forced moves and passes play themselves after a short visible preview. The system
 button: held → "back to menu?" (OK confirms, NEXT returns); held for
 ``shutdown_hold_s`` → shutdown.
@@ -29,38 +30,31 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import rules
-from controller import names
-from controller.checker_entry import CheckerEntry, Step
+from controller import names, table_scenes
 from controller.events import BotRequest, HintRequest, MoveRequest
+from controller.games import presentation
 from controller.machine import Mode, build_machine
-from controller.match_banner import banner_seconds, game_end_banner
 from controller.scene import (
     STATISTICS_ITEM,
     AnyScene,
-    MenuItem,
-    MenuScene,
-    MessageScene,
-    MoveAnimation,
-    RollAnimation,
-    Scene,
-    SetupScene,
-    SleepScene,
     Standing,
     StatisticsPage,
-    StatisticsScene,
 )
-from controller.scene import CheckerEntryView as EntryView
 from controller.session import SEAT_KINDS, Session
+from controller.table_options import (
+    FAST_PACE,
+    TableOptions,
+    default_menu,
+    match_banner_seconds,
+)
+from controller.table_time import TableTime
 from controller.views.overlay import banner_seconds as scroll_seconds_on
 from controller.views.text import scroll_seconds
 from hardware.interfaces import ButtonEvent, Cue, Sound
-from rules.backgammon.engine import BackgammonState, Play
 from rules.core import Dice, Move, Pass, State
-from rules.track.engine import MaednState
 
 if TYPE_CHECKING:
     from hardware.display_status import TableStatus
@@ -68,83 +62,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-MENU_ORDER = ("maedn", "kleiner_aerger", "backgammon", "minimaki")
-
-
-def default_menu(
-    first_game: str | None = None, first_preset: str | None = None
-) -> tuple[MenuItem, ...]:
-    """One entry per game, by its real title, ``first_game`` first; the rule set is
-    chosen in setup and starts at the game's default (``first_preset`` for the first)."""
-    games = sorted(
-        rules.game_names(),
-        key=lambda g: (g not in MENU_ORDER, MENU_ORDER.index(g) if g in MENU_ORDER else 0, g),
-    )
-    if first_game in games:
-        games.remove(first_game)
-        games.insert(0, first_game)
-    items = []
-    for name in games:
-        preset = rules.default_preset(name)
-        if name == first_game and first_preset in rules.presets(name):
-            preset = first_preset
-        items.append(MenuItem(name, preset, names.title(name)))
-    return tuple(items)
-
-
-@dataclass
-class TableOptions:
-    """Timing and behaviour knobs; the config file sets these (controller.config)."""
-
-    seat_count: int = 4
-    move_timer_s: float | None = None
-    """A move timer for every game and preset (None: only presets that have one)."""
-    preset_timer_s: float | None = None
-    """The length of the timer of presets that have one (Lingo); 0 switches it off."""
-    physical_dice: bool = False
-    bot: str = "strong"
-    hints: bool = True
-    """Light the best move for human players in games with an exact, instant policy
-    (Mini-Maki: the optimal red step, rules/bot_minimaki)."""
-    default_seats: tuple[str, ...] = ()
-    """What setup offers per seat first ("human", "bot", "empty"); from the config."""
-    bot_delay_s: float = 0.6
-    """How long a bot's roll and its chosen move stay in view before they happen."""
-    fast_factor: float = 0.15
-    """Delays and animations while a held OK hurries the bots along."""
-    sleep_after_s: float = 600.0
-    """Seconds without a press (while waiting for a person) before the panel sleeps;
-    0 never sleeps."""
-    time_up_s: float = 1.2
-    """How long "time!" shows when the move timer runs out, before the move is made."""
-    match_banner_s: float = 6.0
-    """The least time the score of a match shows after each of its games (it scrolls)."""
-    forced_delay_s: float = 0.8
-    roll_time_s: float = 0.6
-    step_time_s: float = 0.12
-    checker_step_time_s: float = 0.28
-    """Backgammon: one die's checker step (the view walks it point by point)."""
-    capture_time_s: float = 0.5
-    winner_time_s: float = 6.0
-    message_time_s: float = 4.0
-    shutdown_hold_s: float = 6.0
-    frame_interval_s: float = 1 / 30
-    """Frame pacing of the farewell animation at shutdown (the table's own frames are
-    drawn exactly when the picture changes)."""
-    menu: tuple[MenuItem, ...] = field(default_factory=default_menu)
-
-
-FAST_PACE: dict[str, float] = {
-    "bot_delay_s": 0.15,
-    "forced_delay_s": 0.3,
-    "roll_time_s": 0.3,
-    "step_time_s": 0.06,
-    "checker_step_time_s": 0.12,
-    "capture_time_s": 0.25,
-    "winner_time_s": 3.0,
-}
-"""The short delays of ``spieltisch sim --fast``: a whole game at a glance."""
-
+Step = tuple[int, int, bool]
+"""A step of a move entered piece by piece: (from, to, hit)."""
 
 AskBot = Callable[[State, str, BotRequest, int], None]
 """Ask a bot (on a worker thread) for a move: (state, bot kind, request, seed)."""
@@ -173,6 +92,7 @@ class Table:
         def dismiss(self) -> bool: ...
         def shut_down(self) -> bool: ...
         def show_statistics(self) -> bool: ...
+        def trigger(self, name: str, *args: object) -> bool: ...
 
     def __init__(
         self,
@@ -185,6 +105,8 @@ class Table:
         statistics: Callable[[], tuple[StatisticsPage, ...]] | None = None,
     ) -> None:
         self.options = options or TableOptions()
+        self.time = TableTime(self.options)
+        """The time handed over, what is scheduled, the move timer, pace and sleep."""
         self.sound = sound
         self.save = save
         self.ask_bot = ask_bot
@@ -198,7 +120,6 @@ class Table:
         self.statistics_pages: tuple[StatisticsPage, ...] = ()
         self.statistics_page = 0
         self.session: Session | None = None
-        self.now = 0.0
         self.panel = (16, 16)
         """The panel's size, for how long a text needs to pass (the loop sets it)."""
         self.dirty = True
@@ -212,14 +133,11 @@ class Table:
         self.anim_length = 0.0
         self.roll_result: Dice | None = None
         self.roller: str | None = None
+        self.opening = False
         self.last_dice: Dice | None = None
         self.moving: tuple[Move, State, State] | None = None
-        self.action_at: float | None = None
-        self.action: Callable[[], object] | None = None
-        self.timer_end: float | None = None
-        self.timer_total: float | None = None
         self.entry: list[int] = []
-        self.checkers: CheckerEntry | None = None
+        self.checkers: Any = None
         """Backgammon: the play a human enters checker by checker (None: whole moves)."""
         self.played: tuple[Step, ...] = ()
         self.steps: tuple[Step, ...] = ()
@@ -227,7 +145,6 @@ class Table:
         self.banner_until = 0.0
         self.banner_since = 0.0
         self.message = ""
-        self.system_down_at: float | None = None
         self.defer_saves = False
         self.save_pending = False
         self.bot_request = MoveRequest(0)
@@ -239,47 +156,87 @@ class Table:
         """When the thing under the cursor was chosen (a menu entry, a setup entry, a
         preview): its blink starts lit and its text at its first letter from here."""
         self.over_since = 0.0
-        self.last_activity = 0.0
-        self.asleep = False
         self.swallowed: set[tuple[int | None, str]] = set()
         """Buttons whose press woke the panel: their held and up events are dropped."""
-        self.hurry = False
-        """A held OK is hurrying the bots along (until a human is on turn)."""
+        self.press_from: int | None = None
+        """The cursor when the NEXT press now down began (a held NEXT jumps from it)."""
+        self.system_was_held = False
         self.machine = build_machine(self)
 
-    def begin(self, now: float) -> None:
-        """The table starts running at ``now``: what is on show starts from here."""
-        self.now = now
-        self.since = self.banner_since = self.over_since = self.last_activity = now
+    @property
+    def now(self) -> float:
+        """The time the table was last handed (read-only: :meth:`at`, :meth:`tick`)."""
+        return self.time.now
+
+    def begin(self, now: float, panel: tuple[int, int] | None = None) -> None:
+        """The table starts running at ``now`` on a panel of that size (how long a text
+        needs to pass): what is on show starts from here."""
+        self.time.now = now
+        if panel is not None:
+            self.panel = panel
+        self.since = self.banner_since = self.over_since = self.time.last_activity = now
         self.dirty = True
 
-    def state_changed(self) -> None:
+    def at(self, now: float) -> None:
+        """The time is ``now`` (the loop hands it over before it asks anything)."""
+        self.time.now = now
+
+    def defer_effects(self) -> None:
+        """Saves and records wait for the next frame: the loop carries them out after
+        drawing (:meth:`flush_save`), so a press lights its frame first."""
+        self.defer_saves = True
+
+    def redraw(self) -> None:
+        """Draw the next frame even if nothing changed (the window was uncovered)."""
+        self.dirty = True
+
+    def drawn(self) -> None:
+        """The loop drew the table as it is now."""
+        self.dirty = False
+
+    def shutting_down(self, now: float) -> None:
+        """The appliance stops: the game is saved (and recorded) now, not after a frame."""
+        self.time.now = now
+        self.persist()
+        self.flush_save()
+
+    def device_status(self, text: str, now: float) -> None:
+        """A device went offline or came back: it is said over the board."""
+        self.time.now = now
+        self.flash(text)
+
+    def bot_arrived(self, request: BotRequest, move: Move | None, now: float) -> None:
+        """A bot's (or the hint's) answer came from the worker."""
+        self.time.now = now
+        self.bot_answer(request, move)
+
+    def state_changed(self, *_press: object) -> None:
         """After every transition: the picture must show the new state in the very next
         frame (a roll starts tumbling at the press, not at the next blink)."""
         self.dirty = True
 
     # -- guards used by the transition table -------------------------------------------
 
-    def game_is_over(self) -> bool:
+    def game_is_over(self, *_press: object) -> bool:
         return self.session is not None and self.session.state.is_terminal()
 
-    def dice_are_due(self) -> bool:
+    def dice_are_due(self, *_press: object) -> bool:
         return self.session is not None and self.session.state.is_chance()
 
     # -- entry callbacks ----------------------------------------------------------------
 
-    def on_enter_MENU(self) -> None:
+    def on_enter_MENU(self, *_press: object) -> None:
         self.clear_action()
-        self.since = self.now
-        self.hurry = False
+        self.since = self.time.now
+        self.time.hurry = False
         self.dirty = True
 
-    def on_enter_SETUP(self) -> None:
+    def on_enter_SETUP(self, *_press: object) -> None:
         item = self.options.menu[self.menu_index]
         self.setup_preset = item.preset
         self.setup_kinds = self.default_kinds(item.game, item.preset)
         self.setup_cursor = -1 if len(rules.presets(item.game)) > 1 else 0
-        self.since = self.now
+        self.since = self.time.now
         self.dirty = True
 
     def default_kinds(self, game_name: str, preset: str) -> list[str]:
@@ -291,35 +248,38 @@ class Table:
             kinds[kinds.index("empty")] = "bot"
         return kinds
 
-    def on_enter_NEXT_TURN(self) -> None:
+    def on_enter_NEXT_TURN(self, *_press: object) -> None:
         self.clear_action()
         self.advance()
 
-    def on_enter_AWAIT_ROLL(self) -> None:
+    def on_enter_AWAIT_ROLL(self, *_press: object) -> None:
         session = self.require_session()
         self.entry = []
         player = session.player
-        if player not in session.seats or session.is_bot(player):
+        automatic = presentation(session.game).dice_roll_themselves
+        if automatic or player not in session.seats or session.is_bot(player):
             delay = self.options.bot_delay_s if session.is_bot(player) else 0.3
             self.schedule(delay, self.roll_now)
         else:
-            self.hurry = False
+            self.time.hurry = False
         self.dirty = True
 
-    def on_enter_ROLLING(self) -> None:
+    def on_enter_ROLLING(self, *_press: object) -> None:
         self.start_animation(self.options.roll_time_s)
         self.play_cue("dice")
         self.schedule(self.anim_length, self.finish_roll, paced=False)
 
-    def on_enter_CHOOSE(self) -> None:
+    def on_enter_CHOOSE(self, *_press: object) -> None:
         session = self.require_session()
         self.moves = cycling_order(session.game, session.state.legal_moves())
         self.cursor = 0
-        self.since = self.now
-        self.timer_end = None
+        self.press_from = None
+        self.since = self.time.now
+        self.time.timer_end = None
         self.checkers = None
         self.played = ()
         self.steps = ()
+        self.hint = None  # a hint belongs to one choice of one game
         player = session.player
         if session.is_bot(player):
             self.bot_request = request = MoveRequest(self.bot_request.number + 1)
@@ -328,23 +288,35 @@ class Table:
             else:  # no worker: think on this thread
                 self.schedule(self.options.bot_delay_s, lambda: self.bot_answer(request, None))
         elif len(self.moves) == 1:
-            self.hurry = False
+            self.time.hurry = False
             self.schedule(self.options.forced_delay_s, self.commit_cursor)
         else:
-            self.hurry = False
-            state = session.state
-            if isinstance(state, BackgammonState) and all(isinstance(m, Play) for m in self.moves):
-                self.checkers = CheckerEntry(state)
-                self.steps = self.checkers.options(())
+            self.time.hurry = False
+            enter = presentation(session.game).checker_entry
+            self.checkers = None if enter is None else enter(session.state, self.moves)
+            if self.checkers is not None:
+                self.resume_entry(session)
             self.request_hint()
             seconds = self.move_timer()
             if seconds:
-                self.timer_end = self.now + seconds
-                self.timer_total = seconds
+                self.time.timer_end = self.time.now + seconds
+                self.time.timer_total = seconds
                 self.schedule(seconds, self.timer_expired, paced=False)
         self.dirty = True
 
-    def on_enter_MOVING(self) -> None:
+    def resume_entry(self, session: Session) -> None:
+        """Checker entry begins, with the steps already fixed of this play (a resumed
+        game keeps them) where they are still a way to a legal play."""
+        entry = self.checkers
+        self.played = ()
+        for step in session.entered:
+            if step not in entry.options(self.played):
+                break
+            self.played = (*self.played, step)
+        session.entered = list(self.played)
+        self.steps = entry.options(self.played)
+
+    def on_enter_MOVING(self, *_press: object) -> None:
         if self.moving is None:  # a decision with nothing to animate
             self.moved()
             return
@@ -357,32 +329,32 @@ class Table:
         self.play_cue("capture" if facts.capture else "move")
         self.schedule(self.anim_length, self.finish_move, paced=False)
 
-    def on_enter_GAME_OVER(self) -> None:
-        self.anim_start = self.now
+    def on_enter_GAME_OVER(self, *_press: object) -> None:
+        self.anim_start = self.time.now
         self.anim_length = self.options.winner_time_s
-        self.over_since = self.now
-        self.hurry = False
+        self.over_since = self.time.now
+        self.time.hurry = False
         self.play_cue("win")
         self.persist()
         self.dirty = True
 
-    def on_enter_CONFIRM_MENU(self) -> None:
+    def on_enter_CONFIRM_MENU(self, *_press: object) -> None:
         self.clear_action()
-        self.since = self.now
+        self.since = self.time.now
         self.dirty = True
 
-    def on_enter_MESSAGE(self) -> None:
+    def on_enter_MESSAGE(self, *_press: object) -> None:
         self.clear_action()
-        self.since = self.now
+        self.since = self.time.now
         width, height = self.panel
         seconds = max(self.options.message_time_s, scroll_seconds(self.message, width, height))
         self.schedule(seconds, self.dismiss, paced=False)
         self.dirty = True
 
-    def on_enter_SHUTDOWN(self) -> None:
+    def on_enter_SHUTDOWN(self, *_press: object) -> None:
         self.clear_action()
         self.message = "bye"  # not a message left over from before
-        self.since = self.now
+        self.since = self.time.now
         self.persist()
         self.stop_requested = True
         self.dirty = True
@@ -392,18 +364,20 @@ class Table:
     def start_session(self, session: Session) -> None:
         """Begin (or resume) a game."""
         self.session = session
-        self.last_dice = None
+        self.last_dice = last_roll(session)
+        self.hint = None
         self.persist()
         self.start_game()
 
     def start_animation(self, seconds: float) -> None:
-        self.anim_start = self.now
+        self.anim_start = self.time.now
         self.anim_length = seconds * self.pace()
 
     def roll_now(self, dice: Dice | None = None) -> None:
         session = self.require_session()
         self.roll_result = dice if dice is not None else session.draw_dice()
         self.roller = session.player  # before the roll: an opening throw passes the turn
+        self.opening = session.state.to_json().get("phase") == "opening"
         session.roll(self.roll_result)
         self.last_dice = self.roll_result
         self.persist()
@@ -423,10 +397,11 @@ class Table:
         self.checkers = None
         self.played = ()
         self.steps = ()
-        if move.notation == "roll" and not self.options.physical_dice:
+        rolls = presentation(session.game).decision_rolls
+        if rolls is not None and rolls(move) and not self.options.physical_dice:
             # Backgammon's cube decision "roll": the same press throws the dice.
             session.play(move)
-            self.timer_end = None
+            self.time.timer_end = None
             if session.state.is_chance():
                 self.roll_now()
                 return
@@ -434,11 +409,12 @@ class Table:
             self.advance_after_decision()
             return
         before = session.play(move)
-        news = game_end_banner(before, session.state)
+        end_banner = presentation(session.game).game_end_banner
+        news = None if end_banner is None else end_banner(before, session.state)
         if news is not None:
-            self.flash(self.spoken(news), banner_seconds(news, self.options.match_banner_s))
+            self.flash(self.spoken(news), match_banner_seconds(news, self.options.match_banner_s))
         self.moving = (move, before, session.state)
-        self.timer_end = None
+        self.time.timer_end = None
         self.persist()
         self.commit()
 
@@ -467,7 +443,7 @@ class Table:
         """Ask the strong bot for the best move of a human player (hint games only)."""
         self.hint = None
         session = self.require_session()
-        if not self.options.hints or session.game not in HINT_GAMES:
+        if not self.options.hints or not presentation(session.game).hint:
             return
         self.hint_request = request = HintRequest(self.hint_request.number + 1)
         if self.ask_bot is not None:
@@ -498,7 +474,7 @@ class Table:
             move = self.moves[0]
         self.cursor = list(self.moves).index(move)
         self.checkers = None  # a bot (or the timer) plays whole moves
-        self.since = self.now
+        self.since = self.time.now
         self.dirty = True
         self.schedule(self.options.bot_delay_s, self.commit_cursor)
 
@@ -506,7 +482,7 @@ class Table:
         """The move timer ran out: "time!" shows briefly, over a board that stands
         still; then a pass if passing is legal, else the bot's move (with its preview,
         so nobody misses it)."""
-        self.timer_end = None
+        self.time.timer_end = None
         self.flash("time!", self.options.time_up_s)
         self.schedule(self.options.time_up_s, self.play_for_the_late, paced=False)
 
@@ -530,15 +506,15 @@ class Table:
     # -- events -------------------------------------------------------------------------
 
     def handle(self, event: ButtonEvent, now: float) -> None:
-        self.now = now
+        self.time.now = now
         key = (event.seat, event.button)
         if key in self.swallowed:
             if event.kind == "up":
                 self.swallowed.discard(key)
             return
         if event.kind == "down":
-            self.last_activity = now
-            if self.asleep:
+            self.time.last_activity = now
+            if self.time.asleep:
                 self.wake()
                 self.swallowed.add(key)
                 return
@@ -550,55 +526,68 @@ class Table:
         if event.button == "ok" and event.kind == "held" and self.bots_on_turn():
             self.hurry_up()
             return
-        mode = self.state
-        if mode is Mode.MENU:
-            self.menu_press(event)
-        elif mode is Mode.SETUP:
-            self.setup_press(event)
-        elif mode is Mode.AWAIT_ROLL:
-            self.roll_press(event)
-        elif mode is Mode.CHOOSE:
-            self.choose_press(event)
-        elif mode is Mode.GAME_OVER:
-            if event.button == "ok" and event.kind == "down":
-                self.finish()
-        elif mode is Mode.CONFIRM_MENU:
-            if event.kind == "down":
-                if event.button == "ok":
-                    self.abandon_game()
-                else:
-                    self.cancel()
-        elif mode is Mode.MESSAGE and event.kind == "down":
-            self.dismiss()
-        elif mode is Mode.STATISTICS and event.kind == "down":
-            self.statistics_press(event)
+        trigger = event.button if event.kind == "down" else f"{event.button}_{event.kind}"
+        if trigger in self.machine.get_triggers(self.state):
+            self.trigger(trigger, event)  # a failed guard counts itself as ignored
         else:
-            self.ignored_presses += 1
-
-    def handle_system(self, event: ButtonEvent) -> None:
-        if event.kind == "down":
-            self.system_down_at = self.now
-        elif event.kind == "up":
-            self.system_down_at = None
-        elif event.kind == "held":
-            self.system_held()
+            self.ignored_presses += 1  # harmless: this state does not list that press
         self.dirty = True
 
-    def system_held(self) -> None:
-        """A long press asks "back to menu?", and is never lost to an animation: a roll
-        or move already happened in the session, so its animation is cut short and the
-        question follows at once. A game the cut move ended goes to the menu, as OK does."""
-        if self.state is Mode.ROLLING:
+    def handle_system(self, event: ButtonEvent) -> None:
+        """The system button's own timing (a very long press shuts down, :meth:`tick`);
+        what a held or tapped press does is the machine's ``system_held``/``system_tap``."""
+        if event.kind == "down":
+            self.time.system_down_at = self.time.now
+            self.system_was_held = False
+        elif event.kind == "up":
+            tapped = self.time.system_down_at is not None and not self.system_was_held
+            self.time.system_down_at = None
+            if tapped:
+                self.trigger("system_tap", event)
+        elif event.kind == "held":
+            self.system_was_held = True
+            self.system_held(event)
+        self.dirty = True
+
+    def system_held(self, event: ButtonEvent | None = None) -> None:
+        """A long press is never lost to an animation: the roll or move already happened
+        in the session, so its animation is cut short first, and the press then counts
+        for the state that follows ("back to menu?", or the menu after a game the move
+        ended), as the machine's ``system_held`` says."""
+        if self.state in (Mode.ROLLING, Mode.MOVING):
             self.clear_action()
-            self.finish_roll()
-        elif self.state is Mode.MOVING:
-            self.clear_action()
-            self.finish_move()
-        if self.state in (Mode.AWAIT_ROLL, Mode.CHOOSE):
-            self.clear_action()
-            self.ask_menu()
-        elif self.state is Mode.GAME_OVER:
-            self.finish()
+            if self.state is Mode.ROLLING:
+                self.finish_roll()
+            else:
+                self.finish_move()
+        self.trigger("system_held", event)
+
+    # -- what a press does (the machine's ``after`` callbacks) --------------------------
+
+    def seat_on_turn(self, event: ButtonEvent | None = None) -> bool:
+        """The shared guard: the press comes from the seat whose player is on turn."""
+        if event is None or event.seat is None or not self.on_turn(event.seat):
+            self.ignored_presses += 1
+            return False
+        return True
+
+    def can_choose(self, event: ButtonEvent | None = None) -> bool:
+        """There is a move to choose, and "time!" has not already taken the choice."""
+        return bool(self.moves) and self.time.action != self.play_for_the_late
+
+    def choose_menu_entry(self, event: ButtonEvent | None = None) -> None:
+        if self.options.menu[self.menu_index].game == STATISTICS_ITEM.game:
+            self.open_statistics()
+        else:
+            self.pick_game()
+
+    def next_menu_entry(self, event: ButtonEvent | None = None) -> None:
+        self.menu_index = (self.menu_index + 1) % len(self.options.menu)
+        self.since = self.time.now
+
+    def next_page(self, event: ButtonEvent | None = None) -> None:
+        """NEXT turns to the next game's chart."""
+        self.statistics_page = (self.statistics_page + 1) % max(1, len(self.statistics_pages))
 
     def on_turn(self, seat: int) -> bool:
         """Only the seat whose player is on turn acts (an automatic roll: any human)."""
@@ -610,28 +599,19 @@ class Table:
             return any(session.kinds[p] == "human" for p in session.seats)
         return session.seats[player] == seat
 
-    def menu_press(self, event: ButtonEvent) -> None:
-        if event.kind != "down":
-            return
-        if event.button == "next":
-            self.menu_index = (self.menu_index + 1) % len(self.options.menu)
-            self.since = self.now
-            self.dirty = True
-        elif event.button == "ok":
-            if self.options.menu[self.menu_index].game == STATISTICS_ITEM.game:
-                self.open_statistics()
-                return
-            self.pick_game()
-
-    def setup_press(self, event: ButtonEvent) -> None:
-        if event.kind != "down":
-            return
+    def setup_next(self, event: ButtonEvent | None = None) -> None:
+        """NEXT: the next setup entry (the rule set, each seat, "start")."""
         item = self.options.menu[self.menu_index]
         first = -1 if len(rules.presets(item.game)) > 1 else 0
         start = len(self.setup_kinds)
-        if event.button == "next":
-            self.setup_cursor = first if self.setup_cursor >= start else self.setup_cursor + 1
-        elif self.setup_cursor == start:
+        self.setup_cursor = first if self.setup_cursor >= start else self.setup_cursor + 1
+        self.since = self.time.now
+
+    def setup_ok(self, event: ButtonEvent | None = None) -> None:
+        """OK: the next rule set, the seat's next kind, or begin the game."""
+        item = self.options.menu[self.menu_index]
+        start = len(self.setup_kinds)
+        if self.setup_cursor == start:
             self.begin_from_setup()
         elif self.setup_cursor < 0:
             presets = rules.presets(item.game)
@@ -645,7 +625,7 @@ class Table:
             self.setup_kinds[self.setup_cursor] = SEAT_KINDS[
                 (SEAT_KINDS.index(kind) + 1) % len(SEAT_KINDS)
             ]
-        self.since = self.now
+        self.since = self.time.now
         self.dirty = True
 
     def begin_from_setup(self) -> None:
@@ -664,21 +644,23 @@ class Table:
             return
         self.start_session(session)
 
-    def roll_press(self, event: ButtonEvent) -> None:
-        if event.kind != "down" or event.seat is None or not self.on_turn(event.seat):
-            self.ignored_presses += 1
-            return
+    def roll_next(self, event: ButtonEvent | None = None) -> None:
+        """Physical dice: NEXT counts the die being entered up, 1–6."""
         if not self.options.physical_dice:
-            if event.button == "ok":
-                self.roll_now()
             return
-        # Physical dice: NEXT cycles 1–6 for the die being entered, OK confirms it.
+        if not self.entry:
+            self.entry = [1]
+        self.entry[-1] = self.entry[-1] % 6 + 1
+
+    def roll_ok(self, event: ButtonEvent | None = None) -> None:
+        """OK rolls; with physical dice it confirms the die being entered."""
+        if not self.options.physical_dice:
+            self.roll_now()
+            return
         count = len(self.require_session().state.chance_outcomes()[0][0])
         if not self.entry:
             self.entry = [1]
-        if event.button == "next":
-            self.entry[-1] = self.entry[-1] % 6 + 1
-        elif len(self.entry) < count:
+        if len(self.entry) < count:
             self.entry.append(1)
         else:
             dice = tuple(self.entry)
@@ -690,54 +672,61 @@ class Table:
                 self.play_cue("error")
         self.dirty = True
 
-    def choose_press(self, event: ButtonEvent) -> None:
-        late = self.action == self.play_for_the_late  # "time!" is up: too late to choose
-        if event.seat is None or not self.on_turn(event.seat) or not self.moves or late:
-            self.ignored_presses += 1
+    def preview_next(self, event: ButtonEvent | None = None) -> None:
+        """NEXT: the next legal move (or checker step) in preview."""
+        count = len(self.steps) if self.checkers is not None else len(self.moves)
+        if not count:
             return
-        if self.checkers is not None:
-            self.checker_press(event)
-            return
-        if event.button == "next" and event.kind == "down":
-            self.cursor = (self.cursor + 1) % len(self.moves)
-            self.since = self.now
-        elif event.button == "next" and event.kind == "held":
-            self.cursor = next_group(self.moves, self.cursor)
-            self.since = self.now
-        elif event.button == "ok" and event.kind == "down":
-            self.clear_action()
-            self.commit_cursor()
-        self.dirty = True
+        self.press_from = self.cursor
+        self.cursor = (self.cursor + 1) % count
+        self.since = self.time.now
 
-    def checker_press(self, event: ButtonEvent) -> None:
-        """Backgammon, one checker step at a time (module :mod:`controller.checker_entry`):
-        NEXT cycles the steps, a held NEXT jumps to the other die, OK fixes the step and
-        commits the play once it is complete."""
+    def preview_next_piece(self, event: ButtonEvent | None = None) -> None:
+        """A held NEXT: the next piece (or the other die). The press's "down" already
+        stepped one move on, so it jumps from the one shown when the press began."""
+        start = self.held_from()
+        if self.checkers is not None:
+            if self.steps:
+                starts = self.checkers.groups(self.steps)
+                later = [i for i in starts if i > start % len(self.steps)]
+                self.cursor = later[0] if later else starts[0]
+        else:
+            self.cursor = next_group(self.moves, start)
+        self.since = self.time.now
+
+    def commit_preview(self, event: ButtonEvent | None = None) -> None:
+        """OK: play the previewed move, or fix the previewed checker step."""
+        if self.checkers is not None:
+            self.fix_step()
+            return
+        self.clear_action()
+        self.commit_cursor()
+
+    def held_from(self) -> int:
+        """Where the held press began: the cursor before its own "down" stepped on."""
+        start = self.cursor if self.press_from is None else self.press_from
+        self.press_from = None
+        return start
+
+    def fix_step(self) -> None:
+        """OK while a play is entered checker by checker: fix the previewed step; the
+        play commits once it is complete."""
         entry = self.checkers
-        assert entry is not None
         if not self.steps:
             return
-        if event.button == "next" and event.kind == "down":
-            self.cursor = (self.cursor + 1) % len(self.steps)
-            self.since = self.now
-        elif event.button == "next" and event.kind == "held":
-            starts = entry.groups(self.steps)
-            later = [i for i in starts if i > self.cursor]
-            self.cursor = later[0] if later else starts[0]
-            self.since = self.now
-        elif event.button == "ok" and event.kind == "down":
-            self.played = (*self.played, self.steps[self.cursor % len(self.steps)])
-            play = entry.complete(self.played)
-            if play is not None:
-                self.clear_action()
-                self.commit_move(play)
-                return
-            self.steps = entry.options(self.played)
-            self.cursor = 0
-            self.since = self.now
-        self.dirty = True
+        self.played = (*self.played, self.steps[self.cursor % len(self.steps)])
+        play = entry.complete(self.played)
+        if play is not None:
+            self.clear_action()
+            self.commit_move(play)
+            return
+        self.steps = entry.options(self.played)
+        self.cursor = 0
+        self.since = self.time.now
+        self.require_session().entered = list(self.played)
+        self.persist()  # a resumed game shows the steps already fixed
 
-    def abandon_game(self) -> None:
+    def abandon_game(self, event: ButtonEvent | None = None) -> None:
         """Confirmed "back to menu": the unfinished game is dropped for good (the
         history keeps it, marked abandoned)."""
         self.keep_record("abandoned")
@@ -758,72 +747,56 @@ class Table:
 
     def hurry_up(self) -> None:
         """A held OK: what is scheduled and what animates now runs at the fast pace."""
-        if self.hurry:
+        if not self.time.hurry_up():
             return
-        self.hurry = True
         factor = self.options.fast_factor
-        if self.action_at is not None and self.action_at > self.now:
-            self.action_at = self.now + (self.action_at - self.now) * factor
         if self.state in (Mode.ROLLING, Mode.MOVING) and self.anim_length > 0:
-            done = self.progress()
+            done = table_scenes.progress(self)
             self.anim_length *= factor
-            self.anim_start = self.now - done * self.anim_length
+            self.anim_start = self.time.now - done * self.anim_length
         self.dirty = True
 
     def pace(self) -> float:
-        return self.options.fast_factor if self.hurry else 1.0
+        return self.time.pace()
 
     def waiting_for_a_person(self) -> bool:
         """Nothing will happen until someone presses: the panel may fall asleep."""
-        if self.action_at is not None or self.system_down_at is not None:
+        if not self.time.idle():
             return False
         return self.state not in (Mode.ROLLING, Mode.MOVING, Mode.NEXT_TURN, Mode.SHUTDOWN)
 
     def sleep_at(self) -> float | None:
-        after = self.options.sleep_after_s
-        if self.asleep or not after or not self.waiting_for_a_person():
-            return None
-        return self.last_activity + after
+        return self.time.sleep_at(self.waiting_for_a_person())
 
     def wake(self) -> None:
-        self.asleep = False
-        self.since = self.now
-        self.banner_since = self.now
-        self.over_since = self.now
+        self.time.asleep = False
+        self.since = self.time.now
+        self.banner_since = self.time.now
+        self.over_since = self.time.now
         self.dirty = True
 
     # -- time ---------------------------------------------------------------------------
 
     def schedule(self, delay: float, action: Callable[[], object], paced: bool = True) -> None:
-        """Run ``action`` ``delay`` s from now; a ``paced`` delay (a bot's) shrinks while
-        a held OK hurries the bots."""
-        self.action_at = self.now + delay * (self.pace() if paced else 1.0)
-        self.action = action
-        self.last_activity = self.now
+        self.time.schedule(delay, action, paced)
 
-    def clear_action(self) -> None:
-        self.action_at = None
-        self.action = None
-        self.timer_end = None
+    def clear_action(self, *_press: object) -> None:
+        self.time.clear()
 
     def tick(self, now: float) -> None:
         """Run whatever is due at ``now``."""
-        self.now = now
-        hold = self.system_down_at
-        if hold is not None and now - hold >= self.options.shutdown_hold_s:
-            self.system_down_at = None
+        self.time.now = now
+        held = self.time.shutdown_due()
+        if held is not None:
             if self.state is not Mode.SHUTDOWN:
-                log.warning("system button held %.1f s: shutting down", now - hold)
+                log.warning("system button held %.1f s: shutting down", held)
                 self.shut_down()
                 if self.poweroff is not None:
                     self.poweroff()
             return
-        if self.action_at is not None and now >= self.action_at:
-            action = self.action
-            self.action_at = None
-            self.action = None
-            if action is not None:
-                action()
+        action = self.time.due_action()
+        if action is not None:
+            action()
         if self.banner is not None and now >= self.banner_until:
             self.banner = None
             self.dirty = True
@@ -833,20 +806,17 @@ class Table:
             self.dirty = True
         sleep = self.sleep_at()
         if sleep is not None and now >= sleep:
-            self.asleep = True
+            self.time.asleep = True
             self.dirty = True
 
     def next_wakeup(self) -> float | None:
         """The next moment :meth:`tick` must run, or None to sleep until an event. The
         picture's own changes are not here: the views tell the loop about those."""
-        times = [t for t in (self.action_at, self.banner_until if self.banner else None) if t]
-        if self.system_down_at is not None:
-            times.append(self.system_down_at + self.options.shutdown_hold_s)
+        times = self.time.deadlines(self.waiting_for_a_person())
+        if self.banner and self.banner_until:
+            times.append(self.banner_until)
         if self.state is Mode.GAME_OVER and self.anim_length:
             times.append(self.anim_start + self.anim_length)
-        sleep = self.sleep_at()
-        if sleep is not None:
-            times.append(sleep)
         return min(times) if times else None
 
     # -- helpers --------------------------------------------------------------------------
@@ -900,14 +870,6 @@ class Table:
         self.dirty = True
         self.show_statistics()
 
-    def statistics_press(self, event: ButtonEvent) -> None:
-        """NEXT turns to the next game's chart, OK goes back to the menu."""
-        if event.button == "next":
-            self.statistics_page = (self.statistics_page + 1) % max(1, len(self.statistics_pages))
-            self.dirty = True
-        elif event.button == "ok":
-            self.back()
-
     def play_cue(self, cue: Cue) -> None:
         if self.sound is not None:
             try:
@@ -920,8 +882,8 @@ class Table:
         pass once across the panel."""
         width, height = self.panel
         self.banner = text
-        self.banner_since = self.now
-        self.banner_until = self.now + max(seconds, scroll_seconds_on(text, width, height))
+        self.banner_since = self.time.now
+        self.banner_until = self.time.now + max(seconds, scroll_seconds_on(text, width, height))
         self.dirty = True
 
     def show_text(self, text: str) -> None:
@@ -931,94 +893,11 @@ class Table:
     # -- what to draw -----------------------------------------------------------------------
 
     def scene(self) -> AnyScene:
-        inner = self.awake_scene()
-        if not self.asleep:
-            return inner
-        if isinstance(inner, MenuScene | SetupScene | MessageScene):
-            inner = replace(inner, t=inner.since)  # asleep on the text's first letters
-        return SleepScene(inner)
+        """What the panel shows now: a pure function of the table (``table_scenes``)."""
+        return table_scenes.scene(self)
 
-    def awake_scene(self) -> MenuScene | SetupScene | MessageScene | StatisticsScene | Scene:
-        now = self.now
-        mode = self.state
-        if mode is Mode.MENU:
-            return MenuScene(
-                self.options.menu,
-                self.menu_index,
-                now,
-                self.banner,
-                since=self.since,
-                banner_since=self.banner_since,
-            )
-        if mode is Mode.SETUP:
-            return self.setup_scene()
-        if mode is Mode.STATISTICS:
-            return StatisticsScene(self.statistics_pages, self.statistics_page, now)
-        if mode in (Mode.MESSAGE, Mode.SHUTDOWN):
-            kind = "shutdown" if mode is Mode.SHUTDOWN else "info"
-            return MessageScene(self.message or "bye", now, kind, since=self.since)
-        session = self.require_session()
-        if mode is Mode.CONFIRM_MENU:
-            return Scene(
-                session.state,
-                now,
-                banner="menu? OK=yes NEXT=no",
-                banner_since=self.since,
-                dice=self.last_dice,
-            )
-        preview = None
-        entry = None
-        if mode is Mode.CHOOSE and self.checkers is not None:
-            step = self.steps[self.cursor % len(self.steps)] if self.steps else None
-            entry = EntryView(self.played, step)
-        elif mode is Mode.CHOOSE and self.moves:
-            preview = self.moves[self.cursor % len(self.moves)]
-        roll = None
-        if mode is Mode.ROLLING and self.roll_result is not None:
-            roll = RollAnimation(
-                self.roll_result, self.progress(), self.roller, self.anim_start, self.anim_length
-            )
-        moving = None
-        state = session.state
-        if mode is Mode.MOVING and self.moving is not None:
-            move, before, after = self.moving
-            moving = MoveAnimation(
-                move, before, after, self.progress(), self.anim_start, self.anim_length
-            )
-            state = before
-        countdown = None
-        if self.timer_end is not None:
-            countdown = max(0.0, self.timer_end - now)
-        winner = None
-        result: tuple[Standing, ...] = ()
-        if mode is Mode.GAME_OVER and state.winners():
-            if self.anim_length:
-                winner = state.winners()[0]
-            result = self.standings()
-        dice = tuple(self.entry) if self.entry else self.last_dice
-        cue = None
-        player = session.player
-        if mode is Mode.AWAIT_ROLL and player in session.seats and not session.is_bot(player):
-            cue = player
-        return Scene(
-            state,
-            now,
-            preview=preview,
-            dice=dice,
-            roll=roll,
-            moving=moving,
-            countdown=countdown,
-            countdown_total=self.timer_total if countdown is not None else None,
-            winner=winner,
-            banner=self.banner,
-            hint=self.hint if mode is Mode.CHOOSE else None,
-            preview_since=self.since,
-            banner_since=self.banner_since,
-            entry=entry,
-            result=result,
-            result_since=self.over_since,
-            cue=cue,
-        )
+    def standings(self) -> tuple[Standing, ...]:
+        return table_scenes.standings(self)
 
     def status(self) -> TableStatus:
         """The table in words and the seats' looks, for the simulator's status line and
@@ -1035,62 +914,22 @@ class Table:
             seat_count=self.options.seat_count,
             choice=choice,
             physical_dice=self.options.physical_dice,
+            entering=tuple(self.entry) if self.state is Mode.AWAIT_ROLL else (),
         )
-
-    def setup_scene(self) -> SetupScene:
-        item = self.options.menu[self.menu_index]
-        preset = self.setup_preset or item.preset
-        shown = MenuItem(item.game, preset, item.label)
-        colours = colours_of(shown, len(self.setup_kinds))
-        several = len(rules.presets(item.game)) > 1
-        return SetupScene(
-            shown,
-            tuple(self.setup_kinds),
-            colours,
-            self.setup_cursor,
-            self.now,
-            since=self.since,
-            names=tuple(names.colour_name(item.game, c) for c in colours),
-            rules=names.preset_name(item.game, preset) if several else None,
-        )
-
-    def standings(self) -> tuple[Standing, ...]:
-        """The game-over words: who won, in words and in the winner's colour, then the
-        places of the others where more than two played. Mini-Maki alone says won or
-        lost."""
-        session = self.require_session()
-        state = session.state
-        players = list(session.kinds)
-        if state.game.name == "minimaki" and players == ["red"]:
-            won = state.winners()[:1] == ("red",)
-            who = "you" if session.kinds["red"] == "human" else "red"
-            return (Standing(f"{who} won!" if won else f"{who} lost", "red" if won else "black"),)
-        order = places(state, players)
-        first = self.player_name(order[0])
-        words = [Standing("you win!" if first == "you" else f"{first} wins", order[0])]
-        if len(order) > 2:
-            for place, player in enumerate(order[1:], start=2):
-                words.append(Standing(f"  {place}. {self.player_name(player)}", player))
-        return tuple(words)
 
     def progress(self) -> float:
         if self.anim_length <= 0:
             return 1.0
-        return min(1.0, max(0.0, (self.now - self.anim_start) / self.anim_length))
+        return min(1.0, max(0.0, (self.time.now - self.anim_start) / self.anim_length))
 
 
-def places(state: State, players: Sequence[str]) -> list[str]:
-    """Every player in finishing order: the rules' winners first, then (a game that
-    ends at its first finisher) the others by how far their pieces got."""
-    ranked = [p for p in state.winners() if p in players]
-    rest = [p for p in players if p not in ranked]
-    if isinstance(state, MaednState):
-        rest.sort(key=lambda p: -sum(max(-1, x) + 1 for x in state.progress(p)))
-    return ranked + rest
-
-
-HINT_GAMES = frozenset({"minimaki"})
-"""Games whose strong bot is exact and instant, so a hint is the true best move."""
+def last_roll(session: Session) -> Dice | None:
+    """The last dice thrown, from the session's history, as a game in play shows them
+    beside the board (a resumed game shows them again); None before the first throw."""
+    for entry in reversed(session.history):
+        if "dice" in entry:
+            return tuple(int(d) for d in entry["dice"])
+    return None
 
 
 def bot_kind(kind: str) -> str:
@@ -1098,14 +937,6 @@ def bot_kind(kind: str) -> str:
     from rules.bots import BOT_KINDS
 
     return kind if kind in BOT_KINDS else "random"
-
-
-def colours_of(item: MenuItem, seats: int) -> tuple[str, ...]:
-    """The player (colour/side) each of ``seats`` setup entries stands for."""
-    game = rules.get_game(item.game, item.preset)
-    count = seats if seats in game.player_counts else max(game.player_counts)
-    players = tuple(game.new_state(count).to_json().get("players", ())) or ("player",)
-    return tuple(players[i % len(players)] for i in range(seats))
 
 
 def cycling_order(game: str, moves: Sequence[Move]) -> tuple[Move, ...]:
@@ -1134,3 +965,9 @@ def next_group(moves: Sequence[Move], cursor: int) -> int:
         if group(moves[index]) != current:
             return index
     return cursor
+
+
+places = table_scenes.places
+colours_of = table_scenes.colours_of
+"""Re-exported: the finishing order and the setup colours live with the scenes."""
+__all__ = ["FAST_PACE", "Table", "TableOptions", "bot_kind", "default_menu", "places"]

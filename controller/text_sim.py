@@ -1,29 +1,38 @@
-"""The terminal simulator: bot players on every seat, the board redrawn move by move.
+"""The text simulator: bot players on every seat, the board redrawn move by move.
 
-This is the laptop stand-in for the table until the LED views exist: it shows what the
-rules do with real dice (a seeded RNG) and is the README's first command.
+``sim --display text`` shows what the rules do with real dice (a seeded RNG) where
+there is neither a window nor a keyboard. It checks its input as every other display
+does (``controller.sim_checks``): the seats must fit the game, a ``--config`` must be
+valid. It has no buttons, so the bot plays every seat, a "human" one too. With
+``--state-dir`` it saves after every roll and move in the table's own save format and
+resumes an unfinished game from there, as the table does after a power cut.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
+import threading
 import time
+from types import FrameType
 from typing import IO, Any
 
 import rules
+from controller.persistence import SaveStore
+from controller.session import Session
 from controller.text_board import legend, render_board
 from rules.bots import make_bot
 from rules.core import State
-from rules.playout import steps
+from rules.playout import PlayStep, steps
 
 CLEAR = "\x1b[H\x1b[2J"
 
 
 def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     p = sub.add_parser("sim", help="simulator: watch bots play in the terminal")
-    p.add_argument("--game", default="maedn", help="game name (default maedn)")
+    p.add_argument("--game", help="game name (default: the menu's first game)")
     p.add_argument("--preset", help="preset (default: the game's default)")
     p.add_argument("--players", type=int, help="number of players")
     p.add_argument("--bots", default="random", help="bot kind for every seat")
@@ -36,24 +45,55 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--display", default="text", choices=["text"], help="where to draw")
 
 
+class Stopped(Exception):
+    """SIGTERM or SIGHUP (the terminal was closed) ended the game being watched."""
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise Stopped(signal.Signals(signum).name)
+
+
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    """Watch a bot game; SIGTERM and SIGHUP end it at once with exit 0, as they end
+    the other displays (a closed terminal must not leave a game playing unseen)."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():  # only it may set handlers
+        previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        return watch(args, out)
+    except Stopped:
+        return 0
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def watch(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     out = out if out is not None else sys.stdout
-    game = rules.get_game(args.game, args.preset)
-    state = game.new_state(args.players)
+    store = start_store(getattr(args, "state_dir", None))
+    session = store.load() if store is not None else None
+    seed: int | None = None
+    if session is not None:
+        played = len(session.history)
+        out.write(f"resuming the game saved in {store.path if store else ''} ({played} steps)\n")
+    else:
+        session, seed = new_session(args)
+    state = session.state
+    game = state.game
     players = state.to_json()["players"]
     bot = make_bot(args.bots)
     bots = dict.fromkeys(players, bot)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    rng = random.Random(seed)
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.4 if tty else 0.0)
-    out.write(f"{game.name}/{game.preset}, {len(players)} bots, seed {seed}\n")
+    origin = f"seed {seed}" if seed is not None else "resumed"
+    out.write(f"{game.name}/{game.preset}, {len(players)} bots, {origin}\n")
     if legend(game.name):
         out.write(f"legend: {legend(game.name)}\n")
     out.write(render_board(state, colour=tty) + "\n")
-    moves = 0
+    moves = sum(1 for entry in session.history if "move" in entry)
     opening: list[str] = []
-    for step in steps(state, bots, rng):
+    for step in steps(state, bots, session.rng):
+        keep(session, step, store)
         if step.dice is not None:
             state = step.after
             if state.is_terminal():  # a roll ended it (Mini-Maki: black caught red)
@@ -78,8 +118,44 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         if delay > 0:
             time.sleep(delay)
         state = step.after
-    out.write(f"{state.winners()[0]} wins after {moves} moves (seed {seed})\n")
+    out.write(f"{state.winners()[0]} wins after {moves} moves ({origin})\n")
     return 0
+
+
+def new_session(args: argparse.Namespace) -> tuple[Session, int]:
+    """A new game and its seed: for the seats of ``--seats`` (``args.seat_kinds``, as
+    ``sim_checks`` resolved them), else for ``--players`` bots (without it, as many as
+    the game seats by default)."""
+    game = rules.get_game(args.game, args.preset)
+    kinds: list[str] | None = getattr(args, "seat_kinds", None)
+    if getattr(args, "seats", None) is None or kinds is None:
+        count = len(game.new_state(args.players).to_json()["players"])
+        kinds = ["bot"] * count
+    elif args.players is not None:
+        playing = sum(1 for kind in kinds if kind != "empty")
+        if playing != args.players:
+            raise ValueError(f"--players {args.players}, but --seats seats {playing} players")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    return Session.start(game.name, game.preset, kinds, seed=seed, bot=args.bots), seed
+
+
+def start_store(directory: Any) -> SaveStore | None:
+    if directory is None:
+        return None
+    store = SaveStore(directory)
+    store.prepare()
+    return store
+
+
+def keep(session: Session, step: PlayStep, store: SaveStore | None) -> None:
+    """Record ``step`` in the session as the table does, and save it at once."""
+    if step.dice is not None:
+        session.history.append({"player": step.before.current_player, "dice": list(step.dice)})
+    elif step.move is not None:
+        session.history.append({"player": step.before.current_player, "move": step.move.notation})
+    session.state = step.after
+    if store is not None:
+        store.save(session)
 
 
 def opening_throw(player: str, dice: tuple[int, ...], before: State) -> str:

@@ -72,8 +72,25 @@ class RecordingPanel:
             return self.changed.wait_for(lambda: predicate(self.frames), timeout)
 
 
+class _Link(Link):
+    """The firmware's link, which can be told to answer HELLO with other bytes: a Pico
+    flashed with another version, or a broken one (``hello_reply``)."""
+
+    hello_reply: bytes | None = None
+    hellos = 0
+
+    def hello_payload(self) -> bytes:
+        self.hellos += 1
+        if self.hello_reply is not None:
+            return self.hello_reply
+        return bytes(super().hello_payload())
+
+
 class VirtualPico:
-    """The firmware logic served on a pty whose path is ``port_link``."""
+    """The firmware logic served on a pty whose path is ``port_link``.
+
+    ``link.hello_reply`` (bytes) makes it answer every HELLO with that payload, as a
+    Pico with other or broken firmware would; ``link.hellos`` counts the HELLOs."""
 
     def __init__(
         self,
@@ -86,7 +103,7 @@ class VirtualPico:
     ) -> None:
         self.port_link = Path(port_link)
         self.panel = RecordingPanel(width, height)
-        self.link = Link(self.panel, self._write, buttons or DEFAULT_BUTTONS, debounce_ms, hold_ms)
+        self.link = _Link(self.panel, self._write, buttons or DEFAULT_BUTTONS, debounce_ms, hold_ms)
         self.pressed = [False] * len(self.link.buttons)
         self.received = 0
         self._lock = threading.Lock()

@@ -46,6 +46,7 @@ PICO_USB_VID = 0x2E8A
 """Raspberry Pi's USB vendor id, which MicroPython on a Pico/RP2040 reports."""
 
 StatusCallback = Callable[[bool], None]
+ProblemCallback = Callable[[str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +111,10 @@ class SerialBridge:
         size: tuple[int, int] | None = None,
         timing: BridgeTiming | None = None,
         on_status: StatusCallback | None = None,
+        on_problem: ProblemCallback | None = None,
     ) -> None:
         self.port_spec = port
+        self._on_problem = on_problem
         self.timing = timing or BridgeTiming()
         self.stats = BridgeStats()
         self.info: bp.HelloInfo | None = None
@@ -132,6 +135,7 @@ class SerialBridge:
         self._mask = 0
         self._event_seq: int | None = None
         self._handles = 0
+        self._read_error = ""
         self._supervisor = threading.Thread(
             target=self._supervise, name=f"bridge-{port}", daemon=True
         )
@@ -144,6 +148,11 @@ class SerialBridge:
     def online(self) -> bool:
         """True while the Pico answers; the controller shows "panel offline" otherwise."""
         return self._online
+
+    @property
+    def supervising(self) -> bool:
+        """True while the supervisor thread runs (until :meth:`close`)."""
+        return self._supervisor.is_alive()
 
     @property
     def size(self) -> tuple[int, int] | None:
@@ -238,15 +247,30 @@ class SerialBridge:
             try:
                 self._connection()
                 backoff = self.timing.backoff_initial
-            except (serial.SerialException, OSError) as exc:
-                message = str(exc) or type(exc).__name__
-                if message != self.stats.last_error:
-                    log.warning("bridge %s: %s", self.port_spec, message)
-                self.stats.last_error = message
+            except (serial.SerialException, OSError, bp.BridgeProtocolError) as exc:
+                self._note_problem(str(exc) or type(exc).__name__)
+            except Exception as exc:  # a bug must not end the supervisor: keep retrying
+                log.exception("bridge %s: unexpected error", self.port_spec)
+                self._note_problem(f"unexpected error: {type(exc).__name__}: {exc}")
             self._set_online(False)
             with self._cond:
                 self._cond.wait_for(lambda: self._closed, backoff)
             backoff = min(backoff * 2, self.timing.backoff_max)
+
+    def _note_problem(self, message: str) -> None:
+        """Log why the link is down, once per distinct reason: a Pico that keeps giving
+        the same wrong answer is retried with backoff, not logged every two seconds."""
+        changed = message != self.stats.last_error
+        self.stats.last_error = message
+        if changed:
+            log.warning("bridge %s: %s", self.port_spec, message)
+            if self._on_problem is not None:
+                self._on_problem(message)
+
+    @property
+    def problem(self) -> str:
+        """Why the link is down, in words ("" before the first attempt failed)."""
+        return self.stats.last_error
 
     def _open(self) -> serial.Serial:
         port = find_pico_port() if self.port_spec == "auto" else self.port_spec
@@ -261,6 +285,7 @@ class SerialBridge:
 
     def _connection(self) -> None:
         ser = self._open()
+        self._read_error = ""
         lost = threading.Event()
         reader = threading.Thread(
             target=self._read, args=(ser, lost), name="bridge-reader", daemon=True
@@ -280,14 +305,14 @@ class SerialBridge:
             reply = self._transact(ser, lost, bp.MsgType.HELLO, bytes((bp.PROTOCOL_VERSION,)))
             if reply is not None:
                 break
-        if reply is None or reply.type != bp.MsgType.HELLO_REPLY:
+        if reply is None:
             raise LinkLost(f"no HELLO reply from {self.port_spec}; is the bridge firmware on it?")
-        info = bp.HelloInfo.parse(reply.payload)
-        if info.protocol != bp.PROTOCOL_VERSION:
+        if reply.type != bp.MsgType.HELLO_REPLY:
             raise LinkLost(
-                f"firmware speaks protocol {info.protocol}, host speaks {bp.PROTOCOL_VERSION}: "
-                "flash firmware/ from this version"
+                f"the Pico answered HELLO with packet type 0x{reply.type:02x}, not a HELLO "
+                "reply; flash firmware/ from this version"
             )
+        info = parse_hello(reply.payload)
         size = (info.width, info.height)
         if self._size is not None and size != self._size:
             raise LinkLost(
@@ -304,6 +329,7 @@ class SerialBridge:
             self._brightness_done = -1
         self._deliver(pending)
         self.stats.connects += 1
+        self.stats.last_error = ""  # the next failure is news again, and is logged
         self._set_online(True)
 
     def _serve(self, ser: serial.Serial, lost: threading.Event) -> None:
@@ -380,7 +406,7 @@ class SerialBridge:
             if packet is not None:
                 return packet
         if lost.is_set():
-            raise LinkLost(f"port {self.port_spec} failed: {self.stats.last_error}")
+            raise LinkLost(f"port {self.port_spec} failed: {self._read_error or 'closed'}")
         return None
 
     def _set_online(self, online: bool) -> None:
@@ -402,7 +428,9 @@ class SerialBridge:
                 for packet in decoder.iter_feed(data):
                     self._dispatch(packet)
         except (serial.SerialException, OSError) as exc:
-            self.stats.last_error = str(exc) or type(exc).__name__
+            self._read_error = str(exc) or type(exc).__name__
+        except Exception as exc:  # never a traceback from a thread: reconnect instead
+            self._read_error = f"unexpected error reading: {type(exc).__name__}: {exc}"
         finally:
             lost.set()
             with self._cond:
@@ -465,6 +493,29 @@ class SerialBridge:
                 kind: EventKind = "down" if mask & (1 << i) else "up"
                 events.append(ButtonEvent(spec.seat, _name(spec.button), kind, at))
         return events
+
+
+def parse_hello(payload: bytes) -> bp.HelloInfo:
+    """The Pico's HELLO reply, or :class:`LinkLost` saying in words what is wrong.
+
+    The protocol version is looked at first: a firmware speaking another version may
+    lay out the rest differently, so its mismatch is reported rather than a parse error,
+    naming the firmware's version and both protocol versions.
+    """
+    if payload and payload[0] != bp.PROTOCOL_VERSION:
+        firmware = ".".join(str(b) for b in payload[1:4]) if len(payload) >= 4 else "unknown"
+        raise LinkLost(
+            f"the Pico's firmware {firmware} speaks bridge protocol {payload[0]}, this host "
+            f"speaks protocol {bp.PROTOCOL_VERSION}: flash firmware/ from this version"
+        )
+    try:
+        return bp.HelloInfo.parse(payload)
+    except bp.BridgeProtocolError as exc:
+        firmware = ".".join(str(b) for b in payload[1:4]) if len(payload) >= 4 else "unknown"
+        raise LinkLost(
+            f"the Pico's HELLO reply (firmware {firmware}) does not follow the protocol: "
+            f"{exc}; flash firmware/ from this version"
+        ) from None
 
 
 def _name(button: str) -> ButtonName:
@@ -561,12 +612,15 @@ def open_bridge(
     connect_timeout: float = 3.0,
     timing: BridgeTiming | None = None,
     on_status: StatusCallback | None = None,
+    on_problem: ProblemCallback | None = None,
 ) -> SerialBridge:
     """The bridge on ``port`` ("auto": the first USB VID 0x2E8A device), shared.
 
     A second call for the same port returns the same bridge, so ``display.type =
     "bridge"`` and bridge input share one port. It waits up to ``connect_timeout`` for
-    the Pico's HELLO reply. If none comes and ``size`` (the expected panel size) is
+    the Pico's HELLO reply. ``on_status(online)`` hears every change of the link, and
+    ``on_problem(words)`` every new reason it is down (a mismatched firmware, a port
+    that fails), each once. If none comes and ``size`` (the expected panel size) is
     given, it returns an offline bridge that keeps reconnecting in the background;
     without ``size`` it raises ``HardwareError``, because a display needs a size.
     """
@@ -574,7 +628,9 @@ def open_bridge(
         existing = _open.get(port)
         if existing is not None:
             return existing
-        bridge = SerialBridge(port, size=size, timing=timing, on_status=on_status)
+        bridge = SerialBridge(
+            port, size=size, timing=timing, on_status=on_status, on_problem=on_problem
+        )
         _open[port] = bridge
     bridge.start()
     if not bridge.wait_online(connect_timeout) and size is None:

@@ -130,6 +130,18 @@ class PygameDisplay(LumaDisplay):
             raise DisplayClosed("the emulator window was closed") from None
 
 
+class CaptureDisplay(LumaDisplay):
+    """luma's capture: one PNG per frame. A file that cannot be written (its directory
+    removed while running, a full disk) is a ``HardwareError`` the loop logs and rides
+    out, as it does an unplugged panel, instead of pygame's own exception."""
+
+    def _display(self, frame: Image.Image) -> None:
+        try:
+            self._device.display(frame)
+        except (RuntimeError, OSError) as exc:  # pygame.error is a RuntimeError
+            raise HardwareError(f"capture: cannot write a frame: {exc}") from None
+
+
 class GifDisplay(LumaDisplay):
     """luma's gifanim, written when closed rather than only at interpreter exit."""
 
@@ -286,7 +298,7 @@ def _asciiblock(spec: DisplaySpec, interface: Any) -> LumaDisplay:
 
 
 def _capture(spec: DisplaySpec, interface: Any) -> LumaDisplay:
-    return LumaDisplay(_emulator(spec, file_template=spec.file), spec)
+    return CaptureDisplay(_emulator(spec, file_template=spec.file), spec)
 
 
 def _gifanim(spec: DisplaySpec, interface: Any) -> LumaDisplay:
@@ -320,5 +332,7 @@ _OPENERS = {
     "capture": _capture,
     "gifanim": _gifanim,
     "dummy": _dummy,
+    # no panel chosen yet: frames go nowhere (run waits for the choice, see config_wait)
+    "none": _dummy,
     "bridge": _bridge,
 }

@@ -26,6 +26,7 @@ saying how large it must be, instead of a cropped board.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import signal
@@ -203,6 +204,7 @@ class TerminalDisplay(FixedSizePanel):
         self.depth = depth if depth is not None else colour_depth()
         self._legend = legend
         self._brightness = 1.0
+        self._status = TableStatus("")
         self._last: Image.Image | None = None
         self._drawn: dict[int, str] = {}
         self._layout: Layout | None = None
@@ -232,6 +234,13 @@ class TerminalDisplay(FixedSizePanel):
             raise FrameError(f"frame mode is {image.mode!r}, display wants {self._mode!r}")
         self._last = image.convert("RGB")
         self._draw()
+
+    def show_status(self, status: TableStatus, draw: bool = True) -> None:
+        """The status line the loop hands over; ``draw``: redraw now (the frame is the
+        same), else it is drawn with the next frame."""
+        self._status = status
+        if draw:
+            self._draw()
 
     def set_brightness(self, level: float) -> None:
         if not 0.0 <= level <= 1.0:
@@ -263,7 +272,9 @@ class TerminalDisplay(FixedSizePanel):
         if self._last is None or self._closed:
             return
         columns, rows = self._terminal_size()
-        status = self.status_source().text if self.status_source is not None else ""
+        status = self._status.text
+        if self.status_source is not None:
+            status = self.status_source().text
         layout = plan_layout(columns, rows, self._width, self._height, status, self._legend)
         if self._layout is None or _geometry(self._layout) != _geometry(layout):
             self._drawn.clear()
@@ -331,7 +342,14 @@ class TerminalDisplay(FixedSizePanel):
         return "".join(parts)
 
     def _write(self, text: str) -> None:
+        from hardware.display import DisplayClosed
+
         data = text.encode("utf-8")
         while data:
-            written = os.write(self._fd, data)
+            try:
+                written = os.write(self._fd, data)
+            except OSError as exc:
+                if exc.errno == errno.EIO:  # the terminal is gone: like a closed window
+                    raise DisplayClosed("the terminal was closed") from None
+                raise
             data = data[written:]

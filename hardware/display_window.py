@@ -16,8 +16,10 @@ the LED picture) shows:
 It is one object that is both the ``Display`` and the ``InputBackend``: SDL delivers
 the mouse, the keys and the window's close button as events of the window, read on
 the thread that opened it, so ``poll()`` (the ``Polled`` protocol) is called by the
-loop. The window is resizable; F12 (or ``--screenshot FILE`` at exit) writes the whole
-window as a PNG; closing it or Esc raises ``DisplayClosed`` so the table saves and stops.
+loop. The window is resizable; F12 writes the whole window as a PNG, to a new
+time-stamped file in the current directory (or to ``--screenshot FILE``, which is also
+written at exit), and says where; closing it or Esc raises ``DisplayClosed`` so the
+table saves and stops.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +50,8 @@ EMPTY_SEAT: RGB = (95, 90, 85)
 MIN_SIZE = (360, 320)
 GLYPHS = {"→": "->"}
 """Characters pygame's bundled font lacks, and what the window writes instead."""
+NOTICE_S = 4.0
+"""How long the window's hint line says where a screenshot went."""
 HINT = "click a button or press its key · hold for a long press · F12: screenshot · Esc: quit"
 
 
@@ -155,6 +160,18 @@ def plan_window(
     return WindowLayout((total_w, total_h), pitch, board, buttons, seat_boxes, labels, status)
 
 
+def screenshot_name(directory: Path, now: datetime) -> Path:
+    """``spieltisch-2026-12-01-215012.png`` in ``directory``; a second one within the
+    same second gets ``-2``, ``-3``, ..., so F12 never overwrites a screenshot."""
+    stem = f"spieltisch-{now:%Y-%m-%d-%H%M%S}"
+    path = directory / f"{stem}.png"
+    number = 1
+    while path.exists():
+        number += 1
+        path = directory / f"{stem}-{number}.png"
+    return path
+
+
 def round_leds(frame: Image.Image, pitch: int, brightness: float = 1.0) -> Image.Image:
     """The panel picture at ``pitch`` pixels per LED: round LEDs with a soft glow."""
     rgb = frame.convert("RGB")
@@ -219,6 +236,7 @@ class TableWindow(FixedSizePanel):
         screenshot: Path | None = None,
         size: tuple[int, int] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         try:
@@ -240,6 +258,10 @@ class TableWindow(FixedSizePanel):
         self._mouse_key: Key | None = None
         self.screenshot_path = screenshot
         self.screenshots = 0
+        self._say = say
+        """Told where each screenshot went (the simulator prints it on its terminal)."""
+        self._notice: tuple[str, float] | None = None
+        """A few words shown instead of the hint line until a moment (where F12 saved)."""
         self._brightness = 1.0
         self._frame: Image.Image | None = None
         self._status = idle_status(seat_count)
@@ -299,6 +321,13 @@ class TableWindow(FixedSizePanel):
             self._status = self.status_source()
         self._redraw()
 
+    def show_status(self, status: TableStatus, draw: bool = True) -> None:
+        """The status line and seat looks the loop hands over; ``draw``: redraw now (the
+        frame is the same), else they are drawn with the next frame."""
+        self._status = status
+        if draw and not self._closed:
+            self._redraw()
+
     def set_brightness(self, level: float) -> None:
         if not 0.0 <= level <= 1.0:
             raise ValueError(f"brightness {level} is outside 0.0..1.0")
@@ -326,7 +355,7 @@ class TableWindow(FixedSizePanel):
             if event.type == pg.KEYDOWN and event.key == pg.K_ESCAPE:
                 raise DisplayClosed("Esc pressed in the window")
             if event.type == pg.KEYDOWN and event.key == pg.K_F12:
-                self.save_screenshot()
+                self.take_screenshot()
             elif event.type in (pg.KEYDOWN, pg.KEYUP):
                 key = self._keys.get(pg.key.name(event.key))
                 if key is not None:
@@ -377,6 +406,26 @@ class TableWindow(FixedSizePanel):
             self._surface.get_size(), self._width, self._height, self.seat_count
         )
         self._board_cache = None
+        self._redraw()
+
+    def take_screenshot(self) -> Path | None:
+        """F12: the window as a PNG, to ``--screenshot FILE`` if one was given, else to
+        a new time-stamped file in the current directory; says where, in the window's
+        hint line and to ``say``. A file that cannot be written is said the same way."""
+        target = self.screenshot_path or screenshot_name(Path.cwd(), datetime.now())
+        try:
+            saved = self.save_screenshot(target)
+        except (OSError, self._pg.error) as exc:
+            self._tell(f"screenshot not saved: {exc}")
+            return None
+        if saved is not None:
+            self._tell(f"screenshot saved to {saved}")
+        return saved
+
+    def _tell(self, text: str) -> None:
+        self._notice = (text, self._clock() + NOTICE_S)
+        if self._say is not None:
+            self._say(text)
         self._redraw()
 
     def save_screenshot(self, path: Path | None = None) -> Path | None:
@@ -529,7 +578,10 @@ class TableWindow(FixedSizePanel):
         for index, line in enumerate(lines):
             self._text(line, (centre_x, first_y + index * line_h), size, TEXT, width)
         hint_y = box.y + box.h - max(8, box.h // 9)
-        self._text(HINT, (centre_x, hint_y), max(13, size * 2 // 3), DIM_TEXT, width)
+        hint = HINT
+        if self._notice is not None and self._clock() < self._notice[1]:
+            hint = self._notice[0]
+        self._text(hint, (centre_x, hint_y), max(13, size * 2 // 3), DIM_TEXT, width)
 
     def _label_size(self) -> int:
         return max(14, min(24, self.layout.pitch * 2 // 3 + 6))

@@ -5,12 +5,22 @@ frame only when the picture changes (a label scroll step, a blink phase, a dice 
 so a picture may stand for a second or for 30 ms; played back at one fixed rate, ten
 seconds of a menu would pass in a blink. This recorder notes when each frame arrived
 and writes each one with the time until the next (Pillow's per-frame ``duration``).
+
+Writing a long session takes a while (a frame is a 512×512 picture), so the file is
+written beside the target and renamed into place when whole (no 0-byte or half file
+in the meantime, and an older recording stays until the new one is complete), and
+``progress`` is told how many frames are done, so the simulator can say so. Each frame
+is reduced to its palette at the panel's size and only then scaled up: the same colours
+as reducing the large picture, for a fraction of the time.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import pairwise
 from pathlib import Path
 
@@ -33,8 +43,11 @@ class GifRecorder(FixedSizePanel):
         mode: str = "RGB",
         scale: int = 16,
         clock: Callable[[], float] = time.monotonic,
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
         self.path = Path(path)
+        self.progress = progress
+        """Called with (frames written, frames in all) while the file is written."""
         self._width = width
         self._height = height
         self._mode = mode
@@ -45,9 +58,9 @@ class GifRecorder(FixedSizePanel):
         self._closed = False
 
     def show(self, image: Image.Image) -> None:
+        small = image.convert("RGB").convert("P", palette=Image.Palette.ADAPTIVE)
         size = (self._width * self.scale, self._height * self.scale)
-        big = image.convert("RGB").resize(size, Image.Resampling.NEAREST)
-        self.frames.append((self.clock(), big))
+        self.frames.append((self.clock(), small.resize(size, Image.Resampling.NEAREST)))
 
     def set_brightness(self, level: float) -> None:
         self.brightness = level
@@ -64,14 +77,35 @@ class GifRecorder(FixedSizePanel):
         if not self.frames:
             return
         images = [image for _, image in self.frames]
+        durations = self.durations_ms(self.clock())
+        temp = ""
         try:
-            images[0].save(
-                self.path,
-                save_all=True,
-                append_images=images[1:],
-                duration=self.durations_ms(self.clock()),
-                loop=0,
-                format="GIF",
+            fd, temp = tempfile.mkstemp(
+                prefix=f".{self.path.name}-", suffix=".part", dir=self.path.parent or "."
             )
+            os.fchmod(fd, 0o644)  # as an ordinary new file, not mkstemp's 0600
+            with os.fdopen(fd, "wb") as out:
+                images[0].save(
+                    out,
+                    save_all=True,
+                    append_images=self._counted(images),
+                    duration=durations,
+                    loop=0,
+                    format="GIF",
+                )
+            os.replace(temp, self.path)
         except OSError as exc:
+            if temp:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
             raise HardwareError(f"cannot write the recording {self.path}: {exc}") from None
+
+    def _counted(self, images: list[Image.Image]) -> Iterator[Image.Image]:
+        """The frames after the first, telling ``progress`` as Pillow takes each one."""
+        total = len(images)
+        if self.progress is not None:
+            self.progress(1, total)
+        for done, image in enumerate(images[1:], start=2):
+            yield image
+            if self.progress is not None:
+                self.progress(done, total)

@@ -13,8 +13,11 @@ from dataclasses import dataclass, field
 RGB_REAL = ("ws2812", "neopixel", "unicornhathd", "apa102")
 MONO_REAL = ("max7219",)
 EMULATORS = ("pygame", "asciiblock", "capture", "gifanim")
-DISPLAY_TYPES = (*RGB_REAL, *MONO_REAL, "bridge", *EMULATORS, "dummy")
-"""Every ``display.type`` value; the first four need a Pi, the emulators need pygame."""
+PANELS = ("ws2812", "max7219", "bridge", "unicornhathd", "apa102")
+"""The real panels a table can have (``install.sh --panel`` offers these and ``none``)."""
+DISPLAY_TYPES = (*RGB_REAL, *MONO_REAL, "bridge", *EMULATORS, "dummy", "none")
+"""Every ``display.type`` value; the first four need a Pi, the emulators need pygame.
+``none`` means no panel chosen yet: ``run`` then waits and says what to set."""
 
 MAPPINGS = ("row", "serpentine", "tiled")
 """How pixels are chained on the panel (see ``hardware/layout.py``)."""

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from rules.budget import Budget
 from rules.core import Bot, Move, Pass, State
-from rules.errors import UnknownGameError
+from rules.errors import UnknownGameError, shown
 from rules.playout import randbelow
 from rules.registry import game_info
 
@@ -89,8 +89,8 @@ def make_bot(kind: str, budget: Budget | None = None) -> Bot:
     """A bot of ``kind`` (see ``BOT_KINDS``) with an optional per-move budget."""
     try:
         factory = BOT_KINDS[kind]
-    except KeyError:
+    except (KeyError, TypeError):
         raise UnknownGameError(
-            f"unknown bot {kind!r}; known bots: {', '.join(sorted(BOT_KINDS))}"
+            f"unknown bot {shown(kind)}; known bots: {', '.join(sorted(BOT_KINDS))}"
         ) from None
     return factory(budget)

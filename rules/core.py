@@ -22,7 +22,7 @@ from itertools import product
 from typing import Any, ClassVar, Final, Protocol
 
 from rules.build_info import mypyc_attr
-from rules.errors import InvalidDiceError
+from rules.errors import InvalidDiceError, shown
 
 Dice = tuple[int, ...]
 """One roll: one value per die thrown together (1 for MÄDN, 2 for Backgammon)."""
@@ -196,12 +196,14 @@ def check_dice(dice: Sequence[int], count: int, faces: int = 6) -> Dice:
     try:
         values = tuple(dice)
     except TypeError:
-        raise InvalidDiceError(f"dice must be a list of {count} number(s), got {dice!r}") from None
+        raise InvalidDiceError(
+            f"dice must be a list of {count} number(s), got {shown(dice)}"
+        ) from None
     if len(values) != count:
-        raise InvalidDiceError(f"expected {count} die value(s), got {list(values)}")
+        raise InvalidDiceError(f"expected {count} die value(s), got {shown(list(values))}")
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
-            raise InvalidDiceError(f"a die shows 1 to {faces}, got {value!r}")
+            raise InvalidDiceError(f"a die shows 1 to {faces}, got {shown(value)}")
     return values
 
 

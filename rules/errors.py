@@ -31,3 +31,20 @@ class IllegalMoveError(RulesError):
 
 class NotDecisionError(RulesError):
     """Asked for moves where the dice must be rolled first, or the game is over."""
+
+
+SHOWN_LIMIT = 60
+"""At most this many characters of an input value appear in an error message."""
+
+
+def shown(value: object, limit: int = SHOWN_LIMIT) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters: a message
+    names the offending input, but a 100 KB move or a 4 000-digit number must not come
+    back whole."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int beyond Python's digit limit cannot be written out
+        text = "<a number too long to show>"
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"

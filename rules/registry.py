@@ -15,14 +15,22 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rules.budget import Budget
 from rules.core import Bot, Game, Move, MoveFacts, PresetFacts, State, notation_facts
-from rules.errors import InvalidStateError, UnknownGameError
+from rules.errors import InvalidStateError, UnknownGameError, shown
 
 PlayoutResult = tuple[Sequence[str], int, int, int]
 """A fast random playout's (winners, dice throws, moves, passes)."""
+
+
+class RecordAnalysis(Protocol):
+    """What :attr:`Capabilities.record_analysis` returns."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def lines(self) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -49,9 +57,16 @@ class Capabilities:
     move_facts: Callable[[Move], MoveFacts] | None = None
     """How the table words and animates a move; it is handed every move of the game,
     the pass included. ``None``: :func:`rules.core.notation_facts`."""
+    hint_details: Callable[[State, Move], Mapping[str, object]] | None = None
+    """What a hint adds to its JSON beside the move (Backgammon: equities, chances, IDs)."""
+    hint_words: Callable[[State, Move], str] | None = None
+    """The figures the status line adds to a hinted move (Backgammon: equity, chances)."""
     preset_facts: Callable[[Game], PresetFacts] | None = None
     """The rule switches of a preset the appliance acts on (a move timer, the Crawford
     rule). ``None``: neither."""
+    record_analysis: Callable[[Iterable[Any]], RecordAnalysis] | None = None
+    """An analysis of a finished record's replayed steps (how well each side played):
+    figures as JSON and as lines of text. ``None``: the game has none."""
 
 
 @dataclass(frozen=True)
@@ -106,9 +121,9 @@ def game_names() -> list[str]:
 def game_info(name: str) -> GameInfo:
     try:
         return _GAMES[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: a name from JSON that is a list or object
         raise UnknownGameError(
-            f"unknown game {name!r}; known games: {', '.join(game_names())}"
+            f"unknown game {shown(name)}; known games: {', '.join(game_names())}"
         ) from None
 
 
@@ -140,9 +155,9 @@ def get_game(name: str, preset: str | None = None) -> Game:
     """The game object for ``name``/``preset`` (cached: games are immutable)."""
     info = game_info(name)
     chosen = preset or info.default
-    if chosen not in info.presets:
+    if not isinstance(chosen, str) or chosen not in info.presets:
         raise UnknownGameError(
-            f"unknown preset {chosen!r} for {name}; known presets: {', '.join(info.presets)}"
+            f"unknown preset {shown(chosen)} for {name}; known presets: {', '.join(info.presets)}"
         )
     key = (name, chosen)
     if key not in _CACHE:

@@ -5,6 +5,9 @@
 #   sudo systemd/install.sh --no-start   # install and enable, start at next boot
 #   sudo systemd/install.sh --uninstall  # remove everything except the saved games
 #   sudo systemd/install.sh --pure       # install the rules as pure Python, do not compile
+#   sudo systemd/install.sh --panel TYPE # the panel: ws2812, max7219, bridge, unicornhathd,
+#                                        # apa102 or none (choose later); written to the config
+#   sudo systemd/install.sh --rebuild    # rebuild the venv even if nothing changed
 #   systemd/install.sh --dry-run         # print every step, change nothing (no root)
 #   systemd/install.sh --root DIR        # stage into DIR (no root): every file goes
 #                                        # under DIR, system commands are only logged
@@ -34,7 +37,10 @@ set -euo pipefail
 
 USER_NAME=spieltisch
 GROUPS_WANTED=(gpio spi dialout)
-APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-spidev build-essential polkitd)
+APT_PACKAGES=(python3-venv python3-dev build-essential polkitd)
+# Only Raspberry Pi OS's archive has these; on plain Debian the venv gets them from PyPI
+# (the "pi" extra) or gpiozero falls back to its native pin factory.
+APT_OPTIONAL=(python3-lgpio python3-spidev)
 # What of the checkout goes to $PREFIX/src: enough to pip-install it and read its docs.
 SOURCE_ITEMS=(pyproject.toml setup.py README.md wiring.md docs config.example.toml rules
     controller hardware systemd)
@@ -45,9 +51,12 @@ START=1
 UNINSTALL=0
 COMPILE=1
 ROOT=""
+PANEL=""
+REBUILD=0
+PANELS=(ws2812 max7219 bridge unicornhathd apa102 none)
 
 usage() {
-    sed -n '3,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '3,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -61,6 +70,20 @@ while [ $# -gt 0 ]; do
         --no-start) START=0 ;;
         --uninstall) UNINSTALL=1 ;;
         --pure) COMPILE=0 ;;
+        --rebuild) REBUILD=1 ;;
+        --panel | --panel=*)
+            if [ "$1" = --panel ]; then
+                [ $# -ge 2 ] || die "--panel needs one of: ${PANELS[*]}"
+                PANEL=$2
+                shift
+            else
+                PANEL=${1#--panel=}
+            fi
+            case " ${PANELS[*]} " in
+                *" $PANEL "*) ;;
+                *) die "--panel $PANEL is not a panel; choose one of: ${PANELS[*]}" ;;
+            esac
+            ;;
         --root)
             [ $# -ge 2 ] && [ -n "$2" ] || die "--root needs a directory"
             ROOT=$2
@@ -123,8 +146,16 @@ system() {
     fi
 }
 
+CURRENT_STEP="the start"
+HINT="run it again; if it fails the same way, the lines above say why"
 step() {
+    CURRENT_STEP=$*
     printf '\n== %s\n' "$*"
+}
+
+# What to do if the step that follows fails: one line, shown after the summary.
+hint() {
+    HINT=$*
 }
 
 SUMMARY=()
@@ -159,18 +190,19 @@ install_file() {
 installed_version() {
     local version revision
     [ -x "$PREFIX/venv/bin/python" ] || return 0
-    version=$("$PREFIX/venv/bin/python" -c \
+    version=$(cd / && "$PREFIX/venv/bin/python" -I -c \
         'import importlib.metadata as m; print(m.version("spieltisch"))' 2>/dev/null) || return 0
     revision=$(cat "$PREFIX/src/REVISION" 2>/dev/null || echo unknown)
     echo "$version (git $revision)"
 }
 
 # Which rules build the venv in $PREFIX runs ("" if none): "rules: compiled (mypyc), N
-# modules" or "rules: pure Python".
+# modules" or "rules: pure Python". Asked from / with -I (isolated): run from the
+# checkout, python would import the checkout's rules/ instead of the installed ones.
 installed_build() {
     [ -x "$PREFIX/venv/bin/python" ] || return 0
-    "$PREFIX/venv/bin/python" -c \
-        'from rules.build_info import describe_build; print(describe_build())' 2>/dev/null || true
+    (cd / && "$PREFIX/venv/bin/python" -I -c \
+        'from rules.build_info import describe_build; print(describe_build())' 2>/dev/null) || true
 }
 
 # The checkout's revision; safe.directory because under sudo root reads a clone owned
@@ -235,6 +267,26 @@ if [ -z "$ROOT" ] && [ -r /etc/os-release ]; then
         echo "install.sh: warning: made for Raspberry Pi OS Bookworm, this is ${PRETTY_NAME:-unknown}" >&2
     fi
 fi
+# From here on, whatever fails (set -e) still ends with what changed so far and one line
+# saying what to do: never a silent end in the middle.
+FAILED_COMMAND=""
+TEMP_FILES=()
+on_error() {
+    FAILED_COMMAND=$BASH_COMMAND
+}
+on_exit() {
+    local rc=$?
+    rm -f "${TEMP_FILES[@]}"
+    [ "$rc" -ne 0 ] || return 0
+    trap - ERR
+    printf '\n== failed: what changed before it stopped\n'
+    if [ ${#SUMMARY[@]} -gt 0 ]; then printf '%s\n' "${SUMMARY[@]}"; else echo "nothing"; fi
+    echo "install.sh: failed in step \"$CURRENT_STEP\" (${FAILED_COMMAND:-exit $rc}, exit $rc): $HINT" >&2
+    exit "$rc"
+}
+trap on_error ERR
+trap on_exit EXIT
+
 if [ -n "$ROOT" ]; then
     echo "staging into $ROOT: files go there, system commands are recorded in $ACTIONS_LOG"
     run install -d -m 0755 "$ROOT"
@@ -305,11 +357,9 @@ if [ -n "$version_before" ]; then
     echo "upgrading spieltisch $version_before in $PREFIX"
 fi
 
-# The display type decides the root exception; read it from the config that will be
-# used (the existing one, else the example that is about to be copied).
-config_file="$CONF_DIR/config.toml"
-[ -f "$config_file" ] || config_file="$SRC/config.example.toml"
-display_type=$(python3 - "$config_file" <<'EOF'
+# display.type of config file $1 ("" if it cannot be read).
+config_display_type() {
+    python3 - "$1" <<'EOF'
 import sys, tomllib
 try:
     with open(sys.argv[1], "rb") as fh:
@@ -317,13 +367,141 @@ try:
 except (OSError, tomllib.TOMLDecodeError):
     print("")
 EOF
-)
+}
+
+# Config $1 with the [display] section set for panel $2, written to $3: the type, and
+# for max7219 the 32x8 size of four chained modules. Every other line stays as it is.
+config_with_panel() {
+    python3 - "$1" "$2" "$3" <<'EOF'
+import re, sys
+source, panel, target = sys.argv[1:]
+sizes = {"max7219": {"width": "32", "height": "8"}}
+lines = open(source, encoding="utf-8").read().splitlines(keepends=True)
+section, out, typed = "", [], False
+for line in lines:
+    header = re.match(r"\s*\[+([^\]]+)\]", line)
+    if header:
+        if section == "display" and not typed:
+            out.append(f'type = "{panel}"\n')
+            typed = True
+        section = header.group(1).strip()
+    elif section == "display":
+        key = re.match(r"\s*(type|width|height)\s*=", line)
+        if key and key.group(1) == "type":
+            line, typed = f'type = "{panel}"\n', True
+        elif key and panel in sizes:
+            line = f"{key.group(1)} = {sizes[panel][key.group(1)]}\n"
+    out.append(line)
+if not typed:
+    if section == "display":
+        out.append(f'type = "{panel}"\n')
+    else:
+        out[:0] = ["[display]\n", f'type = "{panel}"\n']
+open(target, "w", encoding="utf-8").write("".join(out))
+EOF
+}
+
+# A Pico bridge on USB (vendor id 2E8A) is the one panel that can be seen from here.
+detect_panel() {
+    local vendor
+    if [ -z "$ROOT" ]; then
+        for vendor in /sys/bus/usb/devices/*/idVendor; do
+            [ -r "$vendor" ] && [ "$(cat "$vendor")" = 2e8a ] && { echo bridge; return; }
+        done
+    fi
+    echo none
+}
+
+# Ask on the terminal which panel the table has.
+ask_panel() {
+    local answer i
+    {
+        echo "Which panel does this table have?"
+        for i in "${!PANELS[@]}"; do echo "  $((i + 1))) ${PANELS[$i]}"; done
+    } >&2
+    while :; do
+        read -r -p "panel [1-${#PANELS[@]}, Enter = none: choose later]: " answer || answer=""
+        answer=${answer:-${#PANELS[@]}}
+        if [[ $answer =~ ^[0-9]+$ ]] && [ "$answer" -ge 1 ] && [ "$answer" -le ${#PANELS[@]} ]; then
+            echo "${PANELS[$((answer - 1))]}"
+            return
+        fi
+        case " ${PANELS[*]} " in *" $answer "*) echo "$answer"; return ;; esac
+        echo "not a panel: $answer" >&2
+    done
+}
+
+# The panel decides the config's display.type, the root exception and SPI: --panel, the
+# existing config's, or (a first install) asked on a terminal or detected.
+config_file="$CONF_DIR/config.toml"
+panel_source=""
+if [ -n "$PANEL" ]; then
+    panel_source="--panel"
+elif [ ! -f "$config_file" ]; then
+    if [ -t 0 ] && [ -t 2 ] && [ "$DRY_RUN" -eq 0 ]; then
+        PANEL=$(ask_panel)
+        panel_source="your answer"
+    else
+        PANEL=$(detect_panel)
+        panel_source="detected"
+    fi
+fi
+if [ -n "$PANEL" ]; then
+    display_type=$PANEL
+    if [ "$PANEL" = none ]; then
+        echo "panel: none yet ($panel_source): the table waits for one; later: sudo systemd/install.sh --panel TYPE"
+    else
+        echo "panel: $PANEL ($panel_source)"
+    fi
+else
+    display_type=$(config_display_type "$config_file")
+    echo "panel: $display_type (from $config_file)"
+fi
 
 step "1. system packages"
-system apt-get update
-system apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+hint "check the network and the apt lines above (sudo apt-get update), then run sudo systemd/install.sh again"
+# Is package $1 installed (on the target; with --root, on this host)?
+apt_installed() {
+    [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+# The optional packages the archive offers (a candidate version), as apt last saw it:
+# one apt-cache call, which takes seconds on a small board.
+optional_in_archive() {
+    apt-cache policy "${APT_OPTIONAL[@]}" 2>/dev/null \
+        | awk '/^[^ ].*:$/ { name = substr($0, 1, length($0) - 1) }
+               /^  Candidate:/ && $2 != "(none)" { print name }' || true
+}
+AVAILABLE=" $(optional_in_archive | tr '\n' ' ') "
+apt_available() {
+    [[ $AVAILABLE == *" $1 "* ]]
+}
+# Nothing to do when every package is installed, or (the optional ones) not in the
+# archive as apt last saw it: then a re-run asks apt nothing, not even an update.
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+    apt_installed "$package" || missing+=("$package")
+done
+for package in "${APT_OPTIONAL[@]}"; do
+    apt_installed "$package" || ! apt_available "$package" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ] && [ -z "$ROOT" ]; then
+    echo "the packages are installed (${APT_PACKAGES[*]}; optional: ${APT_OPTIONAL[*]}): apt skipped"
+else
+    system apt-get update
+    [ -n "$ROOT" ] || [ "$DRY_RUN" -eq 1 ] || AVAILABLE=" $(optional_in_archive | tr '\n' ' ') "
+    wanted=("${APT_PACKAGES[@]}")
+    for package in "${APT_OPTIONAL[@]}"; do
+        if apt_installed "$package" || apt_available "$package"; then
+            wanted+=("$package")
+        else
+            echo "$package: not in this system's archive (only Raspberry Pi OS has it): the venv gets it from PyPI instead"
+        fi
+    done
+    system apt-get install -y --no-install-recommends "${wanted[@]}"
+fi
 
 step "2. user $USER_NAME in ${GROUPS_WANTED[*]}"
+hint "the useradd/groupadd lines above say why; fix that, then run sudo systemd/install.sh again"
 for group in "${GROUPS_WANTED[@]}"; do
     # --force: succeed if the group exists (Raspberry Pi OS has all three)
     system groupadd --force --system "$group"
@@ -336,38 +514,71 @@ groups_csv=$(IFS=,; echo "${GROUPS_WANTED[*]}")
 system usermod --append --groups "$groups_csv" "$USER_NAME"
 
 step "3. program in $PREFIX"
+hint "pip's lines above say why (network? space: df -h /opt); then run sudo systemd/install.sh again (--pure skips compiling)"
 report_source_changes
 revision_file=$(mktemp)
-trap 'rm -f "$revision_file"' EXIT
+TEMP_FILES+=("$revision_file")
 source_revision >"$revision_file"
-# A fresh copy each time, so an upgrade leaves no stale modules behind.
-run rm -rf "$PREFIX/src"
-run install -d -m 0755 "$PREFIX" "$PREFIX/src"
-copy=()
-for item in "${SOURCE_ITEMS[@]}"; do
-    [ -e "$SRC/$item" ] && copy+=("$SRC/$item")
-done
-run cp -r "${copy[@]}" "$PREFIX/src/"
-run find "$PREFIX/src" -name __pycache__ -prune -exec rm -rf {} +
-run install -m 0644 "$revision_file" "$PREFIX/src/REVISION"
-run python3 -m venv --system-site-packages "$PREFIX/venv"
-# The rules compiled (docs/install.md, "The compiled build"): step 1 brought the compiler
-# and the Python headers. Should compiling fail anyway (say, out of memory on a small
-# board), the pure-Python rules play the same games, only the bots think slower.
-compiled_ok=0
-if [ "$COMPILE" -eq 1 ]; then
-    if run env SPIELTISCH_COMPILE=1 "$PREFIX/venv/bin/pip" install --quiet --upgrade \
-        "$PREFIX/src[pi]"; then
-        compiled_ok=1
-    else
-        echo "install.sh: compiling the rules failed (see above): installing them as pure Python"
+# Everything the venv and the compiled build are made from: the source files, the
+# build choice, the Python and the machine, the compiler and Debian's lgpio/spidev. When
+# none of it changed since the last install, the venv is kept as it is (seconds instead
+# of minutes); --rebuild forces a new one.
+inputs_hash() {
+    {
+        tree_files "$SRC" | (cd "$SRC" && tr '\n' '\0' | xargs -0 -r sha256sum)
+        echo "compile=$COMPILE cc=${CC:-} machine=$(uname -m)"
+        python3 -VV
+        command -v "${CC:-cc}" || echo "no compiler"
+        for package in "${APT_OPTIONAL[@]}"; do
+            dpkg-query -W -f='${Package} ${Version} ${Status}\n' "$package" 2>/dev/null || echo "$package absent"
+        done
+    } | sha256sum | cut -c1-16
+}
+INPUTS_FILE=$PREFIX/venv/.spieltisch-inputs
+inputs=$(inputs_hash)
+reuse=0
+if [ "$REBUILD" -eq 0 ] && [ -f "$INPUTS_FILE" ] && [ "$(cat "$INPUTS_FILE")" = "$inputs" ] \
+    && (cd / && "$PREFIX/venv/bin/python" -I -c 'import controller.cli, rules' 2>/dev/null); then
+    reuse=1
+fi
+if [ "$reuse" -eq 1 ]; then
+    echo "nothing changed since the last install (inputs $inputs): the venv and its build are reused"
+    note "reused: $PREFIX/venv (inputs $inputs unchanged; --rebuild makes a new one)"
+    compiled_ok=0
+    run install -m 0644 "$revision_file" "$PREFIX/src/REVISION"
+else
+    # A fresh copy each time, so an upgrade leaves no stale modules behind.
+    run rm -rf "$PREFIX/src"
+    run install -d -m 0755 "$PREFIX" "$PREFIX/src"
+    copy=()
+    for item in "${SOURCE_ITEMS[@]}"; do
+        [ -e "$SRC/$item" ] && copy+=("$SRC/$item")
+    done
+    run cp -r "${copy[@]}" "$PREFIX/src/"
+    run find "$PREFIX/src" -name __pycache__ -prune -exec rm -rf {} +
+    run install -m 0644 "$revision_file" "$PREFIX/src/REVISION"
+    run python3 -m venv --system-site-packages "$PREFIX/venv"
+    # The rules compiled (docs/install.md, "The compiled build"): step 1 brought the compiler
+    # and the Python headers. Should compiling fail anyway (say, out of memory on a small
+    # board), the pure-Python rules play the same games, only the bots think slower.
+    compiled_ok=0
+    if [ "$COMPILE" -eq 1 ]; then
+        if run env SPIELTISCH_COMPILE=1 "$PREFIX/venv/bin/pip" install --quiet --upgrade \
+            "$PREFIX/src[pi,web]"; then
+            compiled_ok=1
+        else
+            echo "install.sh: compiling the rules failed (see above): installing them as pure Python"
+        fi
+    fi
+    if [ "$compiled_ok" -eq 0 ]; then
+        run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[pi,web]"
+    fi
+    # pip builds in the source tree; the copy stays a plain copy of the checkout
+    run rm -rf "$PREFIX/src/build" "$PREFIX/src/spieltisch.egg-info"
+    if [ "$DRY_RUN" -eq 0 ]; then
+        printf '%s\n' "$inputs" >"$INPUTS_FILE"
     fi
 fi
-if [ "$compiled_ok" -eq 0 ]; then
-    run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[pi]"
-fi
-# pip builds in the source tree; the copy stays a plain copy of the checkout
-run rm -rf "$PREFIX/src/build" "$PREFIX/src/spieltisch.egg-info"
 if [ "$DRY_RUN" -eq 0 ]; then
     version_after=$(installed_version)
 else
@@ -387,14 +598,44 @@ if [ -n "$build" ]; then
     fi
 fi
 
-step "4. config in $CONF_DIR, saved games in $STATE_DIR"
-run install -d -m 0755 "$CONF_DIR"
-if [ -f "$CONF_DIR/config.toml" ]; then
-    echo "keeping the existing $CONF_DIR/config.toml"
-    note "kept: $CONF_DIR/config.toml"
+# GPIO: Debian's lgpio (Raspberry Pi OS), else the PyPI lgpio the pi extra brings, else
+# gpiozero's native pin factory (pure Python, /dev/gpiomem; no Pi 5). One line says which.
+GPIO_DROPIN=$DROPIN_DIR/gpio.conf
+gpio_factory=lgpio
+if (cd / && "$PREFIX/venv/bin/python" -I -c 'import lgpio' 2>/dev/null); then
+    if apt_installed python3-lgpio && [ -z "$ROOT" ]; then
+        gpio_line="GPIO: lgpio (Debian's python3-lgpio)"
+    else
+        gpio_line="GPIO: lgpio (from PyPI, the pi extra)"
+    fi
+elif [ "$DRY_RUN" -eq 1 ]; then
+    gpio_line="GPIO: lgpio if the install brings it, else gpiozero's native pin factory"
 else
-    run install -m 0644 "$SRC/config.example.toml" "$CONF_DIR/config.toml"
-    note "new: $CONF_DIR/config.toml (from config.example.toml: edit it for your table)"
+    gpio_factory=native
+    gpio_line="GPIO: gpiozero's native pin factory (no lgpio: neither python3-lgpio nor a PyPI build for $(uname -m))"
+fi
+echo "$gpio_line"
+SUMMARY=("${SUMMARY[0]}" "$gpio_line" "${SUMMARY[@]:1}")
+
+step "4. config in $CONF_DIR, saved games in $STATE_DIR"
+hint "the lines above say which file; fix it, then run sudo systemd/install.sh again"
+run install -d -m 0755 "$CONF_DIR"
+new_config=$(mktemp)
+TEMP_FILES+=("$new_config")
+if [ -f "$CONF_DIR/config.toml" ]; then
+    old_type=$(config_display_type "$CONF_DIR/config.toml")
+    if [ -n "$PANEL" ] && [ "$PANEL" != "$old_type" ]; then
+        config_with_panel "$CONF_DIR/config.toml" "$PANEL" "$new_config"
+        run install -m 0644 "$new_config" "$CONF_DIR/config.toml"
+        note "updated: $CONF_DIR/config.toml (display.type ${old_type:-unset} -> $PANEL, the rest kept)"
+    else
+        echo "keeping the existing $CONF_DIR/config.toml"
+        note "kept: $CONF_DIR/config.toml"
+    fi
+else
+    config_with_panel "$SRC/config.example.toml" "$display_type" "$new_config"
+    run install -m 0644 "$new_config" "$CONF_DIR/config.toml"
+    note "new: $CONF_DIR/config.toml (from config.example.toml, display.type $display_type: edit it for your table)"
 fi
 config_ok=1
 run "$PREFIX/venv/bin/spieltisch" config check "$CONF_DIR/config.toml" || config_ok=0
@@ -419,6 +660,7 @@ case "$display_type" in
 esac
 
 step "5. systemd unit"
+hint "the systemctl lines above say why; then run sudo systemd/install.sh again"
 run install -d -m 0755 "$UNIT_DIR"
 install_file "$SRC/systemd/spieltisch.service" "$UNIT"
 case "$display_type" in
@@ -434,17 +676,43 @@ case "$display_type" in
         fi
         ;;
 esac
+gpio_dropin=$(mktemp)
+TEMP_FILES+=("$gpio_dropin")
+if [ "$gpio_factory" = native ]; then
+    printf '%s\n' "# Written by install.sh: no lgpio here, so gpiozero's own pin factory." \
+        "[Service]" "Environment=GPIOZERO_PIN_FACTORY=native" >"$gpio_dropin"
+    run install -d -m 0755 "$DROPIN_DIR"
+    install_file "$gpio_dropin" "$GPIO_DROPIN"
+elif [ -e "$GPIO_DROPIN" ]; then
+    run rm -f "$GPIO_DROPIN"
+    note "removed: $GPIO_DROPIN (lgpio is there now)"
+fi
 # The system button's poweroff: logind asks polkit, which must say yes for our user.
 run install -d -m 0755 "$POLKIT_DIR"
 install_file "$SRC/systemd/50-spieltisch-poweroff.rules" "$POLKIT_RULE"
 system systemctl daemon-reload
 system systemctl enable spieltisch.service
+start_failed=0
 if [ "$START" -eq 1 ]; then
-    system systemctl restart spieltisch.service
+    hint "see journalctl -u spieltisch -b"
+    if ! system systemctl restart spieltisch.service; then
+        start_failed=1
+        note "not started: spieltisch.service failed to start"
+    elif [ -z "$ROOT" ] && [ "$DRY_RUN" -eq 0 ]; then
+        status=$(systemctl show -p StatusText --value spieltisch.service 2>/dev/null || true)
+        [ -z "$status" ] || note "started: spieltisch.service (status: $status)"
+    fi
 fi
 
 step "done: what changed"
 printf '%s\n' "${SUMMARY[@]}"
+if [ "$start_failed" -eq 1 ]; then
+    echo
+    journalctl -u spieltisch.service -b -n 8 --no-pager 2>/dev/null || true
+    echo "install.sh: installed, but the service did not start (the journal lines above say why):" \
+        "fix $CONF_DIR/config.toml (or: sudo systemd/install.sh --panel TYPE), then: sudo systemctl restart spieltisch" >&2
+    exit 1
+fi
 echo
 echo "logs: journalctl -u spieltisch -f    status: systemctl status spieltisch"
 echo "config: $CONF_DIR/config.toml (then: sudo systemctl restart spieltisch)"

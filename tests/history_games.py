@@ -41,7 +41,7 @@ def table_game(state_dir: Path, game: str, preset: str, seats: int, seed: int) -
     rig.table.options.frame_interval_s = 0.5  # fewer animation frames: same game
     session = Session.start(game, preset, ["bot"] * seats, seed=seed, bot="random")
     rig.app.start(new_game=session)
-    rig.table.defer_saves = True  # as Loop.run does: saves and records after the frame
+    rig.table.defer_effects()  # as Loop.run does: saves and records after the frame
     try:
         for _ in range(1_000_000):
             rig.advance()

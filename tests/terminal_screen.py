@@ -21,6 +21,8 @@ import pyte
 from PIL import Image, ImageDraw, ImageFont
 
 UPPER_HALF = "▀"
+MONO = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
+"""The README's terminal picture is drawn in this font (Debian: fonts-dejavu-core)."""
 XTERM_BASE = {
     "black": (0, 0, 0),
     "red": (205, 0, 0),
@@ -157,8 +159,7 @@ def screen_picture(screen: pyte.Screen, cell: tuple[int, int] = (10, 20)) -> Ima
     picture = Image.new("RGB", (screen.columns * width, screen.lines * height), (12, 12, 12))
     draw = ImageDraw.Draw(picture)
     font: ImageFont.FreeTypeFont | ImageFont.ImageFont
-    mono = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
-    font = ImageFont.truetype(str(mono), 16) if mono.exists() else ImageFont.load_default()
+    font = ImageFont.truetype(str(MONO), 16) if MONO.exists() else ImageFont.load_default()
     for y in range(screen.lines):
         for x in range(screen.columns):
             char = screen.buffer[y][x]

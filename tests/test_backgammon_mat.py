@@ -14,6 +14,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rules
 from controller.cli import main
@@ -144,3 +146,181 @@ def test_gnubg_imports_exported_matches_with_the_same_score(tmp_path: Path) -> N
     files.append(path)
     expected.append((1, 0, 2))
     assert gnubg_scores(files, tmp_path) == expected
+
+
+def test_header_names_every_rule() -> None:
+    money = match_file(played("money-automatic", 2)).splitlines()
+    assert '; [Jacoby "On"]' in money and '; [Beaver "Off"]' in money
+    assert '; [AutoDoubles "2"]' in money
+    match = match_file(played("match7", 2)).splitlines()
+    assert '; [Crawford "On"]' in match and " 7 point match" in match
+    assert not any("Jacoby" in line for line in match)
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) not installed")
+def test_gnubg_imports_every_preset_with_its_header(tmp_path: Path) -> None:
+    """Every rules option in the header, every match length: gnubg reads the file and
+    reaches our score (a Jacoby gammon with a centred cube counts one point)."""
+    cases = [(p, 7) for p in ("match1", "match3", "match7", "match11")]
+    cases += [("money-jacoby", seed) for seed in (1, 2, 3)] + [("money-automatic", 4)]
+    files, expected = [], []
+    for preset, seed in cases:
+        events = played(preset, seed)
+        path = tmp_path / f"{preset}-{seed}.mat"
+        path.write_text(match_file(events), encoding="utf-8")
+        files.append(path)
+        final = events[-1].after.to_json()
+        games = final["games"]
+        if final["match_length"]:
+            expected.append((len(games), final["score"]["white"], final["score"]["black"]))
+        else:
+            won = {"white": 0, "black": 0}
+            won[games[-1]["winner"]] = games[-1]["points"]
+            expected.append((1, won["white"], won["black"]))
+    assert gnubg_scores(files, tmp_path) == expected
+
+
+# -- whole games into GNU Backgammon -------------------------------------------------------
+
+
+def sgf_point(colour: str, point: int) -> str:
+    """A checker step's point (the mover's numbering, 25 the bar, 0 off) as GNU
+    Backgammon's SGF writes it: a letter on white's numbering, ``y`` bar, ``z`` off."""
+    if point == 25:
+        return "y"
+    if point == 0:
+        return "z"
+    return chr(ord("a") + (point - 1 if colour == "white" else 24 - point))
+
+
+def actions(events: list[PlayStep]) -> list[list[str]]:
+    """Per game, every checker play and cube action as GNU Backgammon's SGF records it
+    (``W[44xtrnhdfb]``, ``B[double]``), the steps of a play in a fixed order."""
+    from rules.backgammon.engine import MOVE, PLAYERS, BackgammonState, Play
+
+    games: list[list[str]] = [[]]
+    for step in events:
+        before = step.before
+        assert isinstance(before, BackgammonState)
+        if step.move is not None:
+            colour = PLAYERS[before.turn]
+            if before.phase == MOVE:
+                d1, d2 = before.dice
+                moves = step.move.steps if isinstance(step.move, Play) else ()
+                pairs = sorted(
+                    sgf_point(colour, src + 1) + sgf_point(colour, max(dst + 1, 0))
+                    for src, dst, _hit in moves
+                )
+                games[-1].append(f"{colour[0].upper()}[{d1}{d2}{''.join(pairs)}]")
+            elif step.move.notation in ("double", "take", "drop"):
+                who = colour if step.move.notation == "double" else PLAYERS[1 - before.turn]
+                games[-1].append(f"{who[0].upper()}[{step.move.notation}]")
+        if len(step.after.to_json()["games"]) > len(before.to_json()["games"]):
+            games.append([])
+    return [game for game in games if game]
+
+
+def gnubg_actions(mat: Path, tmp: Path) -> tuple[list[list[str]], str]:
+    """What GNU Backgammon imported from ``mat``: per game its plays and cube actions
+    (from the SGF it saves), and everything it printed."""
+    assert GNUBG is not None
+    sgf = tmp / (mat.stem + ".sgf")
+    result = subprocess.run(
+        [GNUBG, "-t", "-q"],
+        input=f"import mat {mat}\nsave match {sgf}\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    text = sgf.read_text(encoding="utf-8") if sgf.exists() else ""
+    games = []
+    for tree in text.split("(;")[1:]:
+        moves = re.findall(r";([BW])\[([^\]]*)\]", tree)
+        normal = []
+        for who, value in moves:
+            if value[:2].isdigit():  # dice, then the steps' from/to letters: sort them
+                pairs = sorted(value[2 + i : 4 + i] for i in range(0, len(value) - 2, 2))
+                value = value[:2] + "".join(pairs)
+            normal.append(f"{who}[{value}]")
+        games.append(normal)
+    return games, result.stdout + result.stderr
+
+
+def long_left_plays(events: list[PlayStep]) -> int:
+    """White's plays (the left column) as long as the column or longer: doubles with
+    hits, entries from the bar, ``44: 24/20 24/20 20/16* 20/16*``."""
+    from rules.backgammon.engine import MOVE, BackgammonState, Play
+    from rules.backgammon.mat import LEFT_WIDTH
+
+    count = 0
+    for step in events:
+        before = step.before
+        white = isinstance(before, BackgammonState) and before.phase == MOVE and before.turn == 0
+        if white and isinstance(before, BackgammonState) and isinstance(step.move, Play):
+            text = f"{before.dice[0]}{before.dice[1]}: " + " ".join(
+                f"{src + 1}/{max(dst + 1, 0)}{'*' if hit else ''}"
+                for src, dst, hit in step.move.steps
+            )
+            count += len(text) >= LEFT_WIDTH
+    return count
+
+
+# -- the two columns never touch -------------------------------------------------------------
+
+
+def gnubg_cells(line: str) -> tuple[str, str]:
+    """A row split the way GNU Backgammon's ``import mat`` splits it: the right cell
+    starts two characters before a second ``:`` (its dice; the character before them is
+    cut off), else at the first two blanks after column 15; the left cell after ``)``."""
+    right = ""
+    colons = [i for i, char in enumerate(line) if char == ":"]
+    if len(colons) >= 2 and colons[1] > 3:
+        start = colons[1] - 2
+        line, right = line[: start - 1], line[start:]
+    elif len(line) > 15 and (start := line.find("  ", 15)) >= 0:
+        line, right = line[:start], line[start + 1 :]
+    left = line.split(")", 1)[1] if ")" in line else line
+    return left.strip(), right.strip()
+
+
+@st.composite
+def long_plays(draw: st.DrawFn) -> str:
+    """A play of doubles with up to four steps, any of them a hit, from the bar too:
+    the longest cells a row can hold (``66: 25/19* 25/19* 25/19* 25/19*``)."""
+    die = draw(st.integers(1, 6))
+    count = draw(st.integers(0, 4))
+    steps = []
+    for _ in range(count):
+        source = draw(st.integers(1, 25))
+        hit = draw(st.booleans()) and source - die > 0
+        steps.append(f"{source}/{max(source - die, 0)}{'*' if hit else ''}")
+    return f"{die}{die}: " + " ".join(steps)
+
+
+CUBE_CELLS = st.sampled_from([" Doubles => 64", " Takes", " Drops", " Doubles => 2"]) | long_plays()
+
+
+@settings(max_examples=300, deadline=None)
+@given(left=long_plays() | st.sampled_from([" Doubles => 2", " Takes"]), right=CUBE_CELLS)
+def test_the_columns_stay_apart(left: str, right: str) -> None:
+    from rules.backgammon.mat import _GameLines
+
+    lines = _GameLines()
+    lines.add(0, left)
+    lines.add(1, right)
+    (row,) = lines.render()
+    assert len(row) < 127, "GNU Backgammon reads a row of at most 127 characters"
+    assert gnubg_cells(row) == (left.strip(), right.strip())
+
+
+@settings(max_examples=100, deadline=None)
+@given(left=long_plays(), points=st.integers(1, 192))
+def test_a_win_beside_a_long_play_stays_apart(left: str, points: int) -> None:
+    from rules.backgammon.mat import _GameLines
+
+    lines = _GameLines()
+    lines.add(0, left)
+    lines.won(1, points)
+    (row,) = lines.render()
+    assert gnubg_cells(row) == (left.strip(), f"Wins {points} point{'s' * (points != 1)}")

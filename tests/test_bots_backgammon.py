@@ -17,6 +17,7 @@ import hashlib
 import importlib.util
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -56,6 +57,7 @@ from rules.backgammon.pubeval import ALL_OFF, pubeval
 from rules.bots import make_bot
 from rules.budget import Budget
 from rules.core import State
+from rules.data import provenance
 from rules.playout import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -284,18 +286,33 @@ def test_money_bot_drops_a_hopeless_race_and_does_not_double_when_behind() -> No
 
 
 def test_match_equity_table_known_values() -> None:
+    """The shipped Kazaross-XG2 table: its published anchors and its symmetry."""
     assert match_equity(1, 1) == 0.5
-    # 2 away against 1 away: the Crawford game (no cube), then 1-1.
-    assert match_equity(2, 1) == 0.25
-    # After the Crawford game the trailer doubles at once: every game is worth 2 to it.
-    assert match_equity(2, 1, post_crawford=True) == 0.5
-    assert match_equity(3, 1, post_crawford=True) == 0.25
-    assert match_equity(4, 1, post_crawford=True) == 0.25
+    # 2 away against 1 away in the Crawford game; the table's 0.32264.
+    assert match_equity(2, 1) == pytest.approx(0.32264)
+    # After the Crawford game the trailer at 2 away has a free drop: 0.48803.
+    assert match_equity(2, 1, post_crawford=True) == pytest.approx(0.48803)
+    assert match_equity(1, 3, post_crawford=True) == pytest.approx(1 - 0.32264, abs=0.01)
     assert match_equity(0, 3) == 1.0 and match_equity(3, 0) == 0.0
-    for a in range(1, 8):
-        for b in range(1, 8):
-            assert match_equity(a, b) + match_equity(b, a) == pytest.approx(1.0)
+    for a in range(1, 12):
+        for b in range(1, 12):
+            assert match_equity(a, b) + match_equity(b, a) == pytest.approx(1.0, abs=1e-4)
             assert match_equity(a, b) >= match_equity(a + 1, b)
+
+
+GNUBG_MET = Path("/usr/share/gnubg/met/Kazaross-XG2.xml")
+
+
+@pytest.mark.skipif(not GNUBG_MET.exists(), reason="Debian's gnubg (its MET files) not installed")
+def test_the_shipped_table_is_gnubgs_kazaross_xg2() -> None:
+    cells = re.findall(r"<me>([0-9.]+)</me>", GNUBG_MET.read_text(encoding="utf-8"))
+    pre = [float(x) for x in cells[: 25 * 25]]
+    for a in range(1, 26):
+        for b in range(1, 26):
+            assert match_equity(a, b) == pre[(a - 1) * 25 + b - 1]
+    record = provenance("rules.backgammon", "met.json")
+    assert record["source"]["table"] == "Kazaross XG2 25 point MET"
+    assert record["source"]["sha256"] == hashlib.sha256(GNUBG_MET.read_bytes()).hexdigest()
 
 
 def test_match_cube_post_crawford_trailer_doubles_and_leader_takes() -> None:
@@ -361,3 +378,15 @@ def test_gnu_backgammons_pubeval_player_plays_through_our_engine() -> None:
     tally = bench.play_backgammon(3, 0, 4, "gnubg-pubeval", False, None)
     assert len(tally.play_times) > 40
     assert 0 <= tally.wins <= 4
+
+
+def test_gnu_backgammons_0ply_player_plays_cubeless_games_through_our_engine() -> None:
+    """``bots.py --yardstick gnubg``: GNU Backgammon's 0-ply play is found among our
+    legal plays for whole games (the glue raises otherwise), and the games are cubeless:
+    no cube action is ever timed and no game is worth more than a backgammon."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    bench = load_benchmark("bots.py")
+    tally = bench.play_backgammon(3, 0, 4, "gnubg", False, None)
+    assert len(tally.play_times) > 40 and not tally.cube_times
+    assert len(tally.game_points) == 4
+    assert all(points in (-3, -2, -1, 1, 2, 3) for points in tally.game_points)

@@ -14,7 +14,7 @@ import random
 import pytest
 
 import rules
-from controller.checker_entry import Boards, CheckerEntry, Step
+from controller.games.backgammon.checker_entry import Boards, CheckerEntry, Step
 from rules.backgammon.engine import MOVE, BackgammonState, Play
 
 MOST_PRESSES = 15

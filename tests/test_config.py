@@ -124,7 +124,7 @@ BAD_CONFIGS = [
     (
         "bad player",
         BASE + '[[seats]]\nok = 17\nnext = 27\nplayer = "robot"\n',
-        "seats[0].player: 'robot' is not allowed; allowed: 'human', 'bot', 'empty'",
+        "seats[0].player: 'robot' is not allowed; allowed: 'human', 'bot', 'phone', 'empty'",
     ),
     (
         "unknown input type",

@@ -189,3 +189,41 @@ def test_a_missing_config_names_the_option_and_the_example(tmp_path: Path) -> No
     result = run_once("--config", str(missing), "--state-dir", str(tmp_path / "s"), cwd=tmp_path)
     assert result.returncode == EX_CONFIG, result.stderr
     assert "--config" in result.stderr and "config.example.toml" in result.stderr
+
+
+@pytest.mark.process
+def test_no_panel_chosen_yet_starts_and_waits_with_a_status_that_says_what_to_set(
+    tmp_path: Path,
+) -> None:
+    """``display.type = "none"`` (``install.sh --panel none``): READY with a status
+    naming the key and the panels, no exit, no restart loop; once the file names a
+    panel (here the capture emulator), SIGHUP starts the table."""
+    config = tmp_path / "config.toml"
+    config.write_text('[display]\ntype = "none"\n' + GOOD_GAME, encoding="utf-8")
+    check = subprocess.run(
+        [*spieltisch_command(), "config", "check", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert check.returncode == 0 and "no panel chosen yet" in check.stdout, check.stderr
+    notify = NotifySocket()
+    app = ApplianceProcess(config, tmp_path / "state", notify=notify, log_dir=tmp_path)
+    try:
+        assert notify.wait_for("READY=1") is not None, app.stderr()
+        (status,) = [m for _, m in notify.messages if "READY=1" in m]
+        assert f"STATUS=no panel chosen yet: set display.type in {config}" in status
+        assert "ws2812, max7219, bridge, unicornhathd, apa102" in status
+        assert "Traceback" not in app.stderr()
+        time.sleep(1)
+        assert app.process.poll() is None, "it exited instead of waiting"
+
+        capture_config(tmp_path, GOOD_GAME)  # the same file, now with a panel
+        app.process.send_signal(signal.SIGHUP)
+        assert notify.wait_for("STATUS=playing") is not None, app.stderr()
+        code, _seconds = app.terminate()
+        assert code == 0, app.stderr()
+    finally:
+        app.close()
+        notify.close()

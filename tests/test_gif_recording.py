@@ -57,3 +57,72 @@ def test_an_unwritable_recording_is_one_clear_error(tmp_path: Path) -> None:
     recorder.show(Image.new("1", (8, 8), 1))
     with pytest.raises(HardwareError, match="cannot write the recording"):
         recorder.close()
+
+
+def test_writing_reports_progress_and_never_leaves_a_partial_file(
+    tmp_path: Path, fake_clock: FakeClock
+) -> None:
+    """While the GIF is written, ``progress`` hears every frame; the target keeps its
+    older content until the new file is whole (no 0-byte file meanwhile), and no
+    temporary file is left behind."""
+    path = tmp_path / "game.gif"
+    path.write_bytes(b"an older recording")
+    seen: list[tuple[int, int]] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append((done, total))
+        assert path.read_bytes() == b"an older recording"
+
+    recorder = GifRecorder(path, 16, 16, "RGB", scale=4, clock=fake_clock, progress=progress)
+    for index in range(40):
+        fake_clock.advance(0.1)
+        recorder.show(Image.new("RGB", (16, 16), (index * 6, 255 - index * 6, 90)))
+    recorder.close()
+    assert seen == [(done, 40) for done in range(1, 41)]
+    with Image.open(path) as gif:
+        assert gif.n_frames == 40
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.gif"]
+
+
+def test_record_progress_on_a_terminal_and_in_a_pipe() -> None:
+    import os
+    import pty
+
+    from controller.record_progress import RecordProgress
+
+    master, slave = pty.openpty()
+    read, write = os.pipe()
+    try:
+        for fd in (slave, write):
+            report = RecordProgress(Path("game.gif"), fd=fd)
+            for done in range(1, 101):
+                report(done, 100)
+        os.close(slave)
+        os.close(write)
+        on_tty = b""
+        while chunk := _read(master):
+            on_tty += chunk
+        in_pipe = os.read(read, 65536).decode()
+    finally:
+        os.close(master)
+        os.close(read)
+    lines = on_tty.decode().replace("\r\n", "\n").split("\r")  # the pty adds \r to \n
+    assert lines[1].startswith("spieltisch sim: writing game.gif: 1/100 frames (1 %)")
+    assert any("49/100 frames (49 %)" in line for line in lines), "the count goes up"
+    assert len(lines) < 60, "at most every 2 %"
+    assert lines[-1].startswith("spieltisch sim: writing game.gif: 100/100 frames, done")
+    assert in_pipe == (
+        "spieltisch sim: writing game.gif: 100 frames\nspieltisch sim: wrote game.gif\n"
+    )
+
+
+def _read(fd: int) -> bytes:
+    import os
+    import select
+
+    if not select.select([fd], [], [], 0.2)[0]:
+        return b""
+    try:
+        return os.read(fd, 65536)
+    except OSError:
+        return b""

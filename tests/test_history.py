@@ -200,10 +200,11 @@ def test_damage_found_on_a_write_moves_the_file_aside_and_keeps_the_game(
 ) -> None:
     path = tmp_path / "history.sqlite3"
     shutil.copyfile(V1_DATABASE, path)
-    damage_records_page(path)
     warnings: list[OSError] = []
     keeper = HistoryKeeper(tmp_path, 4, warnings.append)
-    keeper.open()  # the schema page is fine: the damage shows only on use
+    assert keeper.open() is None
+    keeper.store.close()  # as after a failed write: the next one opens it unchecked
+    damage_records_page(path)  # the schema page is fine: the damage shows only on use
     session = played("minimaki", "standard", ["human"], seed=5)
     keeper.record(session, "finished")
     assert warnings == [] and keeper.backlog == []
@@ -290,7 +291,7 @@ def test_a_finished_game_is_recorded_once_and_before_its_final_save() -> None:
 def test_with_the_loop_deferring_the_record_waits_for_the_frame() -> None:
     recorded: list[str] = []
     table = Table(options(), record=lambda s, outcome: recorded.append(outcome))
-    table.defer_saves = True
+    table.defer_effects()
     table.start_session(Session.start("minimaki", "standard", ["bot"], seed=2, bot="random"))
     run_until(table, lambda: table.state is Mode.GAME_OVER)
     assert recorded == [] and len(table.records_pending) == 1
@@ -359,9 +360,10 @@ def test_a_full_disk_never_stops_play_warns_and_records_later(
     app.table.options.frame_interval_s = 0.5
     first = Session.start("minimaki", "standard", ["bot"], seed=3, bot="random")
     app.start(new_game=first)
-    app.table.defer_saves = True
+    app.table.defer_effects()
     try:
         rig.advance()
+        (state_dir / ".reserve").unlink()  # a disk that never had room for the reserve
         filler = fill(small_disk)
         play_to_the_end(rig)
         assert app.history.failures >= 1 and [r.summary.uid for r in app.history.backlog] == [

@@ -18,9 +18,10 @@ import pytest
 import rules
 from controller.cli import main
 from controller.history import HistoryStore
+from controller.history_export import replay
 from controller.history_record import record_of
 from tests.history_games import played, table_game, tmpfs
-from tests.test_backgammon_mat import GNUBG, gnubg_scores
+from tests.test_backgammon_mat import GNUBG, actions, gnubg_actions, gnubg_scores, long_left_plays
 from tests.test_save_failures import fill
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +93,27 @@ def test_show_walks_the_game_move_by_move_on_the_text_board(
     shown = json.loads(out)
     assert len(shown["events"]) == len(record.history)  # type: ignore[attr-defined]
     assert shown["events"][-1]["state"] == record.final_state  # type: ignore[attr-defined]
+
+
+def test_show_gives_a_backgammon_record_its_analysis_and_others_none(
+    table_games: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = history(capsys, table_games, "show", "1")
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.startswith("  white: PR ") for line in lines)
+    assert any(line.startswith("  black: PR ") for line in lines)
+    assert any(line.startswith("  worst 1: event ") for line in lines)
+    code, out, _ = history(capsys, table_games, "show", "1", "--json")
+    analysis = json.loads(out)["analysis"]
+    assert [side["player"] for side in analysis["sides"]] == ["white", "black"]
+    assert all(side["decisions"] > 0 and side["pr"] > 0 for side in analysis["sides"])
+    worst = analysis["worst"][0]
+    assert worst["equity_lost"] > 0 and worst["played"] != worst["best"]
+    code, out, _ = history(capsys, table_games, "show", "2", "--json")
+    assert "analysis" not in json.loads(out)
+    _, out, _ = history(capsys, table_games, "show", "2")
+    assert "analysis" not in out
 
 
 def test_stats_count_wins_per_colour_and_kind(
@@ -308,3 +330,37 @@ def cli(state: Path, *args: str) -> subprocess.CompletedProcess[str]:
         check=False,
         timeout=60,
     )
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) not installed")
+def test_games_with_long_doubles_import_whole_into_gnu_backgammon(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Seeded bot games are played until three of them hold a play longer than the
+    left column (doubles with hits, bar entries); each is recorded, exported with
+    ``history export`` and imported by the real GNU Backgammon, which must see every
+    play and cube action of every game, in order, with no warning."""
+    state = tmp_path / "state"
+    state.mkdir()
+    store = HistoryStore(state)
+    store.open()
+    chosen = 0
+    for seed in range(60):
+        session = played("backgammon", "single", ["bot", "bot"], seed)
+        events = replay(record_of(session, "finished", "2025-01-01T00:00:00+00:00", 2, "r"))
+        if long_left_plays(events):
+            store.add(record_of(session, "finished", f"2025-01-01T00:00:{seed:02d}+00:00", 2, "r"))
+            chosen += 1
+            if chosen == 3:
+                break
+    store.close()
+    assert chosen == 3, "no three seeded games with long plays"
+    for record_id in (1, 2, 3):
+        target = tmp_path / f"game{record_id}.mat"
+        code, _, err = history(capsys, state, "export", str(record_id), str(target))
+        assert code == 0, err
+        expected = actions(replay(stored(state, record_id)))  # type: ignore[arg-type]
+        imported, said = gnubg_actions(target, tmp_path)
+        assert "WARNING" not in said and "garbage" not in said, said[:2000]
+        assert imported == expected
+        assert isinstance(expected[0][0], str) and len(expected[0]) > 20

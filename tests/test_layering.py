@@ -221,3 +221,112 @@ def test_cycle_finder_finds_a_cycle() -> None:
 @pytest.mark.parametrize("package", ["rules", "controller", "hardware", "firmware"])
 def test_no_import_cycle_inside_a_package(package: str) -> None:
     assert cycles(import_graph(package)) == []
+
+
+# -- each game presents itself -----------------------------------------------------------
+
+FAMILIES = ROOT / "controller" / "games"
+GAME_NAMES = ("maedn", "kleiner_aerger", "backgammon", "minimaki")
+"""The games the product ships (the rules' registry names them; the controller must not)."""
+ENGINES = ("rules.track", "rules.backgammon", "rules.minimaki")
+NOT_SCANNED = {
+    "controller/testing": "the test harness shipped in the package builds configs and saves",
+    "controller/history_record.py": 'reads the rules\' win kinds "single/gammon/backgammon"',
+}
+"""Where the scan does not look, and why."""
+
+
+def generic_modules() -> list[Path]:
+    """Every controller module outside a family's own package (controller/games/<family>/)."""
+    found = []
+    for path in sorted((ROOT / "controller").rglob("*.py")):
+        relative = str(path.relative_to(ROOT))
+        if path.parent != FAMILIES and FAMILIES in path.parents:
+            continue  # inside a family's own package
+        if any(relative == skip or relative.startswith(skip + "/") for skip in NOT_SCANNED):
+            continue
+        found.append(path)
+    return found
+
+
+def game_knowledge(path: Path) -> list[str]:
+    """Game names in string literals, imports of a game's engine, isinstance checks
+    against a game's state type, in one module (docstrings and comments excepted)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docstrings and node.value in GAME_NAMES:
+                found.append(f"line {node.lineno}: names {node.value!r}")
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.startswith(ENGINES):
+                found.append(f"line {node.lineno}: imports {node.module}")
+        elif isinstance(node, ast.Import):
+            found += [
+                f"line {node.lineno}: imports {alias.name}"
+                for alias in node.names
+                if alias.name.startswith(ENGINES)
+            ]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "isinstance"
+            and len(node.args) == 2
+        ):
+            kinds = ast.unparse(node.args[1])
+            if any(game in kinds for game in ("Maedn", "Backgammon", "Minimaki", "Track")):
+                found.append(f"line {node.lineno}: isinstance against {kinds}")
+    return found
+
+
+def test_generic_controller_modules_know_no_game() -> None:
+    """Outside a family's presentation package nothing in controller/ names a game,
+    imports a game's engine or tests a game's state type: it asks the registration."""
+    offenders = {
+        str(path.relative_to(ROOT)): found
+        for path in generic_modules()
+        if (found := game_knowledge(path))
+    }
+    assert offenders == {}
+
+
+def test_the_scan_finds_game_knowledge(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        '"""maedn in a docstring is fine."""\n'
+        "from rules.backgammon.engine import BackgammonState\n"
+        "def f(state):\n"
+        '    return state.game.name == "minimaki" or isinstance(state, BackgammonState)\n',
+        encoding="utf-8",
+    )
+    assert sorted(game_knowledge(sample)) == [
+        "line 2: imports rules.backgammon.engine",
+        "line 4: isinstance against BackgammonState",
+        "line 4: names 'minimaki'",
+    ]
+
+
+def test_the_loop_and_the_appliance_never_write_the_tables_fields() -> None:
+    """The table is handed the time and told what happened; nothing outside assigns
+    its fields (``table.now = ...``)."""
+    offenders = []
+    for name in ("loop.py", "app.py", "run_cli.py"):
+        tree = ast.parse((ROOT / "controller" / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            for target in targets:
+                if isinstance(target, ast.Attribute) and ast.unparse(target.value).endswith(
+                    "table"
+                ):
+                    offenders.append(f"{name}:{node.lineno}: {ast.unparse(target)}")
+    assert offenders == []

@@ -91,6 +91,28 @@ def test_the_rules_command_line_handles_it() -> None:
 def test_the_menu_offers_it_with_its_title() -> None:
     items = [item for item in default_menu() if item.game == toy_game.NAME]
     assert [item.preset for item in items] == ["standard"]
+    assert [item.label for item in items] == ["Hasenrennen"]  # its title, as registered
+
+
+def test_the_menu_and_the_status_line_show_its_title_and_words() -> None:
+    from controller.machine import Mode
+    from controller.session import Session
+    from controller.table import Table, TableOptions
+    from hardware.interfaces import ButtonEvent
+
+    menu = tuple(item for item in default_menu() if item.game == toy_game.NAME)
+    table = Table(TableOptions(menu=menu, bot="random"))
+    assert table.status().text.startswith("menu: Hasenrennen (1 of 1)")
+    table.handle(ButtonEvent(0, "ok", "down"), 0.0)
+    assert table.status().text.startswith("Hasenrennen: ")
+    session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=1)
+    table.start_session(session)
+    table.roll_now((5,))
+    while table.state is not Mode.CHOOSE:
+        wake = table.next_wakeup()
+        assert wake is not None
+        table.tick(wake)
+    assert "— run · move 1 of 2" in table.status().text
 
 
 @pytest.mark.parametrize(("width", "height", "mode"), views.GENERIC.sizes())
@@ -133,12 +155,12 @@ def test_the_table_words_and_animates_its_moves_by_their_notation() -> None:
 def test_a_whole_table_game_with_bots_plays_to_its_end() -> None:
     table = Table(TableOptions(seat_count=2, bot="random", bot_delay_s=0.0), ask_bot=None)
     session = Session.start(toy_game.NAME, "standard", ["bot", "bot"], seed=11, bot="random")
-    table.now = 0.0
+    table.at(0.0)
     table.start_session(session)
     frames = 0
     for _ in range(20_000):
         wake = table.next_wakeup()
-        table.now = wake if wake is not None and wake > table.now else table.now + 0.05
+        table.at(wake if wake is not None and wake > table.now else table.now + 0.05)
         table.tick(table.now)
         if table.dirty or table.animating():
             image = views.render(table.scene(), 16, 16, "RGB")

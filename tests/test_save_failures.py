@@ -89,7 +89,7 @@ def test_a_vanished_state_directory_warns_and_play_goes_on(
     # The directory is swapped for a file: every save now fails with ENOTDIR.
     state_dir.rename(tmp_path / "moved")
     state_dir.write_text("not a directory")
-    assert play_until_a_save_fails(rig) == "not saved: disk error"
+    assert play_until_a_save_fails(rig) == "not saved: not a directory"
     play(rig, 6)
     assert rig.app.failing_saves >= 2
     assert len(history(rig)) > len(before)

@@ -191,3 +191,45 @@ def test_cli_selftest_with_a_bad_config_exits_2(
     assert main(["selftest", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "display.width: 7x16" in err
+
+
+def test_skip_buttons_opens_no_buttons_and_counts_none(tmp_path: Path) -> None:
+    """``--skip-buttons`` on a machine without GPIO (this one, with no mock pin factory):
+    the GPIO buttons of the config are never opened, and the summary says they were
+    skipped instead of "0/9 buttons ok"."""
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.toml"
+    config.write_text('[display]\ntype = "dummy"\n\n[input]\ntype = "gpio"\n')
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    root = Path(__file__).resolve().parent.parent
+    args = ["--config", str(config), "--step-ms", "0", "--colour-s", "0"]
+    result = subprocess.run(
+        [sys.executable, "-m", "controller", "selftest", *args, "--skip-buttons"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "GPIO" not in result.stderr
+    summary = result.stdout.strip().splitlines()[-1]
+    assert summary == "selftest: 256 LEDs walked, buttons skipped"
+
+
+def test_skip_leds_says_so(factory: MockFactory) -> None:
+    buttons = GpioButtons(SPEC, pin_factory=factory)
+    out = io.StringIO()
+    display = open_display(DisplaySpec(type="dummy"))
+    test = Selftest(display, buttons, [], out=out, step_s=0, colour_s=0)
+    try:
+        report = test.run(leds=False)
+    finally:
+        buttons.close()
+        display.close()
+    assert report.leds == 0
+    assert out.getvalue().strip().splitlines()[-1] == "selftest: LEDs skipped, 0/0 buttons ok"

@@ -170,6 +170,54 @@ def test_f12_and_exit_write_the_whole_window_as_png(tmp_path: Path, fake_clock: 
     assert Image.open(at_exit).size == (500, 450)
 
 
+def test_f12_without_a_file_writes_a_time_stamped_png_here_and_says_where(
+    tmp_path: Path, fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No ``--screenshot``: F12 writes ``spieltisch-DATE-TIME.png`` in the current
+    directory, a second F12 in the same second a second file, and each time the
+    window's hint line and the terminal are told the path."""
+    import re
+
+    monkeypatch.chdir(tmp_path)
+    said: list[str] = []
+    table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock, say=said.append)
+    try:
+        table_window.show(Image.new("RGB", (16, 16), (0, 90, 200)))
+        before = table_window.picture()
+        for _ in range(2):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12))
+            table_window.poll()
+        shots = sorted(tmp_path.glob("*.png"))
+        assert len(shots) == 2
+        for shot in shots:
+            assert re.fullmatch(r"spieltisch-\d{4}-\d\d-\d\d-\d{6}(-2)?\.png", shot.name)
+            assert Image.open(shot).size == SIZE
+        assert sorted(said) == sorted(f"screenshot saved to {shot}" for shot in shots)
+        hint = ImageChops.difference(before, table_window.picture()).getbbox()
+        assert hint is not None and hint[1] > SIZE[1] * 3 // 4, "the hint line says where"
+        fake_clock.advance(10)
+        table_window.show(Image.new("RGB", (16, 16), (0, 90, 200)))
+        assert ImageChops.difference(before, table_window.picture()).getbbox() is None
+    finally:
+        table_window.close()
+    assert len(list(tmp_path.glob("*.png"))) == 2, "closing writes no screenshot of its own"
+
+
+def test_a_screenshot_that_cannot_be_written_is_said(tmp_path: Path, fake_clock: FakeClock) -> None:
+    said: list[str] = []
+    target = tmp_path / "missing" / "shot.png"
+    table_window = TableWindow(
+        16, 16, size=SIZE, clock=fake_clock, screenshot=target, say=said.append
+    )
+    try:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12))
+        table_window.poll()
+    finally:
+        table_window.screenshot_path = None
+        table_window.close()
+    assert len(said) == 1 and said[0].startswith("screenshot not saved: ")
+
+
 def test_a_click_plays_at_the_table(fake_clock: FakeClock) -> None:
     """The window as the appliance's display and input: a click on seat 1's OK in the
     menu chooses the game, and the status line follows."""

@@ -128,40 +128,40 @@ def test_game_over_confirm_countdown_and_banner() -> None:
         "back to the menu? OK: yes (the game ends), NEXT: no"
     )
     over = Scene(state, 0.0, winner="blue")
-    assert describe(Mode.GAME_OVER, over, session) == "blue wins! OK: back to the menu"
+    assert describe(Mode.GAME_OVER, over, session) == "blue wins · OK: back to the menu"
     looks = table_status(Mode.GAME_OVER, over, session, seat_count=4).seats
     assert not any(look.on_turn for look in looks)
 
 
 def test_move_words_of_every_game() -> None:
     lingo = maedn_midgame("lingo")  # no obligations: every piece may move, or pass
-    words = {move_words("maedn", m) for m in lingo.legal_moves()}
+    words = {move_words(lingo, m) for m in lingo.legal_moves()}
     assert {"piece on 0 → 3", "piece on 5 → 8", "pass (no move)"} <= words
     entering = track_position(
         "classic", {"red": ["home", "home", "home", 38], "green": ["home"] * 4}, dice=[6]
     )
-    words = {move_words("maedn", m) for m in entering.legal_moves()}
+    words = {move_words(entering, m) for m in entering.legal_moves()}
     assert "piece from home → 0" in words
     goal = track_position(
         "classic", {"red": [38, "home", "home", "home"], "green": ["home"] * 4}, dice=[3]
     )
-    assert {move_words("maedn", m) for m in goal.legal_moves()} == {"piece on 38 → goal 2"}
+    assert {move_words(goal, m) for m in goal.legal_moves()} == {"piece on 38 → goal 2"}
     kleiner = kleiner_midgame()
-    assert all(" → " in move_words("kleiner_aerger", m) for m in kleiner.legal_moves())
+    assert all(" → " in move_words(kleiner, m) for m in kleiner.legal_moves())
     capture = track_position(
         "classic",
         {"red": [3, "home", "home", "home"], "green": [5, "home", "home", "home"]},
         dice=[2],
     )
-    assert move_words("maedn", capture.legal_moves()[0]) == "piece on 3 → 5, captures"
-    assert move_words("maedn", rules.PASS) == "pass (no move)"
+    assert move_words(capture, capture.legal_moves()[0]) == "piece on 3 → 5, captures green"
+    assert move_words(capture, rules.PASS) == "pass (no move)"
     minimaki = minimaki_midgame()
-    steps = {move_words("minimaki", m) for m in minimaki.legal_moves()}
+    steps = {move_words(minimaki, m) for m in minimaki.legal_moves()}
     assert "step r4c3 → r3c3" in steps
     start = rules.get_game("minimaki").new_state()
-    assert move_words("minimaki", start.legal_moves()[2]) == "start on r6c3"
+    assert move_words(start, start.legal_moves()[2]) == "start on r6c3"
     backgammon = rules.get_game("backgammon").new_state().roll((3, 1))
-    plays = {move_words("backgammon", m) for m in backgammon.legal_moves()}
+    plays = {move_words(backgammon, m) for m in backgammon.legal_moves()}
     assert "checkers 8/5 6/5" in plays
 
 
@@ -197,3 +197,14 @@ def test_a_backgammon_play_entered_checker_by_checker_is_described_step_by_step(
     text = describe(Mode.CHOOSE, Scene(state, 0.0, dice=(6, 4), entry=entry), session)
     assert "fixed 13/7 · NEXT shows checker 24/20, OK fixes it" in text
     assert text.startswith(colour_name("backgammon", state.current_player or ""))
+
+
+def test_a_backgammon_hint_shows_its_equity_and_chances() -> None:
+    state = rules.get_game("backgammon").new_state().roll((3, 1))
+    session = Session.start("backgammon", "single", ["human", "empty", "bot"], seed=1)
+    session.state = state
+    play = next(m for m in state.legal_moves() if m.notation == "8/5 6/5")
+    scene = Scene(state, 0.0, preview=play, dice=(3, 1), hint=play)
+    text = describe(Mode.CHOOSE, scene, session, (0, 16))
+    assert "· best: checkers 8/5 6/5 (equity +0." in text
+    assert "wins 5" in text and "gammon" in text

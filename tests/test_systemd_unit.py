@@ -126,7 +126,13 @@ def test_ws2812_drop_in_is_the_only_root_exception() -> None:
     drop_in = ROOT / "systemd" / "ws2812.conf"
     lines = unit_lines(drop_in)
     assert ("Service", "User", "root") in lines
-    assert {k for _, k, _ in lines} <= {"User", "Group", "CapabilityBoundingSet", "DeviceAllow"}
+    assert {k for _, k, _ in lines} <= {
+        "User",
+        "Group",
+        "CapabilityBoundingSet",
+        "DeviceAllow",
+        "ExecStopPost",
+    }
     assert "ws2812" in drop_in.read_text(encoding="utf-8").split("\n", 1)[0]
 
 
@@ -164,12 +170,12 @@ def test_install_dry_run_plan() -> None:
     assert result.returncode == 0, result.stderr
     commands = [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
     expected = [
-        r"apt-get install -y .*python3-venv.*python3-lgpio",
+        r"apt-get install -y .*python3-venv",
         r"usermod --append --groups gpio\\?,spi\\?,dialout spieltisch",  # %q may escape ,
         r"python3 -m venv --system-site-packages /opt/spieltisch/venv",
         r"env SPIELTISCH_COMPILE=1 /opt/spieltisch/venv/bin/pip install .*/opt/spieltisch/src"
-        r"\\\[pi\\\]",
-        r"install -m 0644 \S+/config.example.toml /etc/spieltisch/config.toml",
+        r"\\\[pi\\,web\\\]",
+        r"install -m 0644 \S+ /etc/spieltisch/config.toml",  # the example, with the panel
         r"/opt/spieltisch/venv/bin/spieltisch config check /etc/spieltisch/config.toml",
         r"install -d -m 0750 /var/lib/spieltisch",
         r"chown spieltisch:spieltisch /var/lib/spieltisch",
@@ -192,7 +198,7 @@ def test_install_pure_skips_compiling() -> None:
     assert result.returncode == 0, result.stderr
     pips = [line for line in result.stdout.splitlines() if "/venv/bin/pip install" in line]
     assert pips == [
-        r"+ /opt/spieltisch/venv/bin/pip install --quiet --upgrade /opt/spieltisch/src\[pi\]"
+        r"+ /opt/spieltisch/venv/bin/pip install --quiet --upgrade /opt/spieltisch/src\[pi\,web\]"
     ]
 
 
@@ -233,3 +239,53 @@ def test_install_rejects_bad_options_in_one_line(args: tuple[str, ...], message:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and message in result.stderr
     assert result.stdout == ""
+
+
+def test_unit_lets_the_companion_page_listen_on_the_home_network_only() -> None:
+    """The page's socket is allowed (IPv4, IPv6, netlink for mDNS), but only to the
+    private, link-local and multicast ranges; everything else stays denied."""
+    families = " ".join(setting("RestrictAddressFamilies")).split()
+    assert {"AF_UNIX", "AF_INET", "AF_INET6"} <= set(families)
+    assert setting("IPAddressDeny") == ["any"]
+    allowed = " ".join(setting("IPAddressAllow")).split()
+    assert "any" not in allowed and "192.168.0.0/16" in allowed and "link-local" in allowed
+    assert not setting("PrivateNetwork")
+
+
+def test_start_timeout_leaves_a_wide_margin_over_a_cold_start() -> None:
+    """A cold start took 57 s under emulation: 60 s killed a healthy table. The start
+    timeout must be at least three times that, and the watchdog stays on."""
+    (timeout,) = setting("TimeoutStartSec")
+    assert timeout.endswith("s") and int(timeout[:-1]) >= 3 * 57
+    assert setting("WatchdogSec") == ["15s"]
+
+
+def test_ws2812_drop_in_gives_the_state_directory_back_to_the_service_user() -> None:
+    """Under the root drop-in systemd makes StateDirectory= root's; when the process
+    ends the directory and its saves go back to the spieltisch user."""
+    lines = unit_lines(ROOT / "systemd" / "ws2812.conf")
+    (post,) = [v for _, k, v in lines if k == "ExecStopPost"]
+    assert post == "+/bin/chown -R spieltisch:spieltisch %S/spieltisch"
+
+
+def test_install_failure_ends_with_the_summary_and_what_to_do(tmp_path: Path) -> None:
+    """A step that fails (here: /opt/spieltisch is a file, so the program cannot go
+    there) ends with what changed so far and one line naming the step and what to do,
+    never a silent stop in the middle (set -e)."""
+    (tmp_path / "opt").mkdir()
+    (tmp_path / "opt" / "spieltisch").write_text("in the way\n")
+    result = run_install("--root", str(tmp_path), "--panel", "none")
+    assert result.returncode != 0
+    assert "== failed: what changed before it stopped" in result.stdout
+    assert "source " in result.stdout.split("== failed")[1]  # the summary so far
+    (last,) = result.stderr.strip().splitlines()[-1:]
+    assert last.startswith('install.sh: failed in step "3. program in ')
+    assert "then run sudo systemd/install.sh again" in last
+
+
+@pytest.mark.parametrize("panel", ["frobnicator", ""])
+def test_install_rejects_an_unknown_panel_in_one_line(panel: str) -> None:
+    result = run_install("--dry-run", "--panel", panel)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "choose one of: ws2812 max7219 bridge unicornhathd apa102 none" in result.stderr

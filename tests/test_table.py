@@ -122,7 +122,7 @@ def test_forced_pass_plays_itself_after_a_preview() -> None:
     table.roll_now((3,))  # everybody at home: a 3 can only pass
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert table.moves == (PASS,)
-    assert table.action_at is not None and table.action_at > table.now
+    assert table.time.action_at is not None and table.time.action_at > table.now
     run_until(table, lambda: table.state is not Mode.CHOOSE)
 
 
@@ -209,6 +209,22 @@ def test_architecture_page_shows_the_current_machine_diagram() -> None:
     for line in mermaid().splitlines():
         if "-->" in line:
             assert line.strip() in text, line
+
+
+def test_architecture_page_shows_what_each_press_does() -> None:
+    """The buttons' table in docs/architecture.md is the machine's, row for row."""
+    from pathlib import Path
+
+    from controller.machine import button_table
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
+    assert button_table() in page.read_text(encoding="utf-8")
+
+
+def test_a_press_a_state_does_not_list_is_harmless() -> None:
+    table = Table(options())
+    press(table, 0, "next", "held")  # the menu has no held NEXT
+    assert table.state is Mode.MENU and table.ignored_presses == 1
 
 
 def test_mini_maki_hint_lights_reds_best_step() -> None:
@@ -352,7 +368,7 @@ def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
 def test_an_opening_throw_tumbles_in_the_throwers_colour(game: str, size: int) -> None:
     """Red's opening throw passes the turn to green at once; its dice stay red's."""
     from controller import views
-    from controller.views import maedn as maedn_view
+    from controller.games.track import view as maedn_view
     from controller.views.palette import seat_colour
 
     table = Table(options())
@@ -430,9 +446,9 @@ def test_hints_and_bot_moves_are_asked_with_their_own_request_types() -> None:
     assert asked == [("strong", HintRequest(1))]
     best = table.moves[-1]
     table.bot_answer(MoveRequest(1), best)  # no bot asked for it: ignored
-    assert table.hint is None and table.action is None
+    assert table.hint is None and table.time.action is None
     table.bot_answer(HintRequest(1), best)
-    assert table.scene().hint == best and table.action is None  # type: ignore[union-attr]
+    assert table.scene().hint == best and table.time.action is None  # type: ignore[union-attr]
 
     asked.clear()
     table = Table(
@@ -445,7 +461,7 @@ def test_hints_and_bot_moves_are_asked_with_their_own_request_types() -> None:
     assert asked == [("strong", MoveRequest(1))]
     move = table.moves[-1]
     table.bot_answer(HintRequest(1), move)  # same number, other kind: not a move
-    assert table.action is None and table.state is Mode.CHOOSE
+    assert table.time.action is None and table.state is Mode.CHOOSE
     table.bot_answer(MoveRequest(1), move)
     run_until(table, lambda: table.state is not Mode.CHOOSE)
     assert bots.history[-1] == {"player": "red", "move": move.notation}
@@ -492,9 +508,9 @@ def bots_round(hurry: bool) -> tuple[float, Table]:
     start = table.now
     if hurry:
         press(table, 0, "ok", "held")
-        assert table.hurry
+        assert table.time.hurry
     run_until(table, lambda: session.player == "red" and table.state is Mode.AWAIT_ROLL)
-    assert not table.hurry, "the hurry ends when a human is on turn"
+    assert not table.time.hurry, "the hurry ends when a human is on turn"
     return table.now - start, table
 
 
@@ -504,7 +520,7 @@ def test_a_held_ok_hurries_the_bots_until_a_human_is_on_turn() -> None:
     assert slow.require_session().history == quick.require_session().history  # same game
     assert fast < 0.3 * normal
     press(quick, 0, "ok", "held")  # red's own turn: a held OK does not hurry anyone
-    assert not quick.hurry and quick.state is Mode.AWAIT_ROLL
+    assert not quick.time.hurry and quick.state is Mode.AWAIT_ROLL
 
 
 def test_sim_fast_shortens_every_delay() -> None:

@@ -8,15 +8,11 @@ period and its first frame shows it; the countdown steps down every second and "
 never covers a move; the panel falls asleep, draws nothing while asleep, and the press
 that wakes it does nothing else.
 
-The timelines are also drawn as PNG strips in ``docs/img/timeline_*.png``, written on
-purpose only::
-
-    SPIELTISCH_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_timeline.py
+The timelines are also drawn as PNG strips in ``docs/img/timeline_*.png``, by
+``tests/docs_pictures.py`` (which runs these tests to get them).
 """
 
 from __future__ import annotations
-
-import os
 
 import pytest
 from PIL import Image
@@ -28,9 +24,8 @@ from controller.scene import MenuItem
 from controller.session import Session
 from controller.table import TableOptions
 from controller.views import palette, text
-from tests.timeline import DOCS, Frame, Timeline, strip
+from tests.timeline import Frame, Timeline, strip
 
-REGEN = os.environ.get("SPIELTISCH_REGEN_GOLDEN") == "1"
 TITLE = "Mensch ärgere dich nicht"
 MENU = (MenuItem("maedn", "classic", TITLE), MenuItem("backgammon", "single", "Backgammon"))
 
@@ -52,9 +47,13 @@ def assert_each_frame_is_news(line: Timeline) -> None:
     assert line.loop.renders == len(line.frames)
 
 
+STRIPS: dict[str, Image.Image] | None = None
+"""Where the README's strips go while ``tests/docs_pictures.py`` runs these tests."""
+
+
 def save_strip(name: str, frames: list[Frame], start: float, scale: int = 8) -> None:
-    if REGEN:
-        strip(frames, DOCS / f"timeline_{name}.png", start, scale=scale)
+    if STRIPS is not None:
+        STRIPS[name] = strip(frames, start, scale=scale)
 
 
 def pixels(image: Image.Image, box: tuple[int, int, int, int]) -> set[tuple[int, ...]]:
@@ -225,9 +224,9 @@ def test_the_panel_sleeps_and_the_waking_press_does_nothing_else() -> None:
     line = Timeline(options(sleep_after_s=600.0))
     start = line.now
     line.run_for(599.0)
-    assert not line.table.asleep
+    assert not line.table.time.asleep
     line.run_for(2.0)
-    assert line.table.asleep
+    assert line.table.time.asleep
     asleep = line.frames[-1]
     assert asleep.at == pytest.approx(start + 600.0)
     brightest = max(high for _, high in asleep.image.convert("RGB").getextrema())  # type: ignore[misc]
@@ -237,7 +236,7 @@ def test_the_panel_sleeps_and_the_waking_press_does_nothing_else() -> None:
     assert len(line.frames) == frames, "nothing is drawn while asleep"
     assert line.next_deadline() is None, "and nothing is due: no CPU"
     line.tap(0, "next")  # wakes the panel, does not move the menu
-    assert not line.table.asleep and line.table.menu_index == 0
+    assert not line.table.time.asleep and line.table.menu_index == 0
     woke = line.frames[-1]
     assert woke.at == line.now and woke.image.tobytes() == line.frames[0].image.tobytes()
     line.tap(0, "next")
@@ -248,7 +247,7 @@ def test_the_panel_sleeps_and_the_waking_press_does_nothing_else() -> None:
 def test_a_held_waking_press_is_not_taken_as_a_long_press() -> None:
     line = Timeline(options(sleep_after_s=60.0))
     line.run_for(61.0)
-    assert line.table.asleep
+    assert line.table.time.asleep
     line.press(None, "system", "down")
     line.press(None, "system", "held")
     line.run_for(10.0)  # longer than the shutdown hold

@@ -19,9 +19,9 @@ import pytest
 from PIL import Image, ImageChops
 
 from controller import views
+from controller.games.track import view as maedn_view
 from controller.scene import MenuScene, MoveAnimation, RollAnimation, Scene
 from controller.views import dice, palette, text
-from controller.views import maedn as maedn_view
 from controller.views.palette import SEAT, WHITE
 from rules.minimaki.engine import Step
 from tests.helpers import position
@@ -35,15 +35,6 @@ from tests.views_scenes import (
 )
 
 GOLDEN = Path(__file__).parent / "golden"
-DOCS = Path(__file__).parent.parent / "docs" / "img"
-DOC_PICTURES = {
-    "menu": "menu",
-    "setup_rules": "setup_rules",
-    "setup_start": "setup_start",
-    "maedn_over": "game_over",
-    "minimaki_lost": "minimaki_lost",
-}
-"""Scenes also saved (scaled up) as docs/img/<name>_<w>x<h>.png for the README."""
 REGEN = os.environ.get("SPIELTISCH_REGEN_GOLDEN") == "1"
 RED = SEAT["red"]
 
@@ -67,12 +58,6 @@ def test_golden(name: str, width: int, height: int, mode: str) -> None:
     if REGEN:
         GOLDEN.mkdir(exist_ok=True)
         image.save(path)
-        if name in DOC_PICTURES and mode == "RGB":
-            factor = 256 // width
-            scaled = image.convert("RGB").resize(
-                (width * factor, height * factor), Image.Resampling.NEAREST
-            )
-            scaled.save(DOCS / f"{DOC_PICTURES[name]}_{width}x{height}.png")
     assert path.exists(), f"no golden {path.name}; regenerate with SPIELTISCH_REGEN_GOLDEN=1"
     expected = Image.open(path)
     expected.load()

@@ -1,8 +1,9 @@
 """Backgammon views: golden PNGs of every layout, and pixel checks that the frames show
 what the rules state says (points, stacks, bar, trays, dice, cube, previews, animation).
 
-Golden pictures live in ``tests/golden/backgammon_*.png``; the scaled-up copies shown in
-the README live in ``docs/img/backgammon_*.png``. Both are only (re)written on purpose::
+Golden pictures live in ``tests/golden/backgammon_*.png`` (the scaled-up copies in the
+README, ``docs/img/backgammon_*.png``, are drawn by ``tests/docs_pictures.py``). They
+are only (re)written on purpose::
 
     SPIELTISCH_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_views_backgammon.py
 
@@ -22,16 +23,16 @@ from PIL import Image, ImageChops
 
 import rules
 from controller import views
-from controller.scene import CheckerEntryView, MoveAnimation, RollAnimation, Scene, Standing
-from controller.views import backgammon as bgv
-from controller.views import palette
-from controller.views.backgammon_frame import (
+from controller.games.backgammon import view as bgv
+from controller.games.backgammon.view_frame import (
     BLACK_BAR,
     BLACK_OFF,
     WHITE_BAR,
     WHITE_OFF,
     animated_frame,
 )
+from controller.scene import CheckerEntryView, MoveAnimation, RollAnimation, Scene, Standing
+from controller.views import palette
 from controller.views.palette import WHITE
 from rules.backgammon.engine import (
     DOUBLE_ACTION,
@@ -44,7 +45,6 @@ from rules.backgammon.engine import (
 from rules.core import Move
 
 GOLDEN = Path(__file__).parent / "golden"
-DOCS = Path(__file__).parent.parent / "docs" / "img"
 REGEN = os.environ.get("SPIELTISCH_REGEN_GOLDEN") == "1"
 SIZES = [(32, 32, "RGB"), (16, 16, "RGB"), (32, 8, "1")]
 ORANGE = bgv.SIDE["white"]
@@ -160,8 +160,6 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "backgammon_entry": _entry,
     "backgammon_winner": _winner,
 }
-DOC_PICTURES = {"backgammon_preview": "backgammon", "backgammon_entry": "backgammon_entry"}
-"""Scenes also saved (scaled up) as docs/img/<name>_<w>x<h>.png for the README."""
 
 
 def rgb(image: Image.Image, xy: tuple[int, int]) -> tuple[int, int, int]:
@@ -207,12 +205,6 @@ def test_golden(name: str, size: tuple[int, int, str]) -> None:
     if REGEN:
         GOLDEN.mkdir(exist_ok=True)
         image.save(path)
-        if name in DOC_PICTURES:
-            factor = 512 // width if height == 8 else 256 // width
-            scaled = image.convert("RGB").resize(
-                (width * factor, height * factor), Image.Resampling.NEAREST
-            )
-            scaled.save(DOCS / f"{DOC_PICTURES[name]}_{width}x{height}.png")
     assert path.exists(), f"no golden {path.name}; regenerate with SPIELTISCH_REGEN_GOLDEN=1"
     expected = Image.open(path)
     expected.load()

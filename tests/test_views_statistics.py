@@ -1,10 +1,10 @@
 """The statistics screen: wins per seat colour as a bar chart, at 16×16 and 32×32.
 
 Golden pictures live in ``tests/golden/statistics_*``; with ``SPIELTISCH_REGEN_GOLDEN=1``
-they are rewritten, and so are the pictures ``docs/img/statistics_*.png`` of docs/history.md
-(scaled up). Look at them before committing. The last test opens the screen at a table
-(mock pins, luma's dummy panel) over a history of recorded games and checks that the
-panel shows exactly the chart of those games.
+they are rewritten (the pictures ``docs/img/statistics_*.png`` of docs/history.md are
+drawn by ``tests/docs_pictures.py``). Look at them before committing. The last test
+opens the screen at a table (mock pins, luma's dummy panel) over a history of recorded
+games and checks that the panel shows exactly the chart of those games.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from controller.views.statistics import STUB
 from tests.history_games import played
 
 GOLDEN = Path(__file__).parent / "golden"
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "img"
 REGEN = os.environ.get("SPIELTISCH_REGEN_GOLDEN") == "1"
 SIZES = [(16, 16), (32, 32)]
 
@@ -40,7 +39,6 @@ SCENES = {
     "statistics_backgammon": StatisticsScene(PAGES, 1),
     "statistics_empty": StatisticsScene((), 0),
 }
-DOC_PICTURES = {"statistics"}
 
 
 def rgb(image: Image.Image, xy: tuple[int, int]) -> tuple[int, int, int]:
@@ -71,10 +69,6 @@ def test_golden(name: str, size: tuple[int, int]) -> None:
     path = GOLDEN / f"{name}_{width}x{height}_RGB.png"
     if REGEN:
         image.save(path)
-        if name in DOC_PICTURES:
-            factor = 256 // width
-            scaled = image.resize((width * factor, height * factor), Image.Resampling.NEAREST)
-            scaled.save(DOCS / f"{name}_{width}x{height}.png")
     assert path.exists(), f"no golden {path.name}; regenerate with SPIELTISCH_REGEN_GOLDEN=1"
     expected = Image.open(path).convert("RGB")
     assert ImageChops.difference(expected, image).getbbox() is None

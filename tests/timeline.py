@@ -10,7 +10,6 @@ the moment it was shown. :func:`strip` lays a timeline out as one PNG for the do
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -23,8 +22,6 @@ from controller.testing.clock import FakeClock
 from hardware.build import build_display
 from hardware.interfaces import ButtonEvent
 from hardware.specs import DisplaySpec
-
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "img"
 
 
 @dataclass(frozen=True)
@@ -117,7 +114,7 @@ class Timeline:
         return [f for f in self.frames if f.at >= start - 1e-9]
 
 
-def strip(frames: list[Frame], path: Path, start: float, scale: int = 8, per_row: int = 12) -> None:
+def strip(frames: list[Frame], start: float, scale: int = 8, per_row: int = 12) -> Image.Image:
     """Frames side by side, each with its time after ``start`` in seconds below it."""
     if not frames:
         raise ValueError("no frames to draw")
@@ -134,5 +131,4 @@ def strip(frames: list[Frame], path: Path, start: float, scale: int = 8, per_row
         )
         sheet.paste(big, (x, y))
         draw.text((x, y + height * scale + 1), f"{frame.at - start:.2f}s", fill=(200, 200, 200))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sheet.save(path)
+    return sheet

@@ -1,10 +1,10 @@
 """Views: pure functions from a scene (state + UI cursor + time) to a ``PIL.Image``.
 
 ``render(scene, width, height, mode)`` draws any scene of :mod:`controller.scene` at a
-panel size and mode ("RGB" or "1"). Game scenes are dispatched by
-``scene.state.game.name`` to a per-game module; menu, setup and message scenes draw at
-any size. Views do no I/O and read no clock: the same scene always gives the same
-pixels, which is what the golden-image tests rely on.
+panel size and mode ("RGB" or "1"). A game scene is drawn by the view its game's
+presentation declares (:mod:`controller.games`), else by the generic view; menu, setup
+and message scenes draw at any size. Views do no I/O and read no clock: the same scene
+always gives the same pixels, which is what the golden-image tests rely on.
 
 Supported game layouts (:func:`layouts`): 16×16 and 32×32 RGB for every game; 32×8
 monochrome for Backgammon and Mini-Maki; 8×8 monochrome for Mini-Maki.
@@ -12,12 +12,10 @@ monochrome for Backgammon and Mini-Maki; 8×8 monochrome for Mini-Maki.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from PIL import Image
 
 import rules
+from controller.games import BoardView, presentation
 from controller.scene import (
     AnyScene,
     MenuScene,
@@ -27,11 +25,8 @@ from controller.scene import (
     SleepScene,
     StatisticsScene,
 )
-from controller.views import backgammon as _backgammon
 from controller.views import generic as _generic
-from controller.views import maedn as _maedn
 from controller.views import menu as _menu
-from controller.views import minimaki as _minimaki
 from controller.views import statistics as _statistics
 from controller.views import timing
 from controller.views.overlay import Box
@@ -45,35 +40,25 @@ class ViewLayoutError(ValueError):
     """A game cannot be drawn at the requested panel size or mode."""
 
 
-@dataclass(frozen=True)
-class GameView:
-    """What a game's view module offers the dispatcher."""
-
-    sizes: Callable[[], list[tuple[int, int, str]]]
-    render: Callable[[Scene, int, int, str], Image.Image]
-    cell_box: Callable[[int, int, str, tuple[int, int]], Box]
+GameView = BoardView
+"""What a game's view offers the dispatcher: its layouts, its drawing, its cells."""
 
 
-def _track_view(name: str) -> GameView:
-    return GameView(
-        sizes=lambda: _maedn.sizes(name),
-        render=_maedn.render,
-        cell_box=lambda w, h, mode, cell: _maedn.cell_box(name, w, h, cell),
-    )
-
-
-VIEWS: dict[str, GameView] = {
-    "maedn": _track_view("maedn"),
-    "kleiner_aerger": _track_view("kleiner_aerger"),
-    "backgammon": GameView(_backgammon.sizes, _backgammon.render, _backgammon.cell_box),
-    "minimaki": GameView(_minimaki.sizes, _minimaki.render, _minimaki.cell_box),
-}
-"""The games with a board of their own; any other registered game gets :data:`GENERIC`."""
+def own_view(game: str) -> GameView | None:
+    """The board view ``game``'s presentation declares, None for none."""
+    view = presentation(game).view
+    return None if view is None else view(game)
 
 
 def layouts() -> dict[str, list[tuple[int, int, str]]]:
-    """Game name -> the (width, height, mode) sizes it can be drawn at (config checks)."""
-    return {name: view.sizes() for name, view in sorted(VIEWS.items())}
+    """Game name -> the (width, height, mode) sizes it can be drawn at (config checks),
+    for the games with a board of their own."""
+    found = {}
+    for name in rules.game_names():
+        view = own_view(name)
+        if view is not None:
+            found[name] = view.sizes()
+    return found
 
 
 GENERIC = GameView(_generic.sizes, _generic.render, _generic.cell_box)
@@ -82,7 +67,7 @@ GENERIC = GameView(_generic.sizes, _generic.render, _generic.cell_box)
 
 def view_of(game: str) -> GameView:
     """The game's own view, the generic one for a registered game without one."""
-    view = VIEWS.get(game)
+    view = own_view(game)
     if view is not None:
         return view
     if game in rules.game_names():

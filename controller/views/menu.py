@@ -18,56 +18,13 @@ import math
 
 from PIL import Image
 
+from controller.games import presentation
 from controller.scene import MenuScene, MessageScene, SetupScene
 from controller.views import timing
 from controller.views.palette import BLACK, RGB, SEAT, WHITE, blink, ink, scale, seat_colour
 from controller.views.text import TINY, draw_text, scroll_seconds
 
 ICONS: dict[str, tuple[str, ...]] = {
-    # MÄDN: the cross-shaped track with a home circle in each seat's corner.
-    "maedn": (
-        "BB.##.GG",
-        "BB.##.GG",
-        "...##...",
-        "########",
-        "########",
-        "...##...",
-        "RR.##.YY",
-        "RR.##.YY",
-    ),
-    # Kleiner Ärger: the peg-solitaire cross.
-    "kleiner_aerger": (
-        "..###...",
-        "..#B#...",
-        "###.###.",
-        "#R...G#.",
-        "###.###.",
-        "..#Y#...",
-        "..###...",
-        "........",
-    ),
-    # Backgammon: points (triangles) from both sides.
-    "backgammon": (
-        "O.#.O.#.",
-        "O.#.O.#.",
-        ".#...#..",
-        "........",
-        "........",
-        ".#...#..",
-        "#.K.#.K.",
-        "#.K.#.K.",
-    ),
-    # Mini-Maki: six black pieces on row 1, the red Maki at the bottom.
-    "minimaki": (
-        "KKKKKK..",
-        "........",
-        "........",
-        "........",
-        "........",
-        "...R....",
-        "........",
-        "........",
-    ),
     # The statistics screen: a bar chart of wins per colour.
     "statistics": (
         "........",
@@ -80,8 +37,9 @@ ICONS: dict[str, tuple[str, ...]] = {
         "........",
     ),
 }
-"""8×8 icons: '#' board (grey), '.' off, letters: seat colours (R B G Y), K black side,
-O the other Backgammon side."""
+"""8×8 icons of the menu's own entries; a game's icon is in its presentation
+(:mod:`controller.games`). '#' board (grey), '.' off, letters: seat colours (R B G Y),
+K the black side, O the other Backgammon side."""
 
 _ICON_INK: dict[str, RGB] = {
     "#": (90, 90, 90),
@@ -103,7 +61,8 @@ START_INK: RGB = SEAT["green"]
 def draw_icon(image: Image.Image, game: str, x: int, y: int, factor: int) -> None:
     """Draw ``game``'s 8×8 icon at (x, y), each icon pixel ``factor``×``factor``."""
     mode = image.mode
-    for row, line in enumerate(ICONS.get(game, _UNKNOWN_ICON)):
+    icon = ICONS.get(game) or presentation(game).icon or _UNKNOWN_ICON
+    for row, line in enumerate(icon):
         for col, char in enumerate(line):
             colour = _ICON_INK.get(char)
             if colour is None:

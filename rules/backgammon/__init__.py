@@ -4,12 +4,15 @@ GNU Backgammon's formats (Position IDs, Match IDs, ``.mat`` match files)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any, cast
 
-from rules.backgammon import facts
+from rules.backgammon import facts, hint
 from rules.backgammon.engine import (
-    MATCH5,
+    MATCHES,
     MONEY,
+    MONEY_AUTOMATIC,
+    MONEY_JACOBY,
     SINGLE_GAME,
     BackgammonGame,
     BackgammonState,
@@ -18,7 +21,8 @@ from rules.backgammon.engine import (
 from rules.backgammon.mat import match_file
 from rules.budget import Budget
 from rules.core import Bot, Game, State
-from rules.registry import Capabilities, GameInfo, register_game
+from rules.errors import InvalidStateError
+from rules.registry import Capabilities, GameInfo, RecordAnalysis, register_game
 
 
 def _strong_player(budget: Budget) -> Bot:
@@ -29,7 +33,19 @@ def _strong_player(budget: Budget) -> Bot:
 
 
 def _from_position_id(game: Game, text: str) -> State:
-    return cast(BackgammonGame, game).state_from_position_id(text)
+    """Either ID; the default cube-less preset gives way to the match or money preset
+    when the ID is of a match or has a turned cube (the ID says what is played)."""
+    chosen = cast(BackgammonGame, game)
+    try:
+        return chosen.state_from_position(text)
+    except InvalidStateError:
+        if chosen.rules.cube:
+            raise
+        money = backgammon_game(MONEY).state_from_position(text)
+        if not money.match_length:
+            return money
+        match = MATCHES.get(money.match_length, MATCHES[5])
+        return backgammon_game(match).state_from_position(text)
 
 
 def _interchange(state: State) -> dict[str, str]:
@@ -38,6 +54,13 @@ def _interchange(state: State) -> dict[str, str]:
 
 def _play_stats(state: State) -> dict[str, float]:
     return cast(BackgammonState, state).play_stats()
+
+
+def _analysis(steps: Iterable[Any]) -> RecordAnalysis:
+    # The judge runs the network a few thousand times: imported only when asked for.
+    from rules.backgammon.analysis import analyse
+
+    return analyse(steps)
 
 
 def _match_file(steps: Iterable[Any]) -> str:
@@ -51,7 +74,12 @@ register_game(
         presets={
             "single": lambda: backgammon_game(SINGLE_GAME),
             "money": lambda: backgammon_game(MONEY),
-            "match5": lambda: backgammon_game(MATCH5),
+            "money-jacoby": lambda: backgammon_game(MONEY_JACOBY),
+            "money-automatic": lambda: backgammon_game(MONEY_AUTOMATIC),
+            **{
+                rules_set.name: partial(backgammon_game, rules_set)
+                for rules_set in MATCHES.values()
+            },
         },
         strong_bot=_strong_player,
         capabilities=Capabilities(
@@ -59,9 +87,12 @@ register_game(
             interchange=_interchange,
             record_export=_match_file,
             record_suffix=".mat",
+            record_analysis=_analysis,
             play_stats=_play_stats,
             move_facts=facts.move_facts,
             preset_facts=facts.preset_facts,
+            hint_details=hint.hint_details,
+            hint_words=hint.hint_words,
         ),
     )
 )

@@ -123,6 +123,14 @@ class BackgammonBot:
                 best, best_value = play, value
         return best
 
+    def lookahead_value(self, play: Play) -> float:
+        """The play's value one roll deeper, as the lookahead scores it, without a
+        budget (for an analysis after the game, which judges a level deeper than the
+        bot plays without a clock)."""
+        value = self._reply_value(play, Budget(nodes=10**12).start())
+        assert value is not None  # no clock and a node limit that cannot be reached
+        return value
+
     def _reply_value(self, play: Play, meter: Meter) -> float | None:
         """Our equity after the opponent's best reply, averaged over its 21 rolls, or
         None when the budget ran out first."""

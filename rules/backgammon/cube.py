@@ -12,16 +12,12 @@ side that is deciding:
   ``E >= 0.45`` in contact (``0.60`` in a pure race, where there are fewer market
   losers and the cube is worth less to the taker), unless the position is *too good*:
   when ``E > 1`` playing on for a gammon wins more than the point a drop would give.
-* **Match play.** Decisions compare match-winning chances. The match equity table is
-  a "coin-flip" table: each later game is a fair game for one point, so
-  ``M(a, b)`` (the chance of the side ``a`` points away to win against ``b`` away) is
-  the chance of ``a`` heads before ``b`` tails, except that once a side is 1 away the
-  Crawford game is played without the cube and after it the trailer doubles at once
-  (each game then counts 2 for the trailer). It ignores gammons and the cube in
-  future games but gets the big effects right: the trailer doubles at once after the
-  Crawford game and the leader takes, a dead cube is never turned, and a take that
-  loses the match only by a gammon is weighed as such. The deciding game's outcomes
-  are weighed with the five probabilities. A double is given when it raises our match
+* **Match play.** Decisions compare match-winning chances, read from the published
+  Kazaross-XG2 match equity table (:mod:`rules.backgammon.met`, shipped as data with
+  its provenance): the trailer doubles at once after the Crawford game and the leader
+  takes, a dead cube is never turned, and a take that loses the match only by a gammon
+  is weighed as such. The deciding game's outcomes are weighed with the five
+  probabilities. A double is given when it raises our match
   chances over playing on by ``MATCH_MARGIN`` and, while the taker could still use the
   cube it is handed, we are the favourite.
 """
@@ -29,8 +25,8 @@ side that is deciding:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
+from rules.backgammon.met import match_equity
 from rules.backgammon.net import Probabilities, equity
 
 TAKE_POINT = -0.55
@@ -38,6 +34,8 @@ DOUBLE_CONTACT = 0.45
 DOUBLE_RACE = 0.60
 TOO_GOOD = 1.0
 MATCH_MARGIN = 0.01
+
+__all__ = ["match_double", "match_equity", "match_take", "money_double", "money_take"]
 
 
 def money_take(p: Probabilities) -> bool:
@@ -49,37 +47,6 @@ def money_double(p: Probabilities, contact: bool) -> bool:
     """Should the side on roll with probabilities ``p`` double in a money game?"""
     e = equity(p)
     return (DOUBLE_CONTACT if contact else DOUBLE_RACE) <= e <= TOO_GOOD
-
-
-@cache
-def match_equity(away: int, other_away: int, post_crawford: bool = False) -> float:
-    """Chance that the side ``away`` points from winning wins the match (module doc).
-
-    ``post_crawford``: a side already 1 away has had its Crawford game, so the trailer
-    doubles every later game at once and each is worth 2 points to the trailer.
-    """
-    if away <= 0:
-        return 1.0
-    if other_away <= 0:
-        return 0.0
-    if away == 1 and other_away == 1:
-        return 0.5
-    if away == 1:
-        return _leader(other_away, post_crawford)
-    if other_away == 1:
-        return 1.0 - _leader(away, post_crawford)
-    # Neither is 1 away: whoever gets there next plays a Crawford game first.
-    return 0.5 * match_equity(away - 1, other_away) + 0.5 * match_equity(away, other_away - 1)
-
-
-@cache
-def _leader(trailer_away: int, post_crawford: bool) -> float:
-    """The 1-away leader's chance against a trailer ``trailer_away`` points away."""
-    if trailer_away <= 0:
-        return 0.0
-    if post_crawford:
-        return 0.5 + 0.5 * _leader(trailer_away - 2, True)
-    return 0.5 + 0.5 * _leader(trailer_away - 1, True)  # the Crawford game: no cube
 
 
 def outcomes(p: Probabilities) -> Sequence[tuple[float, int]]:

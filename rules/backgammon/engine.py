@@ -43,8 +43,15 @@ from rules.backgammon.ids import (
     encode_position,
 )
 from rules.backgammon.moves import BAR, CHECKERS, after, play_steps
+from rules.backgammon.xgid import XgPosition, decode_xgid, encode_xgid, is_xgid
 from rules.core import PASS, Dice, JsonDict, Move, ValueState, check_dice
-from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
+from rules.errors import (
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidStateError,
+    NotDecisionError,
+    shown,
+)
 
 PLAYERS: Final = ("white", "black")
 # Final: a compiled build inlines these instead of looking them up per use.
@@ -76,11 +83,20 @@ class BackgammonRules:
     cube: bool = False
     match_length: int = 0
     crawford: bool = True
+    jacoby: bool = False
+    """Money play: gammons and backgammons count single while the cube is centred."""
+    automatic: int = 0
+    """Money play: automatic doubles, at most this many; each tie of the opening roll
+    doubles the centred cube once more."""
 
 
 SINGLE_GAME = BackgammonRules("single")
 MONEY = BackgammonRules("money", cube=True)
-MATCH5 = BackgammonRules("match5", cube=True, match_length=5)
+MONEY_JACOBY = BackgammonRules("money-jacoby", cube=True, jacoby=True)
+MONEY_AUTOMATIC = BackgammonRules("money-automatic", cube=True, jacoby=True, automatic=2)
+MATCH_LENGTHS: Final = (1, 3, 5, 7, 11)
+MATCHES: Final = {n: BackgammonRules(f"match{n}", cube=True, match_length=n) for n in MATCH_LENGTHS}
+MATCH5 = MATCHES[5]
 
 
 class Play:
@@ -249,12 +265,49 @@ class BackgammonGame:
         state = BackgammonState(self, (START, START), 0, OPENING, (), 1, None, (0, 0), False)
         if first is not None:
             if first not in PLAYERS:
-                raise InvalidStateError(f"{first!r} does not play; players are {list(PLAYERS)}")
+                raise InvalidStateError(
+                    f"{shown(first)} does not play; players are {list(PLAYERS)}"
+                )
             seat = PLAYERS.index(first)
             state = state._replace(turn=seat, phase=state._turn_phase(seat, 1, None, False))
         return state
 
-    # -- GNU Backgammon interchange ---------------------------------------------------
+    # -- GNU Backgammon and eXtreme Gammon interchange ----------------------------------
+
+    def state_from_position(self, text: str) -> BackgammonState:
+        """A position from either ID: an XGID (``XGID=...``) or a GNU Backgammon
+        Position ID, optionally with its Match ID (``POSID:MATCHID``)."""
+        if is_xgid(text):
+            return self.state_from_xgid(text)
+        return self.state_from_position_id(text)
+
+    def state_from_xgid(self, text: str) -> BackgammonState:
+        """A position from an XGID (:mod:`rules.backgammon.xgid`). Its match length and
+        Crawford flag are taken as given; its Jacoby and beaver flags and its cube
+        limit are properties of the rule set (the preset), not of the position."""
+        pos = decode_xgid(text)
+        if pos.doubled:
+            phase = TAKE
+        elif pos.dice[0]:
+            phase = MOVE
+        else:
+            phase = ROLL
+        state = BackgammonState(
+            self,
+            pos.boards,
+            pos.turn,
+            phase,
+            pos.dice if phase == MOVE else (),
+            pos.cube,
+            pos.cube_owner,
+            pos.score,
+            pos.crawford,
+            (),
+            pos.match_length,
+        )
+        if phase == ROLL and state._may_double(pos.turn):
+            state = state._replace(phase=DOUBLE)
+        return self._checked(state)
 
     def state_from_position_id(self, text: str) -> BackgammonState:
         """A position from a GNU Backgammon Position ID, optionally ``POSID:MATCHID``.
@@ -263,7 +316,7 @@ class BackgammonGame:
         second side of the ID) at the roll: the dice are the next input, the cube is
         centred. With a Match ID, the side on roll, dice, cube, score, match length and
         Crawford flag come from it (the games before are unknown, so ``games`` stays
-        empty; the Jacoby rule is not played and its bit is ignored).
+        empty; the Jacoby bit belongs to the rule set, the preset, and is ignored).
         """
         pid, _, mid = text.strip().partition(":")
         not_on_roll, on_roll = decode_position(pid)
@@ -295,7 +348,7 @@ class BackgammonGame:
             info.match_length,
         )
         if info.game_state != GAME_PLAYING:
-            raise InvalidStateError(f"Match ID {mid!r} is not of a game in progress")
+            raise InvalidStateError(f"Match ID {shown(mid)} is not of a game in progress")
         return self._checked(state)
 
     # -- JSON ---------------------------------------------------------------------------
@@ -305,7 +358,7 @@ class BackgammonGame:
 
         Required: ``points`` (per side, 24 counts from its own view) and ``turn``;
         ``bar`` defaults to 0 each, ``phase`` to ``"roll"`` (``"move"`` with ``dice``),
-        the cube to 1 and centred, the score to 0–0. ``off``, ``position_id`` and
+        the cube to 1 and centred, the score to 0–0. ``off``, ``position_id``,
         ``match_id`` are derived and ignored on input, except that ``off`` must agree.
         """
         points = data.get("points")
@@ -328,7 +381,7 @@ class BackgammonGame:
             boards.append((*counts, bar[colour]))
         turn = data.get("turn")
         if turn not in PLAYERS:
-            raise InvalidStateError(f'"turn" must be "white" or "black", got {turn!r}')
+            raise InvalidStateError(f'"turn" must be "white" or "black", got {shown(turn)}')
         seat = PLAYERS.index(str(turn))
         raw_dice = data.get("dice") or None
         phase_name = data.get("phase", "move" if raw_dice else "roll")
@@ -341,7 +394,7 @@ class BackgammonGame:
                 raise InvalidStateError('phase "move" needs "dice": [d1, d2]')
             dice = tuple(sorted(check_dice(raw_dice, 2), reverse=True))
         elif raw_dice is not None:
-            raise InvalidStateError(f"phase {phase_name!r} takes no dice")
+            raise InvalidStateError(f"phase {shown(phase_name)} takes no dice")
         cube = data.get("cube", 1)
         if not _natural(cube) or cube < 1 or cube & (cube - 1) or cube > MAX_CUBE:
             raise InvalidStateError(f'"cube" must be a power of two from 1 to {MAX_CUBE}')
@@ -408,8 +461,10 @@ class BackgammonGame:
                 raise InvalidStateError(f"the {rules.name} preset plays without the cube")
             if state.crawford:
                 raise InvalidStateError("the cube stays at 1 in the Crawford game")
-            if state.cube_owner is None:
-                raise InvalidStateError("a turned cube has an owner")
+            if state.cube_owner is None and state.cube > 1 << rules.automatic:
+                raise InvalidStateError(
+                    "a turned cube has an owner (or came from automatic doubles)"
+                )
         finished = [seat for seat in (0, 1) if state.off(seat) == CHECKERS]
         if state.phase == OVER:
             if not state.results:
@@ -443,6 +498,7 @@ def _parse_result(raw: object) -> tuple[int, int, int]:
     if (
         not isinstance(raw, Mapping)
         or raw.get("winner") not in PLAYERS
+        or not isinstance(raw.get("kind"), str)  # a list or an object cannot be looked up
         or raw.get("kind") not in kinds
         or not _natural(raw.get("points"))
     ):
@@ -593,6 +649,9 @@ class BackgammonState(ValueState):
         if self.phase == OPENING:
             white, black = check_dice(dice, 2)
             if white == black:
+                rules = self.game.rules
+                if rules.automatic and self.cube < 1 << rules.automatic and not self.match_length:
+                    return self._replace(cube=self.cube * 2)  # an automatic double
                 return self  # "ties re-rolled": the opening roll is thrown again
             seat = 0 if white > black else 1
             return self._replace(turn=seat, phase=MOVE, dice=(max(dice), min(dice)))
@@ -661,7 +720,7 @@ class BackgammonState(ValueState):
                 if isinstance(move, Play) and move.boards == target:
                     return move
         legal = ", ".join(m.notation for m in moves)
-        raise IllegalMoveError(f"{text!r} is not legal in {self.describe()}; legal: {legal}")
+        raise IllegalMoveError(f"{shown(text)} is not legal in {self.describe()}; legal: {legal}")
 
     def _simulate(self, wanted: str, text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         own = list(self.boards[self.turn])
@@ -671,16 +730,16 @@ class BackgammonState(ValueState):
             if token.endswith(")") and "(" in token:
                 token, _, count = token[:-1].partition("(")
                 if not count.isdigit() or not 1 <= int(count) <= 4:
-                    raise IllegalMoveError(f"bad repeat count in {text!r}")
+                    raise IllegalMoveError(f"bad repeat count in {shown(text)}")
                 times = int(count)
             hops = [_parse_point(p, text) for p in token.split("/")]
             if len(hops) < 2:
-                raise IllegalMoveError(f"{text!r}: a step looks like 13/9, bar/22* or 6/off")
+                raise IllegalMoveError(f"{shown(text)}: a step looks like 13/9, bar/22* or 6/off")
             for _ in range(times):
                 for src, dst in pairwise(hops):
                     if src < 0 or not own[src]:
                         raise IllegalMoveError(
-                            f"{text!r}: no {PLAYERS[self.turn]} checker on {point_name(src)} "
+                            f"{shown(text)}: no {PLAYERS[self.turn]} checker on {point_name(src)} "
                             f"in {self.describe()}"
                         )
                     own[src] -= 1
@@ -725,7 +784,10 @@ class BackgammonState(ValueState):
         boards = (mover, loser) if seat == 0 else (loser, mover)
         if sum(mover) == 0:
             kind = result_kind(loser)
-            return self._end_game(boards, seat, self.cube * kind, kind)
+            counted = kind
+            if self.game.rules.jacoby and self.cube_owner is None and not self.match_length:
+                counted = SINGLE  # the Jacoby rule: no gammons with a centred cube
+            return self._end_game(boards, seat, self.cube * counted, kind)
         return self._next_turn(boards)
 
     def _next_turn(self, boards: tuple[tuple[int, ...], tuple[int, ...]]) -> BackgammonState:
@@ -846,6 +908,26 @@ class BackgammonState(ValueState):
                 dice=(dice[0], dice[1]),
                 match_length=self.match_length,
                 score=self.score,
+                jacoby=self.game.rules.jacoby,
+            )
+        )
+
+    def xgid(self) -> str:
+        """eXtreme Gammon's XGID of this position (white is the bottom player)."""
+        rules = self.game.rules
+        return encode_xgid(
+            XgPosition(
+                boards=self.boards,
+                cube=self.cube,
+                cube_owner=self.cube_owner,
+                turn=self.turn,
+                dice=(self.dice[0], self.dice[1]) if self.phase == MOVE else (0, 0),
+                doubled=self.phase == TAKE,
+                score=self.score,
+                crawford=self.crawford,
+                jacoby=rules.jacoby,
+                match_length=self.match_length,
+                max_cube=MAX_CUBE if rules.cube else 1,
             )
         )
 
@@ -898,7 +980,7 @@ def _parse_point(text: str, whole: str) -> int:
         return -1
     if token.isdigit() and 1 <= int(token) <= 24:
         return int(token) - 1
-    raise IllegalMoveError(f"{whole!r}: {text!r} is not a point (1–24, bar or off)")
+    raise IllegalMoveError(f"{shown(whole)}: {shown(text)} is not a point (1–24, bar or off)")
 
 
 def backgammon_game(rules: BackgammonRules) -> BackgammonGame:

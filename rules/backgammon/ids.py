@@ -21,7 +21,7 @@ import base64
 import binascii
 from dataclasses import dataclass
 
-from rules.errors import InvalidStateError
+from rules.errors import InvalidStateError, shown
 
 Board = tuple[int, ...]
 """25 counts from the side's own view: points 1–24, then the bar."""
@@ -50,7 +50,9 @@ def decode_position(pid: str) -> tuple[Board, Board]:
     for bit in bits:
         if side == 2:
             if bit:
-                raise InvalidStateError(f"Position ID {pid!r} has more than two sides' checkers")
+                raise InvalidStateError(
+                    f"Position ID {shown(pid)} has more than two sides' checkers"
+                )
             continue
         if bit:
             count += 1
@@ -60,17 +62,17 @@ def decode_position(pid: str) -> tuple[Board, Board]:
             if len(sides[side]) == 25:
                 side += 1
     if side < 2:
-        raise InvalidStateError(f"Position ID {pid!r} is truncated")
+        raise InvalidStateError(f"Position ID {shown(pid)} is truncated")
     for who, counts in zip(("side not on roll", "side on roll"), sides, strict=True):
         if sum(counts) > 15:
             raise InvalidStateError(
-                f"Position ID {pid!r}: the {who} has {sum(counts)} checkers (at most 15)"
+                f"Position ID {shown(pid)}: the {who} has {sum(counts)} checkers (at most 15)"
             )
     first, second = sides
     for i in range(24):
         if first[i] and second[23 - i]:
             raise InvalidStateError(
-                f"Position ID {pid!r}: both sides have checkers on one point "
+                f"Position ID {shown(pid)}: both sides have checkers on one point "
                 f"(point {i + 1} of the side not on roll)"
             )
     return tuple(first), tuple(second)
@@ -144,9 +146,9 @@ def decode_match(mid: str) -> MatchInfo:
     d1, d2, length, s0, s1 = take(3), take(3), take(15), take(15), take(15)
     no_jacoby = take(1)
     if owner == 2:
-        raise InvalidStateError(f"Match ID {mid!r}: cube owner 2 does not exist")
+        raise InvalidStateError(f"Match ID {shown(mid)}: cube owner 2 does not exist")
     if d1 > 6 or d2 > 6 or (d1 == 0) != (d2 == 0):
-        raise InvalidStateError(f"Match ID {mid!r}: impossible dice {d1}, {d2}")
+        raise InvalidStateError(f"Match ID {shown(mid)}: impossible dice {d1}, {d2}")
     return MatchInfo(
         cube=1 << log,
         cube_owner=None if owner == 3 else owner,
@@ -173,8 +175,8 @@ def _b64(data: bytes) -> str:
 
 def _unb64(text: str, length: int, what: str) -> bytes:
     if len(text) != length:
-        raise InvalidStateError(f"a {what} has {length} characters, got {text!r}")
+        raise InvalidStateError(f"a {what} has {length} characters, got {shown(text)}")
     try:
         return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError):
-        raise InvalidStateError(f"{text!r} is not a {what} (bad base64)") from None
+        raise InvalidStateError(f"{shown(text)} is not a {what} (bad base64)") from None

@@ -13,6 +13,11 @@ score line and numbered lines with the left player's (white, GNU Backgammon's pl
 
 Pure text in, text out: the caller writes the file. A money game (no match length) is
 written as a ``0 point match``, which GNU Backgammon reads as a money session.
+
+The rules played head the file as comment tags in the form eXtreme Gammon writes and
+GNU Backgammon's importer looks for: ``; [Crawford "On"]`` in a match, ``; [Jacoby
+"On"]`` and ``; [Beaver "Off"]`` in money play, ``; [CubeLimit "1024"]``, plus
+``; [AutoDoubles "2"]`` when automatic doubles are played.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Protocol
 from rules.backgammon.engine import (
     DOUBLE_ACTION,
     DROP_ACTION,
+    MAX_CUBE,
     MOVE,
     PLAYERS,
     TAKE_ACTION,
@@ -92,10 +98,38 @@ class _GameLines:
     def render(self) -> list[str]:
         out = []
         for number, (left, right) in enumerate(self.rows, start=1):
-            out.append(f"{number:3d}) {left:<{LEFT_WIDTH}}{right}".rstrip() + " ")
+            out.append(f"{number:3d}) {_columns(left, right)}".rstrip() + " ")
         if self.win is not None:
             out.append(self.win)
         return out
+
+
+def _on(flag: bool) -> str:
+    return "On" if flag else "Off"
+
+
+def header_tags(state: BackgammonState) -> list[str]:
+    """The comment tags naming the rules of ``state``'s game (module docstring)."""
+    rules = state.game.rules
+    tags = [("Variation", "Backgammon")]
+    if state.match_length:
+        tags.append(("Crawford", _on(rules.crawford)))
+    else:
+        tags += [("Jacoby", _on(rules.jacoby)), ("Beaver", "Off")]
+        if rules.automatic:
+            tags.append(("AutoDoubles", str(rules.automatic)))
+    tags.append(("CubeLimit", str(MAX_CUBE if rules.cube else 1)))
+    return [f'; [{name} "{value}"]' for name, value in tags]
+
+
+def _columns(left: str, right: str) -> str:
+    """The two cells of a row: the right one at its column, or, after a left play too
+    long for its column (doubles with hits: ``44: 24/20 24/20 20/16* 20/16*``), one
+    blank further. Readers do not go by the column: GNU Backgammon starts the right
+    cell two characters before its second ``:`` (the dice), or at the first two
+    blanks when the right cell is no play, so the cells must never touch."""
+    width = LEFT_WIDTH if len(left) < LEFT_WIDTH else len(left) + 1
+    return f"{left:<{width}}{right}"
 
 
 def match_file(steps: Iterable[StepLike]) -> str:
@@ -113,7 +147,7 @@ def match_file(steps: Iterable[StepLike]) -> str:
         if not isinstance(before, BackgammonState) or not isinstance(after, BackgammonState):
             raise InvalidStateError("a match file can only be written for backgammon games")
         if not header_done:
-            lines += ["", f" {before.match_length} point match", ""]
+            lines += [*header_tags(before), "", f" {before.match_length} point match", ""]
             header_done = True
         if game is None:
             score = before.score

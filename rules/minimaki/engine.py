@@ -39,6 +39,7 @@ from rules.errors import (
     InvalidDiceError,
     InvalidStateError,
     NotDecisionError,
+    shown,
 )
 
 SIZE = 6
@@ -210,7 +211,7 @@ class MinimakiGame:
             )
         seats = DUEL_SEATS if count == 2 else ("red",)
         if first is not None and first not in seats:
-            raise InvalidStateError(f"{first!r} does not play; players are {list(seats)}")
+            raise InvalidStateError(f"{shown(first)} does not play; players are {list(seats)}")
         seat = seats.index(first) if first is not None else 0
         return self.fresh_board(count, seat, ())
 
@@ -400,7 +401,7 @@ class MinimakiState(ValueState):
             ):
                 return move
         legal = ", ".join(m.notation for m in moves)
-        raise IllegalMoveError(f"{text!r} is not legal in {self.describe()}; legal: {legal}")
+        raise IllegalMoveError(f"{shown(text)} is not legal in {self.describe()}; legal: {legal}")
 
     def apply(self, move: Move) -> MinimakiState:
         moves = self.legal_moves()
@@ -418,7 +419,7 @@ class MinimakiState(ValueState):
         if move is PASS:
             return self._with(to_move="black", round_=nxt_round, last_roll=None)
         if not isinstance(move, Step):
-            raise IllegalMoveError(f"{move!r} is not a Mini-Maki move")
+            raise IllegalMoveError(f"{shown(move)} is not a Mini-Maki move")
         if move.dst[0] == BLACK_BASE:
             return self._end(self.rows, move.dst, WON, "red", None)
         after = reset_by_red(self.rows, move.dst, self.game.rules.diagonal_contact)
@@ -505,7 +506,7 @@ class MinimakiState(ValueState):
 
 def _int(value: object, lo: int, hi: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise InvalidStateError(f"{what} must be a whole number {lo}–{hi}, got {value!r}")
+        raise InvalidStateError(f"{what} must be a whole number {lo}–{hi}, got {shown(value)}")
     return value
 
 
@@ -547,12 +548,12 @@ def parse_state(game: MinimakiGame, data: Mapping[str, Any]) -> MinimakiState:
 
     result = data.get("result")
     if result not in (None, WON, LOST):
-        raise InvalidStateError(f'"result" must be null, "won" or "lost", got {result!r}')
+        raise InvalidStateError(f'"result" must be null, "won" or "lost", got {shown(result)}')
     round_ = _int(data.get("round", 1), 1, 1_000_000, '"round"')
     default_move = "red" if red is None and not setup else "black"
     to_move = data.get("to_move", default_move)
     if to_move not in ("black", "red"):
-        raise InvalidStateError(f'"to_move" must be "black" or "red", got {to_move!r}')
+        raise InvalidStateError(f'"to_move" must be "black" or "red", got {shown(to_move)}')
     raw_roll = data.get("last_roll")
     last_roll = None if raw_roll is None else check_dice(raw_roll, 2)
 
@@ -614,7 +615,7 @@ def _parse_duel(
     """The two-player part: who plays now, and the games finished so far."""
     turn = data.get("turn", DUEL_SEATS[0])
     if turn not in DUEL_SEATS:
-        raise InvalidStateError(f'"turn" must be "player1" or "player2", got {turn!r}')
+        raise InvalidStateError(f'"turn" must be "player1" or "player2", got {shown(turn)}')
     seat = DUEL_SEATS.index(str(turn))
     raw_match = data.get("match", [])
     if not isinstance(raw_match, list):

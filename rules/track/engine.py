@@ -32,6 +32,7 @@ from rules.errors import (
     InvalidDiceError,
     InvalidStateError,
     NotDecisionError,
+    shown,
 )
 from rules.playout import randbelow
 from rules.track import kernel
@@ -147,7 +148,9 @@ class MaednGame:
         pieces = tuple(own for _ in colours)
         if first is not None:
             if first not in colours:
-                raise InvalidStateError(f"{first!r} does not play; players are {list(colours)}")
+                raise InvalidStateError(
+                    f"{shown(first)} does not play; players are {list(colours)}"
+                )
             return MaednState(self, colours, pieces, colours.index(first), ROLL, 0, 0, None, ())
         if self.rules.opening_roll:
             opening = (tuple(range(len(colours))), ())
@@ -172,7 +175,7 @@ class MaednGame:
             + (f'"{g.lap_token}", ' if g.lap_token else "")
             + f'"goal1"–"goal{g.goal_len}"'
         )
-        raise InvalidStateError(f"bad position {token!r} for {colour}; allowed: {allowed}")
+        raise InvalidStateError(f"bad position {shown(token)} for {colour}; allowed: {allowed}")
 
     def state_from_json(self, data: Mapping[str, Any]) -> MaednState:
         """Parse and validate a JSON state; impossible positions raise InvalidStateError.
@@ -193,7 +196,7 @@ class MaednGame:
             )
         for p in players:
             if p not in g.colours:
-                raise InvalidStateError(f"unknown colour {p!r}; colours are {list(g.colours)}")
+                raise InvalidStateError(f"unknown colour {shown(p)}; colours are {list(g.colours)}")
         order = [g.colours.index(p) for p in players]
         if len(set(order)) != len(order) or order != sorted(order):
             raise InvalidStateError(
@@ -214,7 +217,7 @@ class MaednGame:
 
         turn = data.get("turn")
         if turn not in colours:
-            raise InvalidStateError(f'"turn" must be one of {list(colours)}, got {turn!r}')
+            raise InvalidStateError(f'"turn" must be one of {list(colours)}, got {shown(turn)}')
         seat = colours.index(str(turn))
 
         phase_name = data.get("phase")
@@ -234,7 +237,7 @@ class MaednGame:
                 raise InvalidStateError('phase "move" needs "dice": [value]')
             die = check_dice(raw_dice, 1)[0]
         elif raw_dice is not None:
-            raise InvalidStateError(f"phase {phase_name!r} takes no dice")
+            raise InvalidStateError(f"phase {shown(phase_name)} takes no dice")
         tries = data.get("tries", 0)
         if not isinstance(tries, int) or not 0 <= tries < self.rules.max_tries:
             raise InvalidStateError(f'"tries" must be 0–{self.rules.max_tries - 1}')
@@ -258,8 +261,10 @@ class MaednGame:
                 c in colours for c in contenders_raw
             ):
                 raise InvalidStateError('"opening.contenders" must list players')
+            if not isinstance(rolls_raw, list):
+                raise InvalidStateError('"opening.rolls" must list the throws so far')
             contenders = tuple(colours.index(c) for c in contenders_raw)
-            rolls = check_dice(rolls_raw or [], len(rolls_raw or []))
+            rolls = check_dice(rolls_raw, len(rolls_raw))
             if len(rolls) >= len(contenders) or contenders[len(rolls)] != seat:
                 raise InvalidStateError('"turn" must be the next contender of the opening roll')
             if tuple(pieces) != self.new_state(len(colours)).pieces:
@@ -528,7 +533,7 @@ class MaednState(ValueState):
             if move.notation.rstrip("x").lower() == wanted:
                 return move
         legal = ", ".join(m.notation for m in self.legal_moves())
-        raise IllegalMoveError(f"{text!r} is not legal in {self.describe()}; legal: {legal}")
+        raise IllegalMoveError(f"{shown(text)} is not legal in {self.describe()}; legal: {legal}")
 
     def apply(self, move: Move) -> MaednState:
         moves = self.legal_moves()

@@ -8,7 +8,7 @@ durchnumeriert", the Backgammon rule text). Stacks grow from the board's edge to
 
 Cells (:func:`cell_box`) are ``(point, slot)``: ``point`` 1–24 from white's view, 25
 white's bar, 0 black's bar, −1 white's tray, 26 black's tray
-(:mod:`controller.views.backgammon_frame`); ``slot`` counts from the edge, 0 first. On
+(:mod:`controller.games.backgammon.view_frame`); ``slot`` counts from the edge, 0 first. On
 points and bars the slot after the last checker slot is the overflow slot (RGB only).
 
 Sides. An LED cannot be white without being the preview's target colour, so white plays
@@ -47,9 +47,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from controller.scene import Scene
-from controller.views import timing
-from controller.views.backgammon_frame import (
+from controller.games.backgammon.view_frame import (
     BLACK_BAR,
     BLACK_OFF,
     WHITE_BAR,
@@ -61,6 +59,8 @@ from controller.views.backgammon_frame import (
     shown_state,
     step_die,
 )
+from controller.scene import Scene
+from controller.views import timing
 from controller.views.dice import FACE_BG, PIPS, draw_die, roll_faces
 from controller.views.overlay import (
     Box,

@@ -13,10 +13,6 @@ from __future__ import annotations
 from rules.backgammon.engine import PLAYERS, BackgammonState
 from rules.core import State
 
-SECONDS_PER_CHARACTER = 0.45
-"""The banner scrolls about 3 characters a second (controller.views.text), so a line
-stays up this long per character plus the time to enter the panel."""
-
 
 def game_end_banner(before: State, after: State) -> str | None:
     """``"white +2  2:0"`` (points won, then the score, white first) when ``after``
@@ -31,8 +27,3 @@ def game_end_banner(before: State, after: State) -> str | None:
     white, black = after.score
     crawford = "  Crawford" if after.crawford else ""
     return f"{PLAYERS[winner]} +{points}  {white}:{black}{crawford}"
-
-
-def banner_seconds(text: str, at_least: float) -> float:
-    """How long to show ``text`` so that it scrolls through once."""
-    return max(at_least, SECONDS_PER_CHARACTER * len(text) + 2.0)

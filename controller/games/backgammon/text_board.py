@@ -106,6 +106,7 @@ def render_backgammon(state: State, colour: bool = False) -> str:
     lines += bottom
     lines.append(footer + side[1])
     lines.append(f"white (W) moves 24 -> 1; Position ID {state.position_id()}")
+    lines.append(f"Match ID {state.match_id()}  {state.xgid()}")
     lines.append(_status(state))
     return "\n".join(lines)
 

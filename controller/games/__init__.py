@@ -1,0 +1,41 @@
+"""How each game presents itself at the table: one registration per game family.
+
+Each family's package here (mirroring ``rules/<family>/``) registers its presentation
+(:mod:`controller.games.presentation`) when imported, as ``rules`` registers the rules.
+The generic controller modules ask :func:`presentation` for a game's views, words, side
+names and habits, and never name a game themselves.
+"""
+
+from __future__ import annotations
+
+# Importing a game family registers its presentation (one registration per family).
+from controller.games import backgammon, minimaki, track  # noqa: F401
+from controller.games.presentation import (
+    DEFAULT,
+    BoardView,
+    Presentation,
+    colour_name,
+    first_game,
+    move_words,
+    notation_words,
+    presentation,
+    preset_name,
+    register_presentation,
+    title,
+    unregister_presentation,
+)
+
+__all__ = [
+    "DEFAULT",
+    "BoardView",
+    "Presentation",
+    "colour_name",
+    "first_game",
+    "move_words",
+    "notation_words",
+    "presentation",
+    "preset_name",
+    "register_presentation",
+    "title",
+    "unregister_presentation",
+]

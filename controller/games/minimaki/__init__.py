@@ -1,0 +1,55 @@
+"""How Mini-Maki presents itself: the dice are the blacks' (they roll by themselves, for
+one player and for two), the strong bot's exact policy gives a hint, and a solitaire
+ends in "you won!" or "you lost"."""
+
+from __future__ import annotations
+
+from controller.games.minimaki.text_board import MINIMAKI_LEGEND, render_minimaki
+from controller.games.presentation import BoardView, Presentation, register_presentation
+
+
+def dice_words(values: str) -> str:
+    """The dice beside the board are the blacks' roll, not red's."""
+    return f"black rolled {values} — "
+
+
+# Mini-Maki: six black pieces on row 1, the red Maki at the bottom.
+MINIMAKI_ICON = (
+    "KKKKKK..",
+    "........",
+    "........",
+    "........",
+    "........",
+    "...R....",
+    "........",
+    "........",
+)
+
+
+def board_view(game: str) -> BoardView:
+    from controller.games.minimaki import view
+
+    return BoardView(view.sizes, view.render, view.cell_box)
+
+
+register_presentation(
+    "minimaki",
+    Presentation(
+        view=board_view,
+        icon=MINIMAKI_ICON,
+        text_board=render_minimaki,
+        text_legend=MINIMAKI_LEGEND,
+        side_colours={"black": "blue", "player1": "orange", "player2": "blue"},
+        preset_names={
+            "standard": "standard",
+            "diagonal": "diagonal",
+            "free_setup": "free start",
+            "two_player": "2 players",
+        },
+        dice_words=dice_words,
+        hint=True,
+        dice_roll_themselves=True,
+        solo_standing="black",
+        menu_place=4,
+    ),
+)

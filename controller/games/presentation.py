@@ -1,0 +1,145 @@
+"""The presentation registry: how each game presents itself at the table.
+
+Why: the rules register what a game *is* (``rules.registry.GameInfo``); the table also
+needs to know how a game *looks and speaks*: its views, its menu icon, its text board,
+how its sides are named, its words for a move, whether it offers a hint, whether its
+dice roll by themselves, what it says when one game of a match ends. Each family
+declares that once, in its own package beside this one (mirroring ``rules/<family>/``),
+and the generic controller modules ask :func:`presentation` instead of naming games.
+Every field has a default, so a game that registers only its rules (the toy game in
+the tests) plays with the generic view, its notation as words and its title from
+``GameInfo``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import rules
+from rules.core import Dice, Move, Pass, State
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from controller.scene import Scene
+    from controller.views.overlay import Box
+
+Sizes = Callable[[], list[tuple[int, int, str]]]
+RenderGame = Callable[["Scene", int, int, str], "Image.Image"]
+"""(game scene, width, height, mode) -> PIL image: a game's own board view."""
+CellBox = Callable[[int, int, str, tuple[int, int]], "Box"]
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A game's own LED view: its layouts, how it draws, where a board cell lies."""
+
+    sizes: Sizes
+    render: RenderGame
+    cell_box: CellBox
+
+
+def notation_words(move: Move) -> str:
+    """The default words of a move: what the rules say of it."""
+    return "pass (no move)" if isinstance(move, Pass) else move.notation
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """Everything a game family tells the table about showing and playing its games.
+
+    Each field's default is what a game that declares nothing gets."""
+
+    view: Callable[[str], BoardView] | None = None
+    """The game's own LED view (given the game name); None: the generic view."""
+    icon: tuple[str, ...] = ()
+    """The menu icon, rows of ``#`` and ``.``; empty: the generic die."""
+    text_board: Callable[[State, bool], str] | None = None
+    """The board as text (state, colour); None: the generic listing."""
+    text_legend: str = ""
+    """One line saying what the symbols of the text board mean."""
+    side_colours: Mapping[str, str] = field(default_factory=dict)
+    """Players whose colour on the panel differs from their rules name."""
+    preset_names: Mapping[str, str] = field(default_factory=dict)
+    """Short words for the rule sets, e.g. "match to 5"."""
+    move_words: Callable[[State, Move], str] | None = None
+    """A move in words for the status line (the state it is played in, the move);
+    None: the rules' own words for it."""
+    dice_words: Callable[[str], str] | None = None
+    """The dice beside the board as the start of a line, given "3 5"; None: "3 5 — "."""
+    step_words: Callable[[tuple[int, int, bool]], str] | None = None
+    """One (from, to, hit) step of a move entered piece by piece, in words."""
+    checker_entry: Callable[[State, Sequence[Move]], Any] | None = None
+    """How a human enters a move: None enters whole moves; a game whose moves are
+    built checker by checker returns its entry object for a state, or None."""
+    hint: bool = False
+    """The game's strong bot is exact and instant: a human is shown the best move."""
+    dice_roll_themselves: bool = False
+    """The dice are the board's, not a player's: the table rolls them by itself."""
+    game_end_banner: Callable[[State, State], str | None] | None = None
+    """What to flash when one game of a match ends and the match goes on."""
+    places: Callable[[State, Sequence[str]], list[str]] | None = None
+    """Every player in finishing order; None: the winners first, then the rest."""
+    solo_standing: str | None = None
+    """A game for one player ends in "you won!" or "you lost" instead of a ranking; a
+    lost game shows in this colour (the side the rules play against the player)."""
+    menu_place: int = 100
+    """Where the game stands in the menu (lower first; equal places sort by name)."""
+    decision_rolls: Callable[[Move], bool] | None = None
+    """A decision whose press also throws the dice (Backgammon's "roll" instead of a
+    double); None: none does."""
+    opening_words: Callable[[Dice, State], str] | None = None
+    """The result of an opening roll in words (its dice, the state after it); None:
+    the dice and who is on turn next."""
+
+
+DEFAULT = Presentation()
+_PRESENTATIONS: dict[str, Presentation] = {}
+
+
+def register_presentation(game: str, presentation: Presentation) -> None:
+    """Declare how ``game`` (a name in the rules registry) is shown and played."""
+    _PRESENTATIONS[game] = presentation
+
+
+def unregister_presentation(game: str) -> None:
+    _PRESENTATIONS.pop(game, None)
+
+
+def presentation(game: str) -> Presentation:
+    """The game's presentation, or the default one for a game that declares none."""
+    return _PRESENTATIONS.get(game, DEFAULT)
+
+
+def first_game() -> str:
+    """The game the menu shows first (and the one a table without a config plays)."""
+    return min(rules.game_names(), key=lambda g: (presentation(g).menu_place, g))
+
+
+def title(game: str) -> str:
+    """The game's title as its rules registered it."""
+    try:
+        return rules.game_info(game).title
+    except rules.UnknownGameError:
+        return game.replace("_", " ")
+
+
+def preset_name(game: str, preset: str) -> str:
+    return presentation(game).preset_names.get(preset, preset.replace("_", " "))
+
+
+def colour_name(game: str, player: str) -> str:
+    """The colour ``player`` is drawn in, as a word."""
+    return presentation(game).side_colours.get(player, player)
+
+
+def move_words(state: State, move: Move) -> str:
+    """What ``move`` does in ``state``, in the game's own words."""
+    words = presentation(state.game.name).move_words
+    if words is not None:
+        return words(state, move)
+    if isinstance(move, Pass):
+        return "pass (no move)"
+    return rules.move_facts(state.game.name, move).words

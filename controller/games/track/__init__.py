@@ -1,0 +1,119 @@
+"""How the track games (Mensch ärgere dich nicht, Kleiner Ärger) present themselves.
+
+Why here: the finishing order by how far the pieces got, and whose piece a capture
+sends home, are facts of a track state; the generic table only asks for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import rules
+from controller.games.presentation import (
+    BoardView,
+    Presentation,
+    colour_name,
+    register_presentation,
+)
+from controller.games.track.text_board import render_track_game, track_legend
+from rules.core import Move, Pass, State
+from rules.track.engine import MaednState, TrackMove
+
+
+def places(state: State, players: Sequence[str]) -> list[str]:
+    """The rules' winners first, then the others by how far their pieces got (a game
+    that ends at its first finisher)."""
+    ranked = [p for p in state.winners() if p in players]
+    rest = [p for p in players if p not in ranked]
+    if isinstance(state, MaednState):
+        rest.sort(key=lambda p: -sum(max(-1, x) + 1 for x in state.progress(p)))
+    return ranked + rest
+
+
+def victim(state: State, move: Move) -> str | None:
+    """The player whose piece ``move`` sends home, if it captures."""
+    if not isinstance(state, MaednState) or not isinstance(move, TrackMove) or not move.capture:
+        return None
+    after = state.apply(move)
+    if not isinstance(after, MaednState):
+        return None
+    for player in state.players:
+        if player == state.current_player:
+            continue
+        if after.progress(player).count(-1) > state.progress(player).count(-1):
+            return player
+    return None
+
+
+def move_words(state: State, move: Move) -> str:
+    """The rules' words of the move, and whose piece a capture hits."""
+    if isinstance(move, Pass):
+        return "pass (no move)"
+    words = rules.move_facts(state.game.name, move).words
+    hit = victim(state, move)
+    if hit is not None and words.endswith(", captures"):
+        words += f" {colour_name(state.game.name, hit)}"
+    return words
+
+
+# MÄDN: the cross-shaped track with a home circle in each seat's corner.
+MAEDN_ICON = (
+    "BB.##.GG",
+    "BB.##.GG",
+    "...##...",
+    "########",
+    "########",
+    "...##...",
+    "RR.##.YY",
+    "RR.##.YY",
+)
+
+# Kleiner Ärger: the peg-solitaire cross.
+KLEINER_AERGER_ICON = (
+    "..###...",
+    "..#B#...",
+    "###.###.",
+    "#R...G#.",
+    "###.###.",
+    "..#Y#...",
+    "..###...",
+    "........",
+)
+
+
+def board_view(game: str) -> BoardView:
+    """The track view, laid out by the game's geometry."""
+    from controller.games.track import view
+
+    return BoardView(
+        sizes=lambda: view.sizes(game),
+        render=view.render,
+        cell_box=lambda w, h, mode, cell: view.cell_box(game, w, h, cell),
+    )
+
+
+register_presentation(
+    "maedn",
+    Presentation(
+        view=board_view,
+        icon=MAEDN_ICON,
+        text_board=render_track_game,
+        text_legend=track_legend(home_circles=True),
+        places=places,
+        move_words=move_words,
+        preset_names={"classic": "classic", "lingo": "Lingo", "schmidt": "Schmidt"},
+        menu_place=1,
+    ),
+)
+register_presentation(
+    "kleiner_aerger",
+    Presentation(
+        view=board_view,
+        icon=KLEINER_AERGER_ICON,
+        text_board=render_track_game,
+        text_legend=track_legend(home_circles=False),
+        places=places,
+        move_words=move_words,
+        menu_place=2,
+    ),
+)

@@ -1,0 +1,71 @@
+"""What ``spieltisch sim`` checks before it opens anything, the same for every display.
+
+A typo in ``--seats``, ``--game``, ``--preset`` or ``--config`` is one line and exit 2
+whether a window, the terminal or the text board would follow: the text board used to
+play a bot game over a broken config or a seat list the game cannot seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import rules
+from controller.config import Config, default_config, load_config
+from controller.input_checks import is_finite_number, quote
+from controller.session import SEAT_KINDS
+
+MAX_DELAY_S = 60.0
+"""The text board's longest pause between moves (``--delay``)."""
+
+MENU_SEATS = ("human", "bot", "bot", "bot")
+"""The seats when neither ``--seats`` nor ``--game`` says otherwise."""
+
+
+def default_seats(game: str | None) -> list[str]:
+    """You and bots, as many as the game seats at most (Backgammon: you and one bot)."""
+    if game is None:
+        return list(MENU_SEATS)
+    most = min(max(rules.get_game(game).player_counts), len(MENU_SEATS))
+    return ["human"] + ["bot"] * (most - 1)
+
+
+def validate_sim_args(args: argparse.Namespace) -> list[str]:
+    """Check ``--seats``, ``--game``, ``--preset`` and that the game can seat the
+    players chosen (raises ``ValueError``). Returns the seat kinds."""
+    given = args.seats
+    delay = getattr(args, "delay", None)
+    if delay is not None and not (is_finite_number(delay) and 0 <= delay <= MAX_DELAY_S):
+        raise ValueError(f"--delay {quote(delay)}: allowed: seconds from 0 to {MAX_DELAY_S}")
+    if args.game is not None:
+        rules.get_game(args.game, args.preset)  # an unknown game or preset raises
+    elif args.preset is not None:
+        raise ValueError(f"--preset {args.preset} needs --game")
+    if given is None:
+        return default_seats(args.game)
+    kinds = [k.strip() for k in given.split(",")]
+    # A phone seat (a human seat played from the companion page) needs the page.
+    known = (*SEAT_KINDS, "phone") if getattr(args, "web", None) is not None else SEAT_KINDS
+    bad = [k for k in kinds if k not in known]
+    if bad:
+        allowed = ", ".join(known)
+        hint = "; phone needs --web" if bad[0] == "phone" else ""
+        raise ValueError(
+            f"--seats: {quote(bad[0])} is not a seat kind ({allowed}) in {quote(given)}{hint}"
+        )
+    if not 1 <= len(kinds) <= 4:
+        raise ValueError(f"--seats takes 1 to 4 seats, got {len(kinds)} in {quote(given)}")
+    if args.game is not None:
+        counts = rules.get_game(args.game, args.preset).player_counts
+        playing = sum(1 for k in kinds if k != "empty")
+        if playing not in counts:
+            raise ValueError(
+                f"--seats: {args.game} is for {', '.join(map(str, counts))} players, "
+                f"{playing} chosen in {quote(given)}"
+            )
+    return kinds
+
+
+def sim_config(args: argparse.Namespace) -> Config:
+    """``--config FILE`` validated exactly as ``run`` and ``config check`` do (a
+    ``ConfigError`` lists every problem), or the simulator's defaults."""
+    return load_config(args.config) if args.config is not None else default_config()

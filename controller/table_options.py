@@ -1,0 +1,96 @@
+"""The table's knobs (timing and behaviour, set from the config) and its menu.
+
+Why apart from the table: the config, the simulator's ``--fast`` and the tests build
+options without a table, and a menu is data, not behaviour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import rules
+from controller import names
+from controller.games import presentation
+from controller.scene import MenuItem
+
+
+def default_menu(
+    first_game: str | None = None, first_preset: str | None = None
+) -> tuple[MenuItem, ...]:
+    """One entry per game, by its real title, ``first_game`` first; the rule set is
+    chosen in setup and starts at the game's default (``first_preset`` for the first)."""
+    games = sorted(rules.game_names(), key=lambda g: (presentation(g).menu_place, g))
+    if first_game in games:
+        games.remove(first_game)
+        games.insert(0, first_game)
+    items = []
+    for name in games:
+        preset = rules.default_preset(name)
+        if name == first_game and first_preset in rules.presets(name):
+            preset = first_preset
+        items.append(MenuItem(name, preset, names.title(name)))
+    return tuple(items)
+
+
+@dataclass
+class TableOptions:
+    """Timing and behaviour knobs; the config file sets these (controller.config)."""
+
+    seat_count: int = 4
+    move_timer_s: float | None = None
+    """A move timer for every game and preset (None: only presets that have one)."""
+    preset_timer_s: float | None = None
+    """The length of the timer of presets that have one (Lingo); 0 switches it off."""
+    physical_dice: bool = False
+    bot: str = "strong"
+    hints: bool = True
+    """Light the best move for human players in games with an exact, instant policy
+    (Mini-Maki: the optimal red step, rules/bot_minimaki)."""
+    default_seats: tuple[str, ...] = ()
+    """What setup offers per seat first ("human", "bot", "empty"); from the config."""
+    bot_delay_s: float = 0.6
+    """How long a bot's roll and its chosen move stay in view before they happen."""
+    fast_factor: float = 0.15
+    """Delays and animations while a held OK hurries the bots along."""
+    sleep_after_s: float = 600.0
+    """Seconds without a press (while waiting for a person) before the panel sleeps;
+    0 never sleeps."""
+    time_up_s: float = 1.2
+    """How long "time!" shows when the move timer runs out, before the move is made."""
+    match_banner_s: float = 6.0
+    """The least time the score of a match shows after each of its games (it scrolls)."""
+    forced_delay_s: float = 0.8
+    roll_time_s: float = 0.6
+    step_time_s: float = 0.12
+    checker_step_time_s: float = 0.28
+    """Backgammon: one die's checker step (the view walks it point by point)."""
+    capture_time_s: float = 0.5
+    winner_time_s: float = 6.0
+    message_time_s: float = 4.0
+    shutdown_hold_s: float = 6.0
+    frame_interval_s: float = 1 / 30
+    """Frame pacing of the farewell animation at shutdown (the table's own frames are
+    drawn exactly when the picture changes)."""
+    menu: tuple[MenuItem, ...] = field(default_factory=default_menu)
+
+
+FAST_PACE: dict[str, float] = {
+    "bot_delay_s": 0.15,
+    "forced_delay_s": 0.3,
+    "roll_time_s": 0.3,
+    "step_time_s": 0.06,
+    "checker_step_time_s": 0.12,
+    "capture_time_s": 0.25,
+    "winner_time_s": 3.0,
+}
+"""The short delays of ``spieltisch sim --fast``: a whole game at a glance."""
+
+
+MATCH_BANNER_S_PER_CHARACTER = 0.45
+"""The banner scrolls about 3 characters a second (controller.views.text), so a line
+stays up this long per character plus the time to enter the panel."""
+
+
+def match_banner_seconds(text: str, at_least: float) -> float:
+    """How long to show ``text`` so that it scrolls through once."""
+    return max(at_least, MATCH_BANNER_S_PER_CHARACTER * len(text) + 2.0)

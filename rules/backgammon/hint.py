@@ -1,0 +1,116 @@
+"""What a Backgammon hint says beyond the move: the best plays with their equity and
+their win and gammon chances, and the position's IDs.
+
+Why a separate evaluation from the bot's choice: the bot may pick its move one roll
+deeper, within a budget, and never keeps its numbers. The hint ranks every play by the
+shipped network (the bot's own ranking, one ply), which is what the chances shown are
+of; the move the hint recommends stays the bot's. Equity is cubeless money equity for
+the side to play, the scale GNU Backgammon and eXtreme Gammon print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rules.backgammon.engine import (
+    BACKGAMMON,
+    DOUBLE,
+    GAMMON,
+    MOVE,
+    TAKE,
+    BackgammonState,
+    Play,
+    result_kind,
+)
+from rules.backgammon.net import Probabilities, equity, flip, shipped
+from rules.core import Move, State
+
+SHOWN = 3
+"""How many plays a hint lists."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """One play (or cube decision) with the deciding side's chances."""
+
+    move: str
+    equity: float
+    probabilities: Probabilities
+
+    def to_json(self) -> dict[str, object]:
+        win, win_g, win_bg, lose_g, lose_bg = self.probabilities
+        return {
+            "move": self.move,
+            "equity": round(self.equity, 3),
+            "win": round(win, 3),
+            "win_gammon": round(win_g, 3),
+            "win_backgammon": round(win_bg, 3),
+            "lose_gammon": round(lose_g, 3),
+            "lose_backgammon": round(lose_bg, 3),
+        }
+
+    def words(self) -> str:
+        """For the status line: ``equity +0.123, wins 55 % (gammon 14 %)``."""
+        win, win_g, _, lose_g, _ = self.probabilities
+        return (
+            f"equity {self.equity:+.3f}, wins {round(100 * win)} % "
+            f"(gammon {round(100 * win_g)} %, loses a gammon {round(100 * lose_g)} %)"
+        )
+
+
+def _after_play(play: Play) -> Probabilities:
+    """The mover's chances after ``play`` (exact when it bears off the last checker)."""
+    mover, other = play.mover, play.other
+    if sum(mover) == 0:
+        kind = result_kind(other)
+        return (1.0, float(kind >= GAMMON), float(kind == BACKGAMMON), 0.0, 0.0)
+    return flip(shipped().probabilities(other, mover))
+
+
+@lru_cache(maxsize=64)
+def ranked(state: BackgammonState, top: int = SHOWN) -> tuple[Evaluation, ...]:
+    """The best ``top`` plays of a ``move`` decision by the network, best first; at a
+    cube decision the position's cubeless chances for the side deciding."""
+    if state.phase == MOVE:
+        found = []
+        for move in state.legal_moves():
+            if isinstance(move, Play):
+                p = _after_play(move)
+                found.append(Evaluation(move.notation, equity(p), p))
+        found.sort(key=lambda e: -e.equity)
+        return tuple(found[:top])
+    if state.phase in (DOUBLE, TAKE):
+        doubler = state.turn
+        p = shipped().probabilities(state.boards[doubler], state.boards[1 - doubler])
+        if state.phase == TAKE:
+            p = flip(p)
+        return (Evaluation("cube decision", equity(p), p),)
+    return ()
+
+
+def hint_details(state: State, move: Move) -> dict[str, object]:
+    """The JSON a hint adds: the position's IDs and the best plays with their chances."""
+    if not isinstance(state, BackgammonState):
+        return {}
+    return {
+        "position": {
+            "position_id": state.position_id(),
+            "match_id": state.match_id(),
+            "xgid": state.xgid(),
+        },
+        "best": [e.to_json() for e in ranked(state)],
+    }
+
+
+def hint_words(state: State, move: Move) -> str:
+    """The status line's figures for the hinted ``move`` (empty if none apply)."""
+    if not isinstance(state, BackgammonState):
+        return ""
+    for evaluation in ranked(state):
+        if evaluation.move == move.notation or state.phase != MOVE:
+            return evaluation.words()
+    if isinstance(move, Play):  # the bot's deeper pick is not in the network's top few
+        p = _after_play(move)
+        return Evaluation(move.notation, equity(p), p).words()
+    return ""
