@@ -335,12 +335,6 @@ def test_menu_has_a_distinct_icon_per_game() -> None:
     assert len(icons) == len(MENU_ITEMS)
 
 
-def test_text_spells_umlauts_for_the_ascii_fonts() -> None:
-    assert text.ascii_text("Kleiner Ärger, Mensch ärgere dich nicht") == (
-        "Kleiner Aerger, Mensch aergere dich nicht"
-    )
-
-
 def test_capture_position_helper() -> None:
     state = position(
         "maedn",

@@ -17,21 +17,17 @@ table keeps a message up at the least.
 from __future__ import annotations
 
 import math
-import unicodedata
 from typing import Any
 
 from luma.core.legacy import text as legacy_text
 from luma.core.legacy import textsize
-from luma.core.legacy.font import CP437_FONT, TINY_FONT, proportional
 from PIL import Image, ImageDraw
 
 from controller.views import timing
+from controller.views.fonts import LARGE, TINY, panel_text
 from controller.views.palette import RGB, ink
 
-TINY = proportional(TINY_FONT)
-"""3×5 glyphs (rows 1–5 of the 8-row cell): for 16-pixel-high panels."""
-LARGE = proportional(CP437_FONT)
-"""8-row glyphs: for 8-row strips and 32×32."""
+__all__ = ["LARGE", "TINY", "draw_segments", "draw_text", "scroll_seconds", "text_width"]
 
 CHARS_PER_S = 2.5
 """Scroll speed in characters a second: slow enough for a child who reads letter by
@@ -46,15 +42,6 @@ HOLD_END_S = 0.75
 Segment = tuple[str, RGB]
 """A run of text in one colour (the game-over line names each player in its colour)."""
 
-_UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
-
-
-def ascii_text(text: str) -> str:
-    """The fonts are ASCII only: spell umlauts out (Ärger -> Aerger), drop other accents."""
-    spelled = "".join(_UMLAUTS.get(ch, ch) for ch in text)
-    plain = unicodedata.normalize("NFKD", spelled).encode("ascii", "ignore").decode("ascii")
-    return "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in plain)
-
 
 def font_for(height: int) -> Any:
     """TINY for boxes under 8 rows, the 8-row font otherwise."""
@@ -62,7 +49,7 @@ def font_for(height: int) -> Any:
 
 
 def text_width(text: str, font: Any) -> int:
-    width, _ = textsize(ascii_text(text), font=font)
+    width, _ = textsize(panel_text(text), font=font)
     return int(width)
 
 
@@ -127,7 +114,7 @@ def draw_segments(
     x0, y0, x1, y1 = box
     width, height = x1 - x0 + 1, y1 - y0 + 1
     chosen = font if font is not None else font_for(height)
-    parts = [(ascii_text(text), colour) for text, colour in segments]
+    parts = [(panel_text(text), colour) for text, colour in segments]
     used = text_width("".join(text for text, _ in parts), chosen)
     layer = Image.new(image.mode, (width, height), 0)
     if background is not None:
