@@ -123,11 +123,12 @@ def gnubg_scores(files: list[Path], tmp: Path) -> list[tuple[int, int, int]]:
     return [(int(g), int(w), int(b)) for g, w, b in found]
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) not installed")
-def test_gnubg_imports_exported_matches_with_the_same_score(tmp_path: Path) -> None:
-    cases = [("match5", seed) for seed in (3, 8, 21)] + [("single", 4), ("money", 5)]
-    files = []
-    expected = []
+def exported(
+    cases: list[tuple[str, int]], tmp_path: Path
+) -> tuple[list[Path], list[tuple[int, int, int]]]:
+    """Each (preset, seed) game exported as a ``.mat`` file, and the score GNU Backgammon
+    must reach on importing it: (games, white's points, black's points)."""
+    files, expected = [], []
     for preset, seed in cases:
         events = played(preset, seed)
         path = tmp_path / f"{preset}-{seed}.mat"
@@ -141,6 +142,13 @@ def test_gnubg_imports_exported_matches_with_the_same_score(tmp_path: Path) -> N
             won = {"white": 0, "black": 0}
             won[games[-1]["winner"]] = games[-1]["points"]
             expected.append((1, won["white"], won["black"]))
+    return files, expected
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) not installed")
+def test_gnubg_imports_exported_matches_with_the_same_score(tmp_path: Path) -> None:
+    cases = [("match5", seed) for seed in (3, 8, 21)] + [("single", 4), ("money", 5)]
+    files, expected = exported(cases, tmp_path)
     path = tmp_path / "scripted.mat"
     path.write_text(match_file(scripted("money")), encoding="utf-8")
     files.append(path)
@@ -163,20 +171,7 @@ def test_gnubg_imports_every_preset_with_its_header(tmp_path: Path) -> None:
     reaches our score (a Jacoby gammon with a centred cube counts one point)."""
     cases = [(p, 7) for p in ("match1", "match3", "match7", "match11")]
     cases += [("money-jacoby", seed) for seed in (1, 2, 3)] + [("money-automatic", 4)]
-    files, expected = [], []
-    for preset, seed in cases:
-        events = played(preset, seed)
-        path = tmp_path / f"{preset}-{seed}.mat"
-        path.write_text(match_file(events), encoding="utf-8")
-        files.append(path)
-        final = events[-1].after.to_json()
-        games = final["games"]
-        if final["match_length"]:
-            expected.append((len(games), final["score"]["white"], final["score"]["black"]))
-        else:
-            won = {"white": 0, "black": 0}
-            won[games[-1]["winner"]] = games[-1]["points"]
-            expected.append((1, won["white"], won["black"]))
+    files, expected = exported(cases, tmp_path)
     assert gnubg_scores(files, tmp_path) == expected
 
 

@@ -50,6 +50,42 @@ def sim_env(mode: str) -> dict[str, str]:
     return env
 
 
+def start_in_pty(
+    command: list[str], cwd: Path, mode: str
+) -> tuple[subprocess.Popen[bytes], int, Callable[[], str]]:
+    """The sim in its own session on a fresh 80×24 pty: the child, the pty's master end,
+    and a function that drains the pty (so no write of the sim blocks) and returns
+    everything it printed so far."""
+    import select
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    child = subprocess.Popen(
+        command,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=cwd,
+        env=sim_env(mode),
+        start_new_session=True,
+    )
+    os.close(slave)
+    output = bytearray()
+
+    def text() -> str:
+        while select.select([master], [], [], 0)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output.extend(chunk)
+        return output.decode("utf-8", "replace")
+
+    return child, master, text
+
+
 def moves_saved(state_dir: Path) -> int:
     try:
         data = read_save(state_dir)
@@ -168,32 +204,7 @@ def test_sigterm_saves_and_stops_the_sim(
     mode: str, tmp_path: Path, record_property: Record
 ) -> None:
     state_dir = tmp_path / "state"
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    child = subprocess.Popen(
-        sim_command(mode, state_dir),
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        cwd=tmp_path,
-        env=sim_env(mode),
-        start_new_session=True,
-    )
-    os.close(slave)
-    output = bytearray()
-
-    def text() -> str:
-        import select
-
-        while select.select([master], [], [], 0)[0]:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            output.extend(chunk)
-        return output.decode("utf-8", "replace")
+    child, master, text = start_in_pty(sim_command(mode, state_dir), tmp_path, mode)
 
     try:
         assert wait_until(playing(mode, state_dir, text)), text()[-2000:]
@@ -232,32 +243,9 @@ def test_quitting_a_recording_says_what_it_writes_with_progress(mode: str, tmp_p
 
     state_dir = tmp_path / "state"
     gif = tmp_path / "game.gif"
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    child = subprocess.Popen(
-        [*sim_command(mode, state_dir), "--record", str(gif)],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        cwd=tmp_path,
-        env=sim_env(mode),
-        start_new_session=True,
+    child, master, text = start_in_pty(
+        [*sim_command(mode, state_dir), "--record", str(gif)], tmp_path, mode
     )
-    os.close(slave)
-    output = bytearray()
-
-    def text() -> str:
-        import select
-
-        while select.select([master], [], [], 0)[0]:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            output.extend(chunk)
-        return output.decode("utf-8", "replace")
 
     try:
         assert wait_until(playing(mode, state_dir, text)), text()[-2000:]
