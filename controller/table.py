@@ -546,10 +546,10 @@ class Table:
                 self.trigger("system_tap", event)
         elif event.kind == "held":
             self.system_was_held = True
-            self.system_held(event)
+            self.cut_short_then_system_held(event)
         self.dirty = True
 
-    def system_held(self, event: ButtonEvent | None = None) -> None:
+    def cut_short_then_system_held(self, event: ButtonEvent | None = None) -> None:
         """A long press is never lost to an animation: the roll or move already happened
         in the session, so its animation is cut short first, and the press then counts
         for the state that follows ("back to menu?", or the menu after a game the move

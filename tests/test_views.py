@@ -21,7 +21,7 @@ from PIL import Image, ImageChops
 from controller import views
 from controller.games.track import view as maedn_view
 from controller.scene import MenuScene, MoveAnimation, RollAnimation, Scene
-from controller.views import dice, palette, text
+from controller.views import dice, palette
 from controller.views.palette import SEAT, WHITE
 from rules.minimaki.engine import Step
 from tests.helpers import position
