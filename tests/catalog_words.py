@@ -1,0 +1,155 @@
+"""Did every word come through the catalog? Reading screens written in the pseudo-language.
+
+Under :data:`controller.i18n.PSEUDO` every translated text comes back as its msgid
+between ``⟦`` and ``⟧``, with whatever was put into its placeholders inside. A word a
+player can read is accounted for only if it is part of a catalog text:
+
+* outside every ``⟦…⟧`` only numbers, notation ("24/23", "r2c5", "5-7", "x2"), the
+  keys' letters and symbols may stand;
+* inside one, the text must be a msgid of the catalog with its placeholders filled, and
+  what filled each placeholder must again be marked, or numbers, notation or symbols.
+  That is what catches ``_("{player} wins").format(player="red")``: the frame is
+  marked, the colour in it is not.
+
+A marked text that matches no msgid was looked up under a name the catalog does not
+have (``_(variable)``): German would show it in English, so it is reported too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from babel.messages.pofile import read_po
+
+from controller.i18n import DOMAIN, LOCALE_DIR, MARK_CLOSE, MARK_OPEN
+from hardware.keyboard import DEFAULT_KEYS
+
+HOLE = "\x00"
+"""Stands for a nested marked text while its surrounding text is matched."""
+KEY_LETTERS = frozenset(DEFAULT_KEYS)
+"""The keyboard's keys are single letters ("q/a"): symbols, not words."""
+NOTATION = re.compile(r"(?:[A-Za-z]?\d+)+[A-Za-z]?|[A-Za-z]\d*")
+"""A word that is notation: digits with single letters between or around them."""
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([^)]*\)[sdif]|%[sdif]")
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+"""Quoted text is what someone typed (a config value): shown as it was written."""
+
+
+@dataclass(frozen=True)
+class Marked:
+    """One ``⟦…⟧``: its parts, plain strings and the marked texts nested in them."""
+
+    parts: tuple[str | Marked, ...]
+
+
+def parse(text: str) -> tuple[str | Marked, ...]:
+    """``text`` as plain runs and marked texts. A mark cut off by a shortened line runs
+    to the end; a closing mark without its opening is dropped."""
+    stack: list[list[str | Marked]] = [[]]
+    run = ""
+    for char in text:
+        if char == MARK_OPEN:
+            if run:
+                stack[-1].append(run)
+            run = ""
+            stack.append([])
+        elif char == MARK_CLOSE:
+            if run:
+                stack[-1].append(run)
+            run = ""
+            if len(stack) > 1:
+                inner = stack.pop()
+                stack[-1].append(Marked(tuple(inner)))
+        else:
+            run += char
+    if run:
+        stack[-1].append(run)
+    while len(stack) > 1:
+        inner = stack.pop()
+        stack[-1].append(Marked(tuple(inner)))
+    return tuple(stack[0])
+
+
+def plain_leftovers(text: str) -> list[str]:
+    """Words in ``text`` (outside any mark) that are not numbers, notation or keys."""
+    found = []
+    for word in WORD.findall(QUOTED.sub(" ", text)):
+        if not any(char.isalpha() for char in word):
+            continue
+        if NOTATION.fullmatch(word) and (len(word) > 1 or word.lower() in KEY_LETTERS):
+            continue
+        found.append(word)
+    return found
+
+
+@cache
+def msgids() -> tuple[str, ...]:
+    """Every text of the catalog template (singular and plural forms)."""
+    path = LOCALE_DIR / f"{DOMAIN}.pot"
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    found: list[str] = []
+    for message in catalog:
+        if not message.id:
+            continue
+        found += [message.id] if isinstance(message.id, str) else list(message.id)
+    return tuple(found)
+
+
+@cache
+def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    patterns = []
+    for msgid in msgids():
+        pieces = PLACEHOLDER.split(msgid.replace("{{", "{").replace("}}", "}"))
+        body = "(.*?)".join(re.escape(piece) for piece in pieces)
+        patterns.append((msgid, re.compile(body, re.IGNORECASE | re.DOTALL)))
+    return tuple(patterns)
+
+
+@cache
+def _fills(content: str) -> tuple[str, ...] | None:
+    """What filled the placeholders of the msgid ``content`` is, None for no msgid."""
+    for _msgid, pattern in _patterns():
+        match = pattern.fullmatch(content)
+        if match is not None:
+            return match.groups()
+    return None
+
+
+def leftovers(text: str) -> list[str]:
+    """Everything readable in ``text`` that did not come through the catalog, each as a
+    short explanation; an empty list means every word did."""
+    found: list[str] = []
+    _check(parse(text), found, top=True)
+    return found
+
+
+def _check(parts: tuple[str | Marked, ...], found: list[str], top: bool) -> None:
+    for part in parts:
+        if isinstance(part, str):
+            if top:
+                found += plain_leftovers(part)
+            continue
+        content = "".join(HOLE if isinstance(p, Marked) else p for p in part.parts)
+        fills = _fills(content)
+        if fills is None:
+            shown = content.replace(HOLE, "…")
+            found.append(f"{MARK_OPEN}{shown}{MARK_CLOSE} is no catalog text")
+        else:
+            for fill in fills:
+                found += plain_leftovers(fill.replace(HOLE, " "))
+        _check(part.parts, found, top=False)
+
+
+def report(texts: dict[str, set[str]]) -> list[str]:
+    """One line per text with leftovers: where it was seen, the text, what is left."""
+    lines = []
+    for text in sorted(texts):
+        left = leftovers(text)
+        if left:
+            where = ", ".join(sorted(texts[text]))
+            lines.append(f"{text!r} ({where}): {', '.join(dict.fromkeys(left))}")
+    return lines
