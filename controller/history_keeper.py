@@ -25,6 +25,7 @@ from controller import history_files
 from controller.history import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
 from controller.history_record import HistoryEntry, record_of
 from controller.history_stats import tally
+from controller.i18n import _
 from controller.pending_records import PendingRecord
 from controller.scene import StatisticsPage
 from controller.session import Session, utc_now
@@ -77,7 +78,7 @@ def disk_problem(directory: Path) -> int | None:
 
 def moved_notice(moved: Path) -> str:
     """The panel's words for a database set aside."""
-    return f"history damaged, moved to {moved.name}"
+    return _("history damaged, moved to {name}").format(name=moved.name)
 
 
 class HistoryKeeper:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import rules
+from controller.i18n import _
+from controller.words import colour_word
 from rules.core import Dice, Move, Pass, State
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ class BoardView:
 
 def notation_words(move: Move) -> str:
     """The default words of a move: what the rules say of it."""
-    return "pass (no move)" if isinstance(move, Pass) else move.notation
+    return _("pass (no move)") if isinstance(move, Pass) else move.notation
 
 
 @dataclass(frozen=True)
@@ -131,8 +133,8 @@ def preset_name(game: str, preset: str) -> str:
 
 
 def colour_name(game: str, player: str) -> str:
-    """The colour ``player`` is drawn in, as a word."""
-    return presentation(game).side_colours.get(player, player)
+    """The colour ``player`` is drawn in, as a word (in the table's language)."""
+    return colour_word(presentation(game).side_colours.get(player, player))
 
 
 def move_words(state: State, move: Move) -> str:
@@ -141,5 +143,5 @@ def move_words(state: State, move: Move) -> str:
     if words is not None:
         return words(state, move)
     if isinstance(move, Pass):
-        return "pass (no move)"
+        return _("pass (no move)")
     return rules.move_facts(state.game.name, move).words
