@@ -24,6 +24,9 @@ def colour_word(colour: str) -> str:
         "black": pgettext("colour", "black"),
         "sky": pgettext("colour", "sky"),
         "purple": pgettext("colour", "purple"),
+        # Sides the rules name by number (the text board and the history use them).
+        "player1": pgettext("side", "player1"),
+        "player2": pgettext("side", "player2"),
     }
     return words.get(colour, colour)
 

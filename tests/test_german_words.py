@@ -81,3 +81,21 @@ def test_the_history_speaks_the_locales_language_and_its_json_stays_neutral(
     assert json.loads(capsys.readouterr().out) == german_json
     assert main([*base, "stats"]) == 0
     assert "1 finished game" in capsys.readouterr().out
+
+
+def test_the_text_boards_speak_german() -> None:
+    import rules
+    from controller.text_board import legend, render_board
+
+    state = rules.get_game("maedn", "classic").new_state(2)
+    assert render_board(state).splitlines()[-1].startswith("Anfangswurf: ")
+    assert legend("maedn").startswith("R B G Y Figuren (R rot, B blau, G grün, Y gelb)")
+    bg = rules.get_game("backgammon", "single").new_state(2)
+    assert "weiß (W) zieht 24 -> 1" in render_board(bg)
+
+
+def test_the_backgammon_legend_names_the_tallest_stack_drawn() -> None:
+    """The legend is a catalog text, so its number is written out: it must stay ROWS."""
+    from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, ROWS
+
+    assert BACKGAMMON_LEGEND.endswith(f"more than {ROWS}")
