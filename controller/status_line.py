@@ -21,7 +21,7 @@ from controller.games import move_words as game_move_words
 from controller.games import presentation
 from controller.i18n import _, ngettext
 from controller.machine import Mode
-from controller.names import colour_name, player_name
+from controller.names import colour_name, player_name, title
 from controller.scene import (
     AnyScene,
     CheckerEntryView,
@@ -34,7 +34,7 @@ from controller.scene import (
 )
 from controller.session import Session
 from controller.views.palette import SEAT
-from controller.words import colour_word, seat_word
+from controller.words import seat_word
 from hardware.display_status import SEAT_DEFAULTS, SeatLook, TableStatus
 from rules.core import Move, State
 
@@ -86,11 +86,11 @@ def describe(
         if not scene.pages:
             return _("statistics: no finished games yet · OK: back to the menu")
         page = scene.pages[scene.page % len(scene.pages)]
-        wins = ", ".join(f"{colour_word(colour)} {count}" for colour, count in page.wins)
+        wins = ", ".join(f"{colour_name(page.game, c)} {count}" for c, count in page.wins)
         last = ngettext("the last game", "last {n} games", page.games).format(n=page.games)
         return _(
             "statistics: {game}, {last}: {wins} · NEXT: next game, OK: back to the menu"
-        ).format(game=page.game, last=last, wins=wins)
+        ).format(game=title(page.game), last=last, wins=wins)
     if session is None:
         return ""
     return describe_game(mode, scene, session, choice, physical_dice, entering)

@@ -37,7 +37,7 @@ def test_menu_and_setup_speak_german_with_the_rule_texts_colours() -> None:
     assert table.status().text == ("Menü: MÄDN (1 von 2) · WEITER: nächstes Spiel, OK: auswählen")
     press(table, 0, "ok")
     status = table.status()
-    assert status.text.startswith("MÄDN: [Regeln: classic], rot Mensch, blau Computer, grün")
+    assert status.text.startswith("MÄDN: [Regeln: klassisch], rot Mensch, blau Computer, grün")
     assert status.text.endswith("gelb Computer, los · WEITER: nächster Eintrag, OK: nächste Regeln")
     assert [look.label for look in status.seats] == [
         "rot · Mensch",
@@ -99,3 +99,31 @@ def test_the_backgammon_legend_names_the_tallest_stack_drawn() -> None:
     from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, ROWS
 
     assert BACKGAMMON_LEGEND.endswith(f"more than {ROWS}")
+
+
+def test_the_statistics_line_names_the_game_by_its_title_and_the_sides_as_drawn() -> None:
+    from controller.machine import Mode
+    from controller.scene import StatisticsPage, StatisticsScene
+    from controller.status_line import describe
+
+    page = StatisticsPage("backgammon", 3, (("white", 2), ("black", 1)))
+    assert describe(Mode.STATISTICS, StatisticsScene((page,), 0, 0), None) == (
+        "Statistik: Backgammon, die letzten 3 Spiele: orange 2, blau 1 · WEITER: nächstes "
+        "Spiel, OK: zurück zum Menü"
+    )
+    i18n.use("en")
+    assert describe(Mode.STATISTICS, StatisticsScene((page,), 0, 0), None).startswith(
+        "statistics: Backgammon, last 3 games: orange 2, blue 1 · "
+    )
+
+
+def test_every_rule_set_has_its_own_words() -> None:
+    """The rule sets' words are catalog texts written out one by one: none may be
+    missing (a new match length, say), or the panel would show the preset's name."""
+    import rules
+    from controller.games import presentation
+
+    for game in rules.game_names():
+        words = presentation(game).preset_names
+        if words:
+            assert set(rules.presets(game)) <= set(words), game

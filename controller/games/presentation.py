@@ -65,7 +65,7 @@ class Presentation:
     side_colours: Mapping[str, str] = field(default_factory=dict)
     """Players whose colour on the panel differs from their rules name."""
     preset_names: Mapping[str, str] = field(default_factory=dict)
-    """Short words for the rule sets, e.g. "match to 5"."""
+    """Short words for the rule sets, e.g. "match to 5" (catalog texts, marked ``N_``)."""
     move_words: Callable[[State, Move], str] | None = None
     """A move in words for the status line (the state it is played in, the move);
     None: the rules' own words for it."""
@@ -129,7 +129,10 @@ def title(game: str) -> str:
 
 
 def preset_name(game: str, preset: str) -> str:
-    return presentation(game).preset_names.get(preset, preset.replace("_", " "))
+    """The rule set's short word, in the table's language (a family marks its words
+    with ``N_``; they are translated here, where they are shown)."""
+    words = presentation(game).preset_names
+    return _(words[preset]) if preset in words else preset.replace("_", " ")
 
 
 def colour_name(game: str, player: str) -> str:
