@@ -33,9 +33,9 @@ from controller.scene import (
     StatisticsScene,
 )
 from controller.session import Session
+from controller.sim.status import SEAT_DEFAULTS, SeatLook, TableStatus
 from controller.views.palette import SEAT
 from controller.words import seat_word
-from hardware.display_status import SEAT_DEFAULTS, SeatLook, TableStatus
 from rules.core import Move, State
 
 

@@ -85,7 +85,7 @@ def test_the_history_speaks_the_locales_language_and_its_json_stays_neutral(
 
 def test_the_text_boards_speak_german() -> None:
     import rules
-    from controller.text_board import legend, render_board
+    from controller.text.board import legend, render_board
 
     state = rules.get_game("maedn", "classic").new_state(2)
     assert render_board(state).splitlines()[-1].startswith("Anfangswurf: ")

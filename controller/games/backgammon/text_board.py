@@ -10,7 +10,7 @@ the right, then a status line with the dice, the cube and the score.
 from __future__ import annotations
 
 from controller.i18n import N_, _
-from controller.text_paint import paint
+from controller.text.paint import paint
 from controller.words import colour_word
 from rules.backgammon.engine import PHASE_NAMES, BackgammonState
 from rules.core import State

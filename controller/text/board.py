@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from controller.games import presentation
 from controller.i18n import _
-from controller.text_paint import ANSI, paint
+from controller.text.paint import ANSI, paint
 from rules.core import State
 
 TextRenderer = Callable[[State, bool], str]
