@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import rules
+from controller.i18n import _
+from controller.words import colour_word
 from rules.core import Dice, Move, Pass, State
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ class BoardView:
 
 def notation_words(move: Move) -> str:
     """The default words of a move: what the rules say of it."""
-    return "pass (no move)" if isinstance(move, Pass) else move.notation
+    return _("pass (no move)") if isinstance(move, Pass) else move.notation
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class Presentation:
     side_colours: Mapping[str, str] = field(default_factory=dict)
     """Players whose colour on the panel differs from their rules name."""
     preset_names: Mapping[str, str] = field(default_factory=dict)
-    """Short words for the rule sets, e.g. "match to 5"."""
+    """Short words for the rule sets, e.g. "match to 5" (catalog texts, marked ``N_``)."""
     move_words: Callable[[State, Move], str] | None = None
     """A move in words for the status line (the state it is played in, the move);
     None: the rules' own words for it."""
@@ -127,12 +129,15 @@ def title(game: str) -> str:
 
 
 def preset_name(game: str, preset: str) -> str:
-    return presentation(game).preset_names.get(preset, preset.replace("_", " "))
+    """The rule set's short word, in the table's language (a family marks its words
+    with ``N_``; they are translated here, where they are shown)."""
+    words = presentation(game).preset_names
+    return _(words[preset]) if preset in words else preset.replace("_", " ")
 
 
 def colour_name(game: str, player: str) -> str:
-    """The colour ``player`` is drawn in, as a word."""
-    return presentation(game).side_colours.get(player, player)
+    """The colour ``player`` is drawn in, as a word (in the table's language)."""
+    return colour_word(presentation(game).side_colours.get(player, player))
 
 
 def move_words(state: State, move: Move) -> str:
@@ -141,5 +146,5 @@ def move_words(state: State, move: Move) -> str:
     if words is not None:
         return words(state, move)
     if isinstance(move, Pass):
-        return "pass (no move)"
+        return _("pass (no move)")
     return rules.move_facts(state.game.name, move).words

@@ -14,6 +14,7 @@ from controller.games.presentation import (
     colour_name,
     register_presentation,
 )
+from controller.i18n import N_
 from rules.backgammon.engine import PLAYERS, BackgammonState, Play
 from rules.backgammon.moves import BAR
 from rules.core import Dice, Move, State
@@ -77,11 +78,15 @@ register_presentation(
         text_legend=BACKGAMMON_LEGEND,
         side_colours={"white": "orange", "black": "blue"},
         preset_names={
-            "single": "one game",
-            "money": "with cube",
-            "money-jacoby": "with cube, Jacoby rule",
-            "money-automatic": "with cube, Jacoby, 2 automatic doubles",
-            **{f"match{n}": f"match to {n}" for n in (1, 3, 5, 7, 11)},
+            "single": N_("one game"),
+            "money": N_("with cube"),
+            "money-jacoby": N_("with cube, Jacoby rule"),
+            "money-automatic": N_("with cube, Jacoby, 2 automatic doubles"),
+            "match1": N_("match to 1"),
+            "match3": N_("match to 3"),
+            "match5": N_("match to 5"),
+            "match7": N_("match to 7"),
+            "match11": N_("match to 11"),
         },
         checker_entry=checker_entry,
         game_end_banner=game_end_banner,

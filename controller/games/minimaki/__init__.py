@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from controller.games.minimaki.text_board import MINIMAKI_LEGEND, render_minimaki
 from controller.games.presentation import BoardView, Presentation, register_presentation
+from controller.i18n import N_
 
 
 def dice_words(values: str) -> str:
@@ -41,10 +42,10 @@ register_presentation(
         text_legend=MINIMAKI_LEGEND,
         side_colours={"black": "blue", "player1": "orange", "player2": "blue"},
         preset_names={
-            "standard": "standard",
-            "diagonal": "diagonal",
-            "free_setup": "free start",
-            "two_player": "2 players",
+            "standard": N_("standard"),
+            "diagonal": N_("diagonal"),
+            "free_setup": N_("free start"),
+            "two_player": N_("2 players"),
         },
         dice_words=dice_words,
         hint=True,

@@ -16,6 +16,7 @@ from controller.games.presentation import (
     register_presentation,
 )
 from controller.games.track.text_board import render_track_game, track_legend
+from controller.i18n import N_
 from rules.core import Move, Pass, State
 from rules.track.engine import MaednState, TrackMove
 
@@ -101,7 +102,7 @@ register_presentation(
         text_legend=track_legend(home_circles=True),
         places=places,
         move_words=move_words,
-        preset_names={"classic": "classic", "lingo": "Lingo", "schmidt": "Schmidt"},
+        preset_names={"classic": N_("classic"), "lingo": N_("Lingo"), "schmidt": N_("Schmidt")},
         menu_place=1,
     ),
 )

@@ -34,7 +34,9 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from hardware.display_status import RGB, TableStatus, idle_status
+from controller.i18n import N_, _
+from controller.sim.legend import button_word
+from controller.sim.status import RGB, TableStatus, idle_status
 from hardware.interfaces import ButtonEvent, EventSink, FixedSizePanel, HardwareError
 from hardware.keyboard import DEFAULT_KEYS, Key, Presses
 
@@ -52,7 +54,7 @@ GLYPHS = {"→": "->"}
 """Characters pygame's bundled font lacks, and what the window writes instead."""
 NOTICE_S = 4.0
 """How long the window's hint line says where a screenshot went."""
-HINT = "click a button or press its key · hold for a long press · F12: screenshot · Esc: quit"
+HINT = N_("click a button or press its key · hold for a long press · F12: screenshot · Esc: quit")
 
 
 HEADLESS_DRIVERS = ("offscreen", "dummy")
@@ -419,10 +421,10 @@ class TableWindow(FixedSizePanel):
         try:
             saved = self.save_screenshot(target)
         except (OSError, self._pg.error) as exc:
-            self._tell(f"screenshot not saved: {exc}")
+            self._tell(_("screenshot not saved: {reason}").format(reason=exc))
             return None
         if saved is not None:
-            self._tell(f"screenshot saved to {saved}")
+            self._tell(_("screenshot saved to {path}").format(path=saved))
         return saved
 
     def _tell(self, text: str) -> None:
@@ -509,7 +511,9 @@ class TableWindow(FixedSizePanel):
                 width=3,
                 border_radius=12,
             )
-        label = f"seat {seat + 1}" + (f" · {look.label}" if look is not None and look.label else "")
+        label = _("seat {number}").format(number=seat + 1)
+        if look is not None and look.label:
+            label += f" · {look.label}"
         self._text(
             label,
             self.layout.labels[seat],
@@ -518,10 +522,10 @@ class TableWindow(FixedSizePanel):
             box.w - 8,
         )
         for button in ("ok", "next"):
-            self._draw_button((seat, button), colour, "OK" if button == "ok" else "NEXT")
+            self._draw_button((seat, button), colour, button_word(button))
 
     def _draw_system(self) -> None:
-        self._text("system", self.layout.labels[-1], self._label_size(), DIM_TEXT, 200)
+        self._text(_("system"), self.layout.labels[-1], self._label_size(), DIM_TEXT, 200)
         self._draw_button((None, "system"), SYSTEM, "")
 
     def _draw_button(self, key: Key, colour: RGB, name: str) -> None:
@@ -582,7 +586,7 @@ class TableWindow(FixedSizePanel):
         for index, line in enumerate(lines):
             self._text(line, (centre_x, first_y + index * line_h), size, TEXT, width)
         hint_y = box.y + box.h - max(8, box.h // 9)
-        hint = HINT
+        hint = _(HINT)
         if self._notice is not None and self._clock() < self._notice[1]:
             hint = self._notice[0]
         self._text(hint, (centre_x, hint_y), max(13, size * 2 // 3), DIM_TEXT, width)

@@ -13,7 +13,7 @@ an ordinary 80×24 terminal, and single LEDs blur. This backend instead:
   ``24bit``), else the xterm 256-colour palette;
 * draws unlit LEDs faintly grey, so the panel's edge is visible as on a real panel;
 * writes below the matrix the status line in words (from the controller's
-  :data:`~hardware.display_status.StatusSource`, up to two lines) and the key legend;
+  :data:`~controller.sim.status.StatusSource`, up to two lines) and the key legend;
 * redraws everything when the terminal is resized (``SIGWINCH``; the handler only
   notes it and calls ``on_resize``, which the simulator uses to wake its loop);
 * runs on the alternate screen with the cursor hidden and line wrap off, and puts the
@@ -39,9 +39,10 @@ from typing import Any
 
 from PIL import Image
 
-from hardware.display_status import TableStatus
+from controller.i18n import _
+from controller.sim.legend import legend_lines
+from controller.sim.status import TableStatus
 from hardware.interfaces import FixedSizePanel, HardwareError
-from hardware.keyboard import legend_lines
 
 RGB = tuple[int, int, int]
 
@@ -298,9 +299,10 @@ class TerminalDisplay(FixedSizePanel):
         lines: dict[int, str] = {}
         if layout.scale == 0:
             columns, rows = minimum_size(self._width, self._height)
-            message = (
-                f"terminal too small ({layout.columns}x{layout.rows}): the "
-                f"{self._width}x{self._height} panel needs {columns}x{rows}"
+            message = _("terminal too small ({size}): the {panel} panel needs {needed}").format(
+                size=f"{layout.columns}x{layout.rows}",
+                panel=f"{self._width}x{self._height}",
+                needed=f"{columns}x{rows}",
             )
             for index, text in enumerate(textwrap.wrap(message, max(layout.columns, 10))):
                 lines[index] = f"{RESET}\x1b[2K{text[: layout.columns]}"
