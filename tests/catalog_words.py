@@ -23,7 +23,9 @@ from functools import cache
 
 from babel.messages.pofile import read_po
 
+import rules
 from controller.i18n import DOMAIN, LOCALE_DIR, MARK_CLOSE, MARK_OPEN
+from controller.names import title
 from hardware.keyboard import DEFAULT_KEYS
 
 HOLE = "\x00"
@@ -32,10 +34,21 @@ KEY_LETTERS = frozenset(DEFAULT_KEYS)
 """The keyboard's keys are single letters ("q/a"): symbols, not words."""
 NOTATION = re.compile(r"(?:[A-Za-z]?\d+)+[A-Za-z]?|[A-Za-z]\d*")
 """A word that is notation: digits with single letters between or around them."""
+BACKGAMMON_POINTS = re.compile(r"\b(?:bar/(?=\d)|(?<=\d/)off\b)")
+"""Backgammon's move notation ("bar/20", "6/off", as in the history and the save files)
+is the same in every language: its two words count as notation where they stand in it."""
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([^)]*\)[sdif]|%[sdif]")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 """Quoted text is what someone typed (a config value): shown as it was written."""
+
+
+@cache
+def game_titles() -> re.Pattern[str]:
+    """The games' own names ("Mensch ärgere dich nicht", "Backgammon") are names, the
+    same at every table: they may stand unmarked (their words are not checked)."""
+    names = sorted((title(game) for game in rules.game_names()), key=len, reverse=True)
+    return re.compile("|".join(re.escape(name) for name in names))
 
 
 @dataclass(frozen=True)
@@ -76,7 +89,8 @@ def parse(text: str) -> tuple[str | Marked, ...]:
 def plain_leftovers(text: str) -> list[str]:
     """Words in ``text`` (outside any mark) that are not numbers, notation or keys."""
     found = []
-    for word in WORD.findall(QUOTED.sub(" ", text)):
+    readable = game_titles().sub(" ", BACKGAMMON_POINTS.sub(" ", QUOTED.sub(" ", text)))
+    for word in WORD.findall(readable):
         if not any(char.isalpha() for char in word):
             continue
         if NOTATION.fullmatch(word) and (len(word) > 1 or word.lower() in KEY_LETTERS):
@@ -111,12 +125,21 @@ def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 @cache
 def _fills(content: str) -> tuple[str, ...] | None:
-    """What filled the placeholders of the msgid ``content`` is, None for no msgid."""
+    """What filled the placeholders of the msgid ``content`` is, None for no msgid.
+    Where several msgids fit ("{who}: {what}" fits nearly anything), the reading that
+    leaves the fewest unmarked words is taken: the text came through that one."""
+    best: tuple[int, tuple[str, ...]] | None = None
     for _msgid, pattern in _patterns():
         match = pattern.fullmatch(content)
-        if match is not None:
-            return match.groups()
-    return None
+        if match is None:
+            continue
+        groups = match.groups()
+        left = sum(len(plain_leftovers(group.replace(HOLE, " "))) for group in groups)
+        if best is None or left < best[0]:
+            best = (left, groups)
+        if left == 0:
+            break
+    return None if best is None else best[1]
 
 
 def leftovers(text: str) -> list[str]:

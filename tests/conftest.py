@@ -70,6 +70,9 @@ SLOW = (
     "tests/test_checker_entry.py",  # every play of 2,000 positions entered by buttons
     "tests/test_minimaki_policy.py",  # re-derives the shipped policy's values
     "tests/test_docs_pictures.py",  # draws every picture of the docs anew
+    "tests/test_untranslated.py::test_a_",  # whole games of every preset, read in words
+    "tests/test_untranslated.py::test_menu_",
+    "tests/test_german_screens.py",  # whole German games, read in words
     "tests/test_backgammon_analysis.py::test_error_rates_rank_like_gnu_backgammons_analysis",
     "tests/test_web_browser.py",  # the companion page in headless Chromium
     "tests/test_pending_records.py",  # SQLite's 2 s busy timeout, per locked write
