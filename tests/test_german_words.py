@@ -38,7 +38,7 @@ def test_menu_and_setup_speak_german_with_the_rule_texts_colours() -> None:
     press(table, 0, "ok")
     status = table.status()
     assert status.text.startswith("MÄDN: [Regeln: klassisch], rot Mensch, blau Computer, grün")
-    assert status.text.endswith("gelb Computer, los · WEITER: nächster Eintrag, OK: nächste Regeln")
+    assert status.text.endswith("gelb Computer, los · WEITER: nächster, OK: nächste Regeln")
     assert [look.label for look in status.seats] == [
         "rot · Mensch",
         "blau · Computer",
