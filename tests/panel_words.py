@@ -21,15 +21,16 @@ from typing import Any
 
 from PIL import Image
 
+import rules
 from controller import views
 from controller.machine import Mode
 from controller.scene import AnyScene
 from controller.session import Session
+from controller.sim.legend import key_help, legend_lines
+from controller.sim.status import TableStatus
 from controller.testing.rig import PRESS_S, SHORT_ANIMATIONS, ApplianceRig
 from controller.views.text import DrawnText, collect_texts
-from controller.sim.status import TableStatus
 from hardware.interfaces import ButtonEvent
-from controller.sim.legend import key_help, legend_lines
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,12 @@ class WordWatch:
         self.words = Words()
         chosen = {**SHORT_ANIMATIONS, **(options or {})}
         self.rig = ApplianceRig(
-            state_dir, seats=tuple(seats), size=size, buttons=False, options=chosen, render=self.render
+            state_dir,
+            seats=tuple(seats),
+            size=size,
+            buttons=False,
+            options=chosen,
+            render=self.render,
         )
         self.table = self.rig.table
 
@@ -165,6 +171,41 @@ class WordWatch:
 
     def close(self) -> None:
         self.rig.close()
+
+
+def walk_menu_and_setup(watch: WordWatch) -> None:
+    """Every menu entry, and in each game's setup every rule set, every seat's every
+    kind and "start" (which refuses where too few seats are taken)."""
+    table = watch.table
+    for index in range(len(table.options.menu)):
+        while table.menu_index != index:
+            watch.press(0, "next")
+        watch.run_for(12.0)  # the label scrolls through
+        if table.options.menu[index].game == "statistics":
+            continue
+        watch.press(0, "ok")
+        assert table.state is Mode.SETUP
+        item = table.options.menu[index]
+        if table.setup_cursor == -1:
+            for _ in rules.presets(item.game):
+                watch.press(0, "ok")
+                watch.run_for(6.0)
+            watch.press(0, "next")
+        for _ in table.setup_kinds:
+            for _ in range(3):
+                watch.press(0, "ok")
+                watch.run_for(2.0)
+            watch.press(0, "next")
+        saved = list(table.setup_kinds)
+        table.setup_kinds[:] = ["human"] + ["empty"] * (len(saved) - 1)
+        watch.press(0, "ok")  # "start" with one player: refused in words
+        watch.run_for(8.0)
+        table.setup_kinds[:] = saved
+        watch.hold(None, "system")  # back to the menu (a solo game began: confirm)
+        watch.run_for(1.0)
+        if table.state is Mode.CONFIRM_MENU:
+            watch.press(0, "ok")
+        assert table.state is Mode.MENU, table.state
 
 
 def window_texts(statuses: Iterable[TableStatus], size: int = 16) -> set[str]:

@@ -38,7 +38,7 @@ from controller.views.text import collect_texts
 from hardware.build import build_display
 from hardware.specs import DisplaySpec
 from tests.catalog_words import report
-from tests.panel_words import WordWatch, Words, terminal_texts, window_texts
+from tests.panel_words import Words, WordWatch, terminal_texts, walk_menu_and_setup, window_texts
 
 SEED = 27
 PRESETS = [(game, preset) for game in rules.game_names() for preset in rules.presets(game)]
@@ -103,41 +103,6 @@ def test_a_human_at_the_table_reads_only_catalog_words(
     finally:
         watch.close()
     assert_all_translated(seen_in(watch.words, 32))
-
-
-def walk_menu_and_setup(watch: WordWatch) -> None:
-    """Every menu entry, and in each game's setup every rule set, every seat's every
-    kind and "start" (which refuses where too few seats are taken)."""
-    table = watch.table
-    for index in range(len(table.options.menu)):
-        while table.menu_index != index:
-            watch.press(0, "next")
-        watch.run_for(12.0)  # the label scrolls through
-        if table.options.menu[index].game == "statistics":
-            continue
-        watch.press(0, "ok")
-        assert table.state is Mode.SETUP
-        item = table.options.menu[index]
-        if table.setup_cursor == -1:
-            for _ in rules.presets(item.game):
-                watch.press(0, "ok")
-                watch.run_for(6.0)
-            watch.press(0, "next")
-        for _ in table.setup_kinds:
-            for _ in range(3):
-                watch.press(0, "ok")
-                watch.run_for(2.0)
-            watch.press(0, "next")
-        saved = list(table.setup_kinds)
-        table.setup_kinds[:] = ["human"] + ["empty"] * (len(saved) - 1)
-        watch.press(0, "ok")  # "start" with one player: refused in words
-        watch.run_for(8.0)
-        table.setup_kinds[:] = saved
-        watch.hold(None, "system")  # back to the menu (a solo game began: confirm)
-        watch.run_for(1.0)
-        if table.state is Mode.CONFIRM_MENU:
-            watch.press(0, "ok")
-        assert table.state is Mode.MENU, table.state
 
 
 def test_menu_setup_sleep_statistics_and_messages(tmp_path: Path) -> None:
