@@ -127,3 +127,21 @@ def test_every_rule_set_has_its_own_words() -> None:
         words = presentation(game).preset_names
         if words:
             assert set(rules.presets(game)) <= set(words), game
+
+
+def test_the_terminal_legend_and_the_setup_line_fit_an_80_column_terminal() -> None:
+    """German words are longer: the key legend still takes two lines of 80 columns, and
+    the setup line says what OK does without being cut."""
+    from controller.sim.legend import legend_lines
+    from controller.sim.terminal import wrap_status
+
+    assert legend_lines(80) == [
+        "Tasten OK/WEITER:  Platz 1 q/a  Platz 2 w/s  Platz 3 e/d  Platz 4 r/f  System x",
+        "Umschalt+Taste: lange drücken  Strg+C: beenden",
+    ]
+    item = MenuItem("maedn", "classic", "Mensch ärgere dich nicht")
+    table = Table(TableOptions(menu=(item,), bot="random"))
+    press(table, 0, "ok")
+    press(table, 0, "next")
+    lines = wrap_status(table.status().text, 80)
+    assert len(lines) == 2 and lines[-1].endswith("OK: Mensch/Computer/frei"), lines
