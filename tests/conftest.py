@@ -73,6 +73,7 @@ SLOW = (
     "tests/test_untranslated.py::test_a_",  # whole games of every preset, read in words
     "tests/test_untranslated.py::test_menu_",
     "tests/test_german_screens.py",  # whole German games, read in words
+    "tests/test_message_passes.py",  # whole German games, every text's time on the panel
     "tests/test_backgammon_analysis.py::test_error_rates_rank_like_gnu_backgammons_analysis",
     "tests/test_web_browser.py",  # the companion page in headless Chromium
     "tests/test_pending_records.py",  # SQLite's 2 s busy timeout, per locked write
