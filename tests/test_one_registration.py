@@ -141,10 +141,10 @@ def test_the_text_board_shows_it() -> None:
 
 def test_the_table_words_and_animates_its_moves_by_their_notation() -> None:
     """Declaring no move or preset facts is fine: the notation is the words, one step
-    is animated, nothing is captured, there is no move timer and no Crawford rule."""
+    is animated, nothing is captured, and there is no move timer."""
     game = rules.get_game(toy_game.NAME)
-    assert rules.move_facts(toy_game.NAME, toy_game.HOP) == rules.MoveFacts("hop", 1, False)
-    assert rules.preset_facts(game) == rules.PresetFacts(move_timer_s=0.0, crawford=False)
+    assert rules.move_facts(toy_game.NAME, toy_game.HOP) == rules.MoveFacts(1, False)
+    assert rules.preset_facts(game) == rules.PresetFacts(move_timer_s=0.0)
     rolled = game.new_state().roll([4])
     assert cycling_order(toy_game.NAME, rolled.legal_moves()) == (toy_game.RUN, toy_game.HOP)
     session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=2, bot="random")
