@@ -34,7 +34,7 @@ from controller.history_export import can_export_match, json_lines, match_text, 
 from controller.history_record import ABANDONED, FINISHED, HistoryEntry, Summary
 from controller.history_stats import tally
 from rules.playout import PlayStep
-from rules.registry import RecordAnalysis, capabilities
+from rules.registry import RecordAnalysis, capabilities, game_info, game_names
 
 FORMATS = ("mat", "jsonl")
 
@@ -60,11 +60,17 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     export.add_argument(
         "--format",
         choices=FORMATS,
-        help="mat (Backgammon only) or jsonl (default: mat for Backgammon, else jsonl)",
+        help=f"mat ({_match_games()} only) or jsonl (default: mat for {_match_games()}, "
+        "else jsonl)",
     )
     stats = cmds.add_parser("stats", help="wins per seat colour and per kind of player")
     stats.add_argument("--last", type=int, help="count only each game's last N finished games")
     stats.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _match_games() -> str:
+    """The titles of the games whose rules write a record file (``.mat``)."""
+    return ", ".join(g.title for g in map(game_info, game_names()) if g.capabilities.record_export)
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
