@@ -29,6 +29,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from controller.games import presentation
 from controller.history import HistoryError, HistoryStore
 from controller.history_export import can_export_match, json_lines, match_text, replay
 from controller.history_record import ABANDONED, FINISHED, HistoryEntry, Summary
@@ -227,6 +228,14 @@ def length_text(summary: Summary) -> str:
 # -- show ---------------------------------------------------------------------------------
 
 
+def analysis_lines(game: str, analysis: RecordAnalysis) -> list[str]:
+    """The analysis in the game's words; a game without words for it shows its JSON."""
+    words = presentation(game).analysis_lines
+    if words is None:
+        return [f"analysis: {json.dumps(analysis.to_json(), sort_keys=True)}"]
+    return words(analysis)
+
+
 def record_analysis(summary: Summary, steps: Sequence[PlayStep]) -> RecordAnalysis | None:
     """The game's analysis of a finished record (Backgammon's error rates, luck and
     worst decisions), or None where the game has none."""
@@ -269,7 +278,7 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         out.write("\n" + render_board(steps[0].before, colour=colour) + "\n")
     analysis = record_analysis(summary, steps)
     if analysis is not None:
-        out.write("\n".join(analysis.lines()) + "\n")
+        out.write("\n".join(analysis_lines(summary.game, analysis)) + "\n")
     for number, step in enumerate(steps, start=1):
         who = step.player or "dice"
         if step.dice is not None:

@@ -26,11 +26,10 @@ PlayoutResult = tuple[Sequence[str], int, int, int]
 
 
 class RecordAnalysis(Protocol):
-    """What :attr:`Capabilities.record_analysis` returns."""
+    """What :attr:`Capabilities.record_analysis` returns: typed figures with their
+    JSON (the table words them, ``controller/games/<family>/``)."""
 
     def to_json(self) -> dict[str, Any]: ...
-
-    def lines(self) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,7 @@ class Capabilities:
     none."""
     record_analysis: Callable[[Iterable[Any]], RecordAnalysis] | None = None
     """An analysis of a finished record's replayed steps (how well each side played):
-    figures as JSON and as lines of text. ``None``: the game has none."""
+    typed figures and their JSON. ``None``: the game has none."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import rules
 from rules.core import Dice, Move, Pass, State
+from rules.registry import RecordAnalysis
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -79,6 +80,9 @@ class Presentation:
     hint_words: Callable[[State, Move], str] | None = None
     """The figures the status line adds to a hinted move (equity, chances); None:
     none."""
+    analysis_lines: Callable[[RecordAnalysis], list[str]] | None = None
+    """A record analysis (``Capabilities.record_analysis``) as lines of text; None: its
+    JSON on one line."""
     record_extras: Callable[[State, Mapping[str, Any]], RecordExtras] | None = None
     """What a history record adds for a finished or abandoned game (given its final
     position and that position's JSON): e.g. a match's score and games. None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from controller.games.backgammon.analysis_words import analysis_lines
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
 from controller.games.backgammon.record import record_extras
@@ -64,6 +65,7 @@ register_presentation(
         checker_steps=checker_steps,
         checker_entry=checker_entry,
         record_extras=record_extras,
+        analysis_lines=analysis_lines,
         game_end_banner=game_end_banner,
         opening_words=opening_words,
         step_words=step_words,
