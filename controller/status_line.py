@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 
-import rules
 from controller.games import move_words as game_move_words
 from controller.games import presentation
 from controller.i18n import _, ngettext
@@ -155,7 +154,7 @@ def describe_game(
                 )
         if scene.hint is not None:
             line += _(" · best: {move}").format(move=move_words(state, scene.hint))
-            figures = rules.capabilities(state.game.name).hint_words
+            figures = presentation(state.game.name).hint_words
             if figures is not None and (words := figures(state, scene.hint)):
                 line += f" ({words})"
     else:

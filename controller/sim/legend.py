@@ -1,4 +1,4 @@
-"""The simulator's words for its keys: the one-line key help and the terminal's legend.
+"""The simulator's words: the key help, the terminal's legend and the window's labels.
 
 The keys themselves (``DEFAULT_KEYS``) are read by :mod:`hardware.keyboard`; these are
 what the command line prints and what the terminal display writes under the board.
@@ -14,7 +14,7 @@ def key_help(keys: dict[str, Key] | None = None) -> str:
     """One line naming every key, for the simulator's banner."""
     parts = []
     for char, (seat, button) in (keys or DEFAULT_KEYS).items():
-        who = _("system") if seat is None else f"{seat + 1}{button_word(button)}"
+        who = system_word() if seat is None else f"{seat + 1}{button_word(button)}"
         parts.append(f"{char}={who}")
     return " ".join(parts) + _(" (Shift = long press in a terminal)")
 
@@ -23,6 +23,30 @@ def button_word(button: str) -> str:
     """A seat button's name as printed on it: OK, NEXT (in German OK, WEITER)."""
     words = {"ok": pgettext("button", "OK"), "next": pgettext("button", "NEXT")}
     return words.get(button, button.upper())
+
+
+def system_word() -> str:
+    return _("system")
+
+
+def seat_label(seat: int, label: str) -> str:
+    """The window's words over a seat's buttons: "seat 1 · red · you"."""
+    number = _("seat {number}").format(number=seat + 1)
+    return f"{number} · {label}" if label else number
+
+
+def window_hint() -> str:
+    """The window's footer: how its buttons are pressed."""
+    return _(
+        "click a button or press its key · hold for a long press · F12: screenshot · Esc: quit"
+    )
+
+
+def screenshot_notice(saved: object = None, problem: object = None) -> str:
+    """What the window's footer says after F12: where the picture went, or why not."""
+    if saved is None:
+        return _("screenshot not saved: {reason}").format(reason=problem)
+    return _("screenshot saved to {path}").format(path=saved)
 
 
 def legend_lines(columns: int, keys: dict[str, Key] | None = None) -> list[str]:

@@ -5,14 +5,9 @@ ends in "you won!" or "you lost"."""
 from __future__ import annotations
 
 from controller.games.minimaki.text_board import MINIMAKI_LEGEND, render_minimaki
+from controller.games.minimaki.words import dice_words, move_words
 from controller.games.presentation import BoardView, Presentation, register_presentation
 from controller.i18n import N_
-
-
-def dice_words(values: str) -> str:
-    """The dice beside the board are the blacks' roll, not red's."""
-    return f"black rolled {values} — "
-
 
 # Mini-Maki: six black pieces on row 1, the red Maki at the bottom.
 MINIMAKI_ICON = (
@@ -47,6 +42,7 @@ register_presentation(
             "free_setup": N_("free start"),
             "two_player": N_("2 players"),
         },
+        move_words=move_words,
         dice_words=dice_words,
         hint=True,
         dice_roll_themselves=True,
