@@ -9,8 +9,8 @@ at all. The table speaks German, so both fonts are rebuilt here as Latin-1 table
 * the 3×5 font gets seven glyphs drawn here. Five rows leave no room above a capital,
   so the dots sit in the top row, a blank row keeps them apart, and the letter below is
   three rows tall: dots resting right on a pointed top (A, O) merged with it into an X
-  when looked at enlarged (tests/golden/letters_*), so Ä is a small peaked A and Ö and
-  ö are boxes, as the 3×5 o-shapes read best.
+  when looked at enlarged (tests/golden/letters_*), so Ä is a small peaked A and Ö a
+  box, while ö stays round like the font's own o.
 
 Glyphs are lists of column bytes, bit 0 the top row, as luma draws them. Characters
 neither font has are spelled out or replaced (:func:`panel_text`).
@@ -41,7 +41,7 @@ def _columns(rows: tuple[str, ...]) -> list[int]:
 
 _TINY_GERMAN: dict[str, tuple[str, ...]] = {
     "ä": ("#.#", "...", ".##", "#.#", ".##"),
-    "ö": ("#.#", "...", "###", "#.#", "###"),
+    "ö": ("#.#", "...", ".#.", "#.#", ".#."),
     "ü": ("#.#", "...", "#.#", "#.#", "###"),
     "Ä": ("#.#", "...", ".#.", "###", "#.#"),
     "Ö": ("#.#", "...", "###", "#.#", "###"),
