@@ -41,6 +41,16 @@ WORD = re.compile(r"[^\W_]+", re.UNICODE)
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([^)]*\)[sdif]|%[sdif]")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 """Quoted text is what someone typed (a config value): shown as it was written."""
+DOTTED = re.compile(r"[\w-]+(?:\.[\w-]+)+")
+"""A config key or a file name ("game.bot", "session.json.bad-2026…"): written as the
+file system and the config file spell it, in every language."""
+
+
+def notation_removed(text: str) -> str:
+    """``text`` without what is the same in every language: quoted input, config keys
+    and file names, Backgammon's points, the games' own names."""
+    text = DOTTED.sub(" ", QUOTED.sub(" ", text))
+    return game_titles().sub(" ", BACKGAMMON_POINTS.sub(" ", text))
 
 
 @cache
@@ -89,8 +99,7 @@ def parse(text: str) -> tuple[str | Marked, ...]:
 def plain_leftovers(text: str) -> list[str]:
     """Words in ``text`` (outside any mark) that are not numbers, notation or keys."""
     found = []
-    readable = game_titles().sub(" ", BACKGAMMON_POINTS.sub(" ", QUOTED.sub(" ", text)))
-    for word in WORD.findall(readable):
+    for word in WORD.findall(notation_removed(text)):
         if not any(char.isalpha() for char in word):
             continue
         if NOTATION.fullmatch(word) and (len(word) > 1 or word.lower() in KEY_LETTERS):

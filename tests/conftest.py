@@ -93,6 +93,7 @@ PROCESS = (
     "tests/test_state_dir.py::test_run_",  # spieltisch run on odd state directories
     "tests/test_bridge_handshake.py::test_the_unit_status",  # spieltisch run on a hostile Pico
     "tests/test_style.py",  # ruff and mypy over the whole tree
+    "tests/test_language_process.py",  # spieltisch --lang xx, as a shell starts it
     "tests/test_rules_fuzz.py::test_a_real_stream_of_the_nastiest_lines",
 )
 

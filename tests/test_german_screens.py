@@ -20,7 +20,7 @@ import rules
 from controller.i18n import DEFAULT, DOMAIN, LOCALE_DIR, use
 from controller.session import Session
 from controller.text.board import legend
-from tests.catalog_words import PLACEHOLDER, WORD, game_titles
+from tests.catalog_words import PLACEHOLDER, WORD, notation_removed
 from tests.panel_words import WordWatch, terminal_texts, walk_menu_and_setup, window_texts
 
 SEED = 27
@@ -34,7 +34,7 @@ def german() -> Iterator[None]:
 
 
 def _words(text: str) -> set[str]:
-    plain = game_titles().sub(" ", PLACEHOLDER.sub(" ", text))
+    plain = notation_removed(PLACEHOLDER.sub(" ", text))
     return {word.lower() for word in WORD.findall(plain) if any(c.isalpha() for c in word)}
 
 
