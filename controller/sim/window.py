@@ -464,17 +464,9 @@ class TableWindow(FixedSizePanel):
         surface.fill(TABLE)
         board = layout.board
         frame_pad = max(3, layout.pitch // 3)
-        pg.draw.rect(
-            surface,
-            PANEL,
-            (
-                board.x - frame_pad,
-                board.y - frame_pad,
-                board.w + 2 * frame_pad,
-                board.h + 2 * frame_pad,
-            ),
-            border_radius=frame_pad,
-        )
+        pad = frame_pad
+        frame = (board.x - pad, board.y - pad, board.w + 2 * pad, board.h + 2 * pad)
+        pg.draw.rect(surface, PANEL, frame, border_radius=pad)
         surface.blit(self._board_surface(), (board.x, board.y))
         seats = self._status.seats
         for seat, box in layout.seat_boxes.items():
