@@ -11,7 +11,9 @@ from rules.backgammon import facts, hint
 from rules.backgammon.engine import (
     MATCHES,
     MONEY,
+    MONEY_ALL,
     MONEY_AUTOMATIC,
+    MONEY_BEAVERS,
     MONEY_JACOBY,
     SINGLE_GAME,
     BackgammonGame,
@@ -76,6 +78,8 @@ register_game(
             "money": lambda: backgammon_game(MONEY),
             "money-jacoby": lambda: backgammon_game(MONEY_JACOBY),
             "money-automatic": lambda: backgammon_game(MONEY_AUTOMATIC),
+            "money-beavers": lambda: backgammon_game(MONEY_BEAVERS),
+            "money-all": lambda: backgammon_game(MONEY_ALL),
             **{
                 rules_set.name: partial(backgammon_game, rules_set)
                 for rules_set in MATCHES.values()
