@@ -127,7 +127,14 @@ BUTTONS: list[dict[str, Any]] = [
     },
     {"trigger": "ok", "source": Mode.GAME_OVER, "dest": Mode.MENU},
     {"trigger": "system_held", "source": Mode.GAME_OVER, "dest": Mode.MENU},
-    {"trigger": "ok", "source": Mode.CONFIRM_MENU, "dest": None, "after": "abandon_game"},
+    # OK leaves the game, or makes the side move (a resignation) a system tap showed
+    {"trigger": "ok", "source": Mode.CONFIRM_MENU, "dest": None, "after": "menu_ok"},
+    {
+        "trigger": "system_tap",
+        "source": Mode.CONFIRM_MENU,
+        "dest": None,
+        "after": "menu_tap",
+    },
     {"trigger": "next", "source": Mode.CONFIRM_MENU, "dest": Mode.NEXT_TURN},
     {"trigger": "ok", "source": Mode.MESSAGE, "dest": Mode.MENU},
     {"trigger": "next", "source": Mode.MESSAGE, "dest": Mode.MENU},

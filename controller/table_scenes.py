@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 import rules
-from controller import names
+from controller import names, table_resign
 from controller.games import presentation
 from controller.machine import Mode
 from controller.scene import (
@@ -71,6 +71,7 @@ class Shown(Protocol):
     time: TableTime
     entry: list[int]
     hint: Move | None
+    offer_index: int
 
 
 def require(table: Shown) -> Session:
@@ -125,7 +126,7 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         return Scene(
             session.state,
             now,
-            banner="menu? OK=yes NEXT=no",
+            banner=table_resign.menu_banner(session, table.offer_index),
             banner_since=table.since,
             dice=table.last_dice,
         )

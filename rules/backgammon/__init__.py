@@ -22,7 +22,7 @@ from rules.backgammon.engine import (
 )
 from rules.backgammon.mat import match_file
 from rules.budget import Budget
-from rules.core import Bot, Game, State
+from rules.core import Bot, Game, Move, State
 from rules.errors import InvalidStateError
 from rules.registry import Capabilities, GameInfo, RecordAnalysis, register_game
 
@@ -65,6 +65,10 @@ def _analysis(steps: Iterable[Any]) -> RecordAnalysis:
     return analyse(steps)
 
 
+def _side_moves(state: State) -> tuple[Move, ...]:
+    return cast(BackgammonState, state).resign_offers()
+
+
 def _match_file(steps: Iterable[Any]) -> str:
     return match_file(steps)
 
@@ -97,6 +101,7 @@ register_game(
             preset_facts=facts.preset_facts,
             hint_details=hint.hint_details,
             hint_words=hint.hint_words,
+            side_moves=_side_moves,
         ),
     )
 )

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
+from controller.games.backgammon.offer_words import offer_words
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
 from controller.games.presentation import (
     BoardView,
@@ -81,9 +82,12 @@ register_presentation(
             "money": "with cube",
             "money-jacoby": "with cube, Jacoby rule",
             "money-automatic": "with cube, Jacoby, 2 automatic doubles",
+            "money-beavers": "with cube, Jacoby, beavers",
+            "money-all": "with cube, Jacoby, beavers, 2 automatic doubles",
             **{f"match{n}": f"match to {n}" for n in (1, 3, 5, 7, 11)},
         },
         checker_entry=checker_entry,
+        move_words=offer_words,
         game_end_banner=game_end_banner,
         opening_words=opening_words,
         step_words=step_words,
