@@ -126,6 +126,7 @@ BUTTONS: list[dict[str, Any]] = [
         "before": "clear_action",
     },
     {"trigger": "ok", "source": Mode.GAME_OVER, "dest": Mode.MENU},
+    {"trigger": "next", "source": Mode.GAME_OVER, "dest": None, "after": "game_over_next"},
     {"trigger": "system_held", "source": Mode.GAME_OVER, "dest": Mode.MENU},
     # OK leaves the game, or makes the side move (a resignation) a system tap showed
     {"trigger": "ok", "source": Mode.CONFIRM_MENU, "dest": None, "after": "menu_ok"},
@@ -135,7 +136,7 @@ BUTTONS: list[dict[str, Any]] = [
         "dest": None,
         "after": "menu_tap",
     },
-    {"trigger": "next", "source": Mode.CONFIRM_MENU, "dest": Mode.NEXT_TURN},
+    {"trigger": "next", "source": Mode.CONFIRM_MENU, "dest": Mode.NEXT_TURN, "after": "menu_left"},
     {"trigger": "ok", "source": Mode.MESSAGE, "dest": Mode.MENU},
     {"trigger": "next", "source": Mode.MESSAGE, "dest": Mode.MENU},
     {"trigger": "ok", "source": Mode.STATISTICS, "dest": Mode.MENU},

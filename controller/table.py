@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import rules
-from controller import names, table_resign, table_scenes
+from controller import names, table_scenes
 from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.games import presentation
 from controller.machine import Mode, build_machine
@@ -44,6 +44,7 @@ from controller.scene import (
     StatisticsPage,
 )
 from controller.session import SEAT_KINDS, Session
+from controller.table_buttons import SideButtons
 from controller.table_options import (
     FAST_PACE,
     TableOptions,
@@ -69,7 +70,7 @@ AskBot = Callable[[State, str, BotRequest, int], None]
 """Ask a bot (on a worker thread) for a move: (state, bot kind, request, seed)."""
 
 
-class Table:
+class Table(SideButtons):
     """The machine's model. ``state`` (a :class:`Mode`) is maintained by transitions."""
 
     state: Mode
@@ -161,8 +162,6 @@ class Table:
         self.press_from: int | None = None
         """The cursor when the NEXT press now down began (a held NEXT jumps from it)."""
         self.system_was_held = False
-        self.offer_index = 0
-        """The side move the system menu shows (0: none; :mod:`controller.table_resign`)."""
         self.machine = build_machine(self)
 
     @property
@@ -341,7 +340,6 @@ class Table:
         self.dirty = True
 
     def on_enter_CONFIRM_MENU(self, *_press: object) -> None:
-        self.offer_index = 0
         self.clear_action()
         self.since = self.time.now
         self.dirty = True
@@ -465,15 +463,13 @@ class Table:
                 self.hint = move
                 self.dirty = True
             return
-        if request != self.bot_request or self.state is not Mode.CHOOSE:
-            return  # stale: the game moved on (menu, resume...)
+        if request != self.bot_request or self.state is not Mode.CHOOSE or self.side_move(move):
+            return  # stale: the game moved on (menu, resume...); or a resignation
         session = self.require_session()
         if move is None:
             from rules.bots import make_bot
 
             move = make_bot(bot_kind(session.bot)).choose(session.state, session.rng)
-        if move not in self.moves and table_resign.bot_side_move(self, move):
-            return
         if move not in self.moves:
             log.error("bot returned an illegal move %s; playing the first legal one", move)
             move = self.moves[0]
@@ -730,12 +726,6 @@ class Table:
         self.since = self.time.now
         self.require_session().entered = list(self.played)
         self.persist()  # a resumed game shows the steps already fixed
-
-    def menu_tap(self, event: ButtonEvent | None = None) -> None:
-        table_resign.next_offer(self)
-
-    def menu_ok(self, event: ButtonEvent | None = None) -> None:
-        table_resign.menu_ok(self)
 
     def abandon_game(self, event: ButtonEvent | None = None) -> None:
         """Confirmed "back to menu": the unfinished game is dropped for good (the

@@ -18,6 +18,7 @@ side move like any move and returns to the game: the opponent answers it there.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 import rules
@@ -68,7 +69,7 @@ def next_offer(table: Table) -> None:
 def menu_ok(table: Table) -> None:
     """OK in the menu: make the side move shown, or (none shown) leave the game."""
     move = shown_offer(table.session, table.offer_index)
-    table.offer_index = 0
+    table.offer_index = 0  # the next visit starts at the plain question
     if move is None:
         table.abandon_game()
         return
@@ -78,11 +79,28 @@ def menu_ok(table: Table) -> None:
     table.cancel()  # back to the game: the opponent answers the offer
 
 
-def bot_side_move(table: Table, move: Move) -> bool:
+def bot_side_move(table: Table, move: Move | None) -> bool:
     """A bot's move that is one of the side moves of its turn: played after the
-    usual preview delay. False: not a side move (the caller checks it as a move)."""
+    usual preview delay. False: not a side move (the caller checks it as a move).
+
+    ``None`` is a bot's move still to be found on this thread (no worker): it is found
+    here with a copy of the session's dice generator, so that when it is an ordinary
+    move the caller finds the very same one with the generator itself."""
     session = table.require_session()
-    if move not in rules.side_moves(session.game, session.state):
+    offers = rules.side_moves(session.game, session.state)
+    if not offers:
+        return False
+    if move is None:
+        from controller.table import bot_kind
+        from rules.bots import make_bot
+
+        rng = random.Random()
+        rng.setstate(session.rng.getstate())
+        move = make_bot(bot_kind(session.bot)).choose(session.state, rng)
+        if move not in offers:
+            return False
+        session.rng.setstate(rng.getstate())
+    elif move not in offers:
         return False
     table.schedule(table.options.bot_delay_s, lambda: table.commit_move(move))
     return True

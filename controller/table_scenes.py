@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 import rules
-from controller import names, table_resign
+from controller import names, table_analysis, table_resign
 from controller.games import presentation
 from controller.machine import Mode
 from controller.scene import (
@@ -72,6 +72,7 @@ class Shown(Protocol):
     entry: list[int]
     hint: Move | None
     offer_index: int
+    analysis: Any
 
 
 def require(table: Shown) -> Session:
@@ -130,6 +131,19 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
             banner_since=table.since,
             dice=table.last_dice,
         )
+    run = table.analysis if mode is Mode.GAME_OVER else None
+    frame = run.frame() if run is not None and run.session is session else None
+    if frame is not None:  # game over's analysis replays a decision
+        shown_dice = frame.state.to_json().get("dice") or None
+        return Scene(
+            frame.state,
+            now,
+            preview=frame.move,
+            dice=None if shown_dice is None else tuple(shown_dice),
+            banner=frame.words,
+            preview_since=table.since,
+            banner_since=table.since,
+        )
     preview = None
     entry = None
     if mode is Mode.CHOOSE and table.checkers is not None:
@@ -165,6 +179,11 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
             winner = state.winners()[0]
         result = standings(table)
     dice = tuple(table.entry) if table.entry else table.last_dice
+    banner = table.banner
+    if mode is Mode.GAME_OVER and banner is None:
+        words = table_analysis.offer_banner(session, table.analysis)
+        if words and (run is not None or not table.anim_length):
+            banner = words
     cue = None
     player = session.player
     if mode is Mode.AWAIT_ROLL and player in session.seats and not session.is_bot(player):
@@ -179,7 +198,7 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         countdown=countdown,
         countdown_total=table.time.timer_total if countdown is not None else None,
         winner=winner,
-        banner=table.banner,
+        banner=banner,
         hint=table.hint if mode is Mode.CHOOSE else None,
         preview_since=table.since,
         banner_since=table.banner_since,

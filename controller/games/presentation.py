@@ -33,6 +33,16 @@ CellBox = Callable[[int, int, str, tuple[int, int]], "Box"]
 
 
 @dataclass(frozen=True)
+class AnalysisFrame:
+    """One picture of the replay an analysis offers at game over: a position, the
+    move shown in it (drawn as the preview) and what is said of it."""
+
+    state: State
+    move: Move
+    words: str
+
+
+@dataclass(frozen=True)
 class BoardView:
     """A game's own LED view: its layouts, how it draws, where a board cell lies."""
 
@@ -93,6 +103,9 @@ class Presentation:
     opening_words: Callable[[Dice, State], str] | None = None
     """The result of an opening roll in words (its dice, the state after it); None:
     the dice and who is on turn next."""
+    analysis_frames: Callable[[Any], Sequence[AnalysisFrame]] | None = None
+    """The replay of a finished game's analysis (what the game's ``record_analysis``
+    returned) that game over offers; None: game over offers none."""
 
 
 DEFAULT = Presentation()

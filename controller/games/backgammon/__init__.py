@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from controller.games.backgammon.analysis_replay import analysis_frames
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
 from controller.games.backgammon.offer_words import offer_words
@@ -88,6 +89,7 @@ register_presentation(
         },
         checker_entry=checker_entry,
         move_words=offer_words,
+        analysis_frames=analysis_frames,
         game_end_banner=game_end_banner,
         opening_words=opening_words,
         step_words=step_words,
