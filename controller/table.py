@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import rules
-from controller import names, table_scenes
+from controller import names, setup_rows, table_scenes
 from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.games import presentation
 from controller.machine import Mode, build_machine
@@ -236,7 +236,7 @@ class Table(SideButtons):
         item = self.options.menu[self.menu_index]
         self.setup_preset = item.preset
         self.setup_kinds = self.default_kinds(item.game, item.preset)
-        self.setup_cursor = -1 if len(rules.presets(item.game)) > 1 else 0
+        self.setup_cursor = -len(setup_rows.rows(item.game, item.preset))
         self.since = self.time.now
         self.dirty = True
 
@@ -603,7 +603,7 @@ class Table(SideButtons):
     def setup_next(self, event: ButtonEvent | None = None) -> None:
         """NEXT: the next setup entry (the rule set, each seat, "start")."""
         item = self.options.menu[self.menu_index]
-        first = -1 if len(rules.presets(item.game)) > 1 else 0
+        first = -len(setup_rows.rows(item.game, self.setup_preset or item.preset))
         start = len(self.setup_kinds)
         self.setup_cursor = first if self.setup_cursor >= start else self.setup_cursor + 1
         self.since = self.time.now
@@ -615,9 +615,10 @@ class Table(SideButtons):
         if self.setup_cursor == start:
             self.begin_from_setup()
         elif self.setup_cursor < 0:
-            presets = rules.presets(item.game)
-            index = presets.index(self.setup_preset) if self.setup_preset in presets else -1
-            self.setup_preset = presets[(index + 1) % len(presets)]
+            preset = self.setup_preset or item.preset
+            self.setup_preset, self.setup_cursor = setup_rows.chosen(
+                item.game, preset, self.setup_cursor
+            )
             kinds = self.default_kinds(item.game, self.setup_preset)
             if len(kinds) != len(self.setup_kinds):
                 self.setup_kinds = kinds

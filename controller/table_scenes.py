@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 import rules
-from controller import names, table_analysis, table_resign
+from controller import names, setup_rows, table_analysis, table_resign
 from controller.games import presentation
 from controller.machine import Mode
 from controller.scene import (
@@ -214,7 +214,6 @@ def setup_scene(table: Shown) -> SetupScene:
     preset = table.setup_preset or item.preset
     shown = MenuItem(item.game, preset, item.label)
     colours = colours_of(shown, len(table.setup_kinds))
-    several = len(rules.presets(item.game)) > 1
     return SetupScene(
         shown,
         tuple(table.setup_kinds),
@@ -223,7 +222,7 @@ def setup_scene(table: Shown) -> SetupScene:
         table.now,
         since=table.since,
         names=tuple(names.colour_name(item.game, c) for c in colours),
-        rules=names.preset_name(item.game, preset) if several else None,
+        rules=setup_rows.words(item.game, preset, table.setup_cursor),
     )
 
 

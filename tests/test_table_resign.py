@@ -107,3 +107,45 @@ def test_a_table_without_side_moves_keeps_its_plain_menu() -> None:
     tap_system(table)
     assert table.scene().banner == "menu? OK=yes NEXT=no"
     assert rules.side_moves("maedn", session.state) == ()
+
+
+def test_setup_sets_backgammons_rules_option_by_option() -> None:
+    """Setup: the game (one game, money, a match), then per option a row in words;
+    OK steps a row's value, and the rule set is what the rows say."""
+    from controller.scene import MenuItem, SetupScene
+    from controller.table import TableOptions
+
+    menu = (MenuItem("backgammon", "single", "Backgammon"),)
+    table = Table(TableOptions(menu=menu, bot="random"))
+    press(table, 0, "ok")
+    assert table.state is Mode.SETUP and table.setup_cursor == -1
+
+    def words() -> str | None:
+        scene = table.scene()
+        assert isinstance(scene, SetupScene)
+        return scene.rules
+
+    assert words() == "one game, no cube"
+    press(table, 0, "ok")  # the game row: money play, now four rows
+    assert words() == "money, with cube" and table.setup_cursor == -4
+    press(table, 0, "next")
+    assert words() == "Jacoby rule: off"
+    press(table, 0, "ok")
+    press(table, 0, "next")
+    press(table, 0, "ok")  # beavers on
+    press(table, 0, "next")
+    for _ in range(3):  # automatic doubles: none, up to 1, 2, 3
+        press(table, 0, "ok")
+    assert words() == "automatic doubles: up to 3"
+    assert table.setup_preset == "money-jacoby-beavers-auto3"
+    press(table, 0, "next")  # the first seat: the whole rule set in words
+    assert words() == "with cube, Jacoby, beavers, 3 automatic doubles"
+    table.setup_cursor = -4
+    for _ in range(4):  # the game row: match to 1, 3, 5, 7
+        press(table, 0, "ok")
+    assert words() == "match to 7" and table.setup_cursor == -2
+    press(table, 0, "next")
+    press(table, 0, "ok")
+    assert words() == "Crawford rule: off" and table.setup_preset == "match7-nocrawford"
+    game = rules.get_game("backgammon", table.setup_preset)
+    assert game.rules.match_length == 7 and not game.rules.crawford  # type: ignore[attr-defined]

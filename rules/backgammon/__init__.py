@@ -4,23 +4,18 @@ GNU Backgammon's formats (Position IDs, Match IDs, ``.mat`` match files)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import partial
 from typing import Any, cast
 
 from rules.backgammon import facts, hint
 from rules.backgammon.engine import (
     MATCHES,
     MONEY,
-    MONEY_ALL,
-    MONEY_AUTOMATIC,
-    MONEY_BEAVERS,
-    MONEY_JACOBY,
-    SINGLE_GAME,
     BackgammonGame,
     BackgammonState,
     backgammon_game,
 )
 from rules.backgammon.mat import match_file
+from rules.backgammon.options import Presets
 from rules.budget import Budget
 from rules.core import Bot, Game, Move, State
 from rules.errors import InvalidStateError
@@ -77,18 +72,17 @@ register_game(
     GameInfo(
         name="backgammon",
         title="Backgammon",
-        presets={
-            "single": lambda: backgammon_game(SINGLE_GAME),
-            "money": lambda: backgammon_game(MONEY),
-            "money-jacoby": lambda: backgammon_game(MONEY_JACOBY),
-            "money-automatic": lambda: backgammon_game(MONEY_AUTOMATIC),
-            "money-beavers": lambda: backgammon_game(MONEY_BEAVERS),
-            "money-all": lambda: backgammon_game(MONEY_ALL),
-            **{
-                rules_set.name: partial(backgammon_game, rules_set)
-                for rules_set in MATCHES.values()
-            },
-        },
+        presets=Presets(
+            (
+                "single",
+                "money",
+                "money-jacoby",
+                "money-automatic",
+                "money-beavers",
+                "money-all",
+                *(rules_set.name for rules_set in MATCHES.values()),
+            )
+        ),
         strong_bot=_strong_player,
         capabilities=Capabilities(
             position_id=_from_position_id,

@@ -117,7 +117,7 @@ SINGLE_GAME = BackgammonRules("single")
 MONEY = BackgammonRules("money", cube=True)
 MONEY_JACOBY = BackgammonRules("money-jacoby", cube=True, jacoby=True)
 MONEY_AUTOMATIC = BackgammonRules("money-automatic", cube=True, jacoby=True, automatic=2)
-MONEY_BEAVERS = BackgammonRules("money-beavers", cube=True, jacoby=True, beavers=True)
+MONEY_BEAVERS = BackgammonRules("money-beavers", cube=True, beavers=True)
 MONEY_ALL = BackgammonRules("money-all", cube=True, jacoby=True, automatic=2, beavers=True)
 """Every money option on: Jacoby, beavers and two automatic doubles."""
 MATCH_LENGTHS: Final = (1, 3, 5, 7, 11)

@@ -9,6 +9,7 @@ from controller.games.backgammon.analysis_replay import analysis_frames
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
 from controller.games.backgammon.offer_words import offer_words
+from controller.games.backgammon.rule_rows import PresetWords, setup_rows
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
 from controller.games.presentation import (
     BoardView,
@@ -78,15 +79,8 @@ register_presentation(
         text_board=render_backgammon,
         text_legend=BACKGAMMON_LEGEND,
         side_colours={"white": "orange", "black": "blue"},
-        preset_names={
-            "single": "one game",
-            "money": "with cube",
-            "money-jacoby": "with cube, Jacoby rule",
-            "money-automatic": "with cube, Jacoby, 2 automatic doubles",
-            "money-beavers": "with cube, Jacoby, beavers",
-            "money-all": "with cube, Jacoby, beavers, 2 automatic doubles",
-            **{f"match{n}": f"match to {n}" for n in (1, 3, 5, 7, 11)},
-        },
+        preset_names=PresetWords(),
+        setup_rows=setup_rows,
         checker_entry=checker_entry,
         move_words=offer_words,
         analysis_frames=analysis_frames,
