@@ -16,18 +16,16 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import rules
 from controller.games import presentation
 from controller.games.presentation import AnalysisFrame
 from controller.i18n import _
 from controller.session import Session
+from controller.table_time import TableTime
 from rules.playout import PlayStep
-
-if TYPE_CHECKING:
-    from controller.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +62,19 @@ def replayed(
             steps.append(PlayStep(player, state, after, move=move))
         state = after
     return steps
+
+
+class Table(Protocol):
+    """What the analysis reads and calls of the table (which imports this module)."""
+
+    session: Session | None
+    analysis: AnalysisRun | None
+    since: float
+    dirty: bool
+    time: TableTime
+
+    def require_session(self) -> Session: ...
+    def schedule(self, delay: float, action: Callable[[], object], paced: bool = True) -> None: ...
 
 
 class AnalysisRun:

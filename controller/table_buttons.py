@@ -8,14 +8,11 @@ no one state's flow; kept here, the table itself only inherits them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from controller import table_analysis, table_resign
 from hardware.interfaces import ButtonEvent
 from rules.core import Move
-
-if TYPE_CHECKING:
-    from controller.table import Table
 
 
 class SideButtons:
@@ -26,17 +23,17 @@ class SideButtons:
     offer_index: int = 0
     """The side move the system menu shows (0: none, the plain "menu?" question)."""
 
-    def _table(self) -> Table:
-        return cast("Table", self)
+    def _resigning(self) -> table_resign.Table:
+        return cast(table_resign.Table, self)  # the table inherits this mixin
 
     def game_over_next(self, event: ButtonEvent | None = None) -> None:
-        table_analysis.next_press(self._table())
+        table_analysis.next_press(cast(table_analysis.Table, self))
 
     def menu_tap(self, event: ButtonEvent | None = None) -> None:
-        table_resign.next_offer(self._table())
+        table_resign.next_offer(self._resigning())
 
     def menu_ok(self, event: ButtonEvent | None = None) -> None:
-        table_resign.menu_ok(self._table())
+        table_resign.menu_ok(self._resigning())
 
     def menu_left(self, event: ButtonEvent | None = None) -> None:
         """NEXT left the system menu: the next visit starts at the plain question."""
@@ -45,4 +42,4 @@ class SideButtons:
     def side_move(self, move: Move | None) -> bool:
         """Whether a bot's ``move`` (None: still to be found) is one of the side moves
         of its turn (a resignation); if so it is played after the usual preview delay."""
-        return table_resign.bot_side_move(self._table(), move)
+        return table_resign.bot_side_move(self._resigning(), move)

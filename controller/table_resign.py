@@ -19,15 +19,32 @@ side move like any move and returns to the game: the opponent answers it there.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import rules
 from controller.i18n import _
 from controller.session import Session
+from controller.table_time import TableTime
 from rules.core import Move
 
-if TYPE_CHECKING:
-    from controller.table import Table
+
+class Table(Protocol):
+    """What resigning reads and calls of the table (which imports this module)."""
+
+    session: Session | None
+    offer_index: int
+    since: float
+    dirty: bool
+    time: TableTime
+    options: Any
+
+    def require_session(self) -> Session: ...
+    def abandon_game(self) -> None: ...
+    def persist(self) -> None: ...
+    def cancel(self) -> bool: ...
+    def commit_move(self, move: Move) -> None: ...
+    def schedule(self, delay: float, action: Callable[[], object], paced: bool = True) -> None: ...
 
 
 def offers(session: Session | None) -> tuple[Move, ...]:
@@ -91,12 +108,12 @@ def bot_side_move(table: Table, move: Move | None) -> bool:
     if not offers:
         return False
     if move is None:
-        from controller.table import bot_kind
-        from rules.bots import make_bot
+        from rules.bots import BOT_KINDS, make_bot
 
         rng = random.Random()
         rng.setstate(session.rng.getstate())
-        move = make_bot(bot_kind(session.bot)).choose(session.state, rng)
+        kind = session.bot if session.bot in BOT_KINDS else "random"  # as the table does
+        move = make_bot(kind).choose(session.state, rng)
         if move not in offers:
             return False
         session.rng.setstate(rng.getstate())

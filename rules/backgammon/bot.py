@@ -16,8 +16,9 @@ budget runs out in the middle of a candidate, that candidate is dropped and the 
 the candidates re-scored completely wins, or the network's ranking when none was.
 
 Cube: :mod:`rules.backgammon.cube` (money thresholds; match-winning chances in a match).
-Resigning and beavers: :mod:`rules.backgammon.resign`. The bot offers a resignation as
-its move at a double decision or a play when it is lost beyond doubt (the offer is not
+Resigning and beavers: :mod:`rules.backgammon.resign`. With the cube in play the bot
+offers a resignation as its move at a double decision or a play when it is lost beyond
+doubt (never in the cubeless ``single`` preset, where it plays every game out) (the offer is not
 among the legal moves, see :mod:`rules.backgammon.engine`, and the table takes it as the
 bot's move).
 
@@ -183,7 +184,9 @@ class BackgammonBot:
     def resignation(self, state: BackgammonState) -> Move | None:
         """The resignation the bot offers now, or None (:mod:`rules.backgammon.resign`)."""
         offers = state.resign_offers()
-        if not offers:
+        if not offers or not state.game.rules.cube:
+            # Without the cube (the cubeless benchmarks against other programs) the bot
+            # plays every game out: an opponent program may know no resignations.
             return None
         me = state.turn
         p = self.network.probabilities(state.boards[me], state.boards[1 - me])

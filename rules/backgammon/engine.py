@@ -1102,14 +1102,17 @@ class BackgammonState(ValueState):
                 {"winner": PLAYERS[w], "points": p, "kind": KIND_NAMES[k]}
                 for w, p, k in self.results
             ],
-            "resign_offer": LEVEL_NAMES.get(self.offer),
-            "resign_declined": LEVEL_NAMES.get(self.declined),
             "winner": None,
             "position_id": self.position_id(),
             "match_id": self.match_id(),
         }
         if self.phase == OVER:
             data["winner"] = PLAYERS[self._match_winner()]
+        # Only while they say something: a state without them is what it always was.
+        if self.offer:
+            data["resign_offer"] = LEVEL_NAMES[self.offer]
+        if self.declined:
+            data["resign_declined"] = LEVEL_NAMES[self.declined]
         return data
 
 

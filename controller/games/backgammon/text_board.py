@@ -62,7 +62,7 @@ def _status(state: BackgammonState) -> str:
     else:
         who = state.current_player
         phase = PHASE_NAMES[state.phase]
-        offer = data["resign_offer"]
+        offer = data.get("resign_offer")
         if offer:
             parts.append(f"{who}: accept or reject {data['turn']}'s resignation ({offer})?")
         elif phase == "move":
