@@ -64,7 +64,7 @@ def replayed(
     return steps
 
 
-class Table(Protocol):
+class AnalysedTable(Protocol):
     """What the analysis reads and calls of the table (which imports this module)."""
 
     session: Session | None
@@ -122,7 +122,7 @@ class AnalysisRun:
         return self.failed
 
 
-def next_press(table: Table) -> None:
+def next_press(table: AnalysedTable) -> None:
     """NEXT at game over: start the analysis, or show its next frame."""
     run = current(table)
     if run is None:
@@ -137,13 +137,13 @@ def next_press(table: Table) -> None:
     table.dirty = True
 
 
-def current(table: Table) -> AnalysisRun | None:
+def current(table: AnalysedTable) -> AnalysisRun | None:
     """The analysis of the game now at the table (one of an earlier game is dropped)."""
     run = table.analysis
     return run if run is not None and run.session is table.session else None
 
 
-def poll(table: Table) -> None:
+def poll(table: AnalysedTable) -> None:
     run = current(table)
     if run is None:
         return

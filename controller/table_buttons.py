@@ -23,11 +23,11 @@ class SideButtons:
     offer_index: int = 0
     """The side move the system menu shows (0: none, the plain "menu?" question)."""
 
-    def _resigning(self) -> table_resign.Table:
-        return cast(table_resign.Table, self)  # the table inherits this mixin
+    def _resigning(self) -> table_resign.ResigningTable:
+        return cast(table_resign.ResigningTable, self)  # the table inherits this mixin
 
     def game_over_next(self, event: ButtonEvent | None = None) -> None:
-        table_analysis.next_press(cast(table_analysis.Table, self))
+        table_analysis.next_press(cast(table_analysis.AnalysedTable, self))
 
     def menu_tap(self, event: ButtonEvent | None = None) -> None:
         table_resign.next_offer(self._resigning())

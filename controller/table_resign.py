@@ -29,7 +29,7 @@ from controller.table_time import TableTime
 from rules.core import Move
 
 
-class Table(Protocol):
+class ResigningTable(Protocol):
     """What resigning reads and calls of the table (which imports this module)."""
 
     session: Session | None
@@ -73,7 +73,7 @@ def menu_banner(session: Session | None, index: int) -> str:
     return _("{offer}? OK=yes NEXT=no").format(offer=move_words(session.state, move))
 
 
-def next_offer(table: Table) -> None:
+def next_offer(table: ResigningTable) -> None:
     """A system tap in the menu: the next side move, after the last the plain question."""
     choices = offers(table.session)
     if not choices:
@@ -83,7 +83,7 @@ def next_offer(table: Table) -> None:
     table.dirty = True
 
 
-def menu_ok(table: Table) -> None:
+def menu_ok(table: ResigningTable) -> None:
     """OK in the menu: make the side move shown, or (none shown) leave the game."""
     move = shown_offer(table.session, table.offer_index)
     table.offer_index = 0  # the next visit starts at the plain question
@@ -96,7 +96,7 @@ def menu_ok(table: Table) -> None:
     table.cancel()  # back to the game: the opponent answers the offer
 
 
-def bot_side_move(table: Table, move: Move | None) -> bool:
+def bot_side_move(table: ResigningTable, move: Move | None) -> bool:
     """A bot's move that is one of the side moves of its turn: played after the
     usual preview delay. False: not a side move (the caller checks it as a move).
 
