@@ -1,4 +1,5 @@
-"""Backgammon's words for resigning and beavers on the panel and the status line.
+"""Backgammon's words for resigning and beavers on the panel and the status line (every
+other move in the words of :mod:`controller.games.backgammon.words`).
 
 Why its own words: the rules name an offer ``resign gammon`` and its answers ``accept``
 and ``reject``; a player reads what is at stake (the level offered and, answering, what
@@ -7,10 +8,10 @@ accepting gives). Every other move keeps the rules' own words.
 
 from __future__ import annotations
 
+from controller.games.backgammon.words import move_words
 from controller.i18n import N_, _
-from rules import move_facts
 from rules.backgammon.engine import BEAVER, BackgammonState, Resignation
-from rules.core import Move, Pass, State
+from rules.core import Move, State
 
 OFFERS = {
     1: N_("resign a single game"),
@@ -39,6 +40,4 @@ def offer_words(state: State, move: Move) -> str:
             return _("take the beaver")
         if state.phase == BEAVER and move.notation == "drop":
             return _("drop the beaver (give up the game)")
-    if isinstance(move, Pass):
-        return "pass (no move)"
-    return move_facts(state.game.name, move).words
+    return move_words(state, move)

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from controller.games.presentation import SetupRow
-from controller.i18n import _
+from controller.i18n import _, pgettext
 from rules.backgammon.options import BASES, MAX_AUTOMATIC, Options, name_of, options_of
 
 LISTED = {
@@ -29,7 +29,8 @@ LISTED = {
 
 
 def _on(flag: bool) -> str:
-    return _("on") if flag else _("off")
+    # "off" is also the bear-off point: a setting's "off" is its own word
+    return pgettext("setting", "on") if flag else pgettext("setting", "off")
 
 
 def base_words(base: str) -> str:
