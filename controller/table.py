@@ -616,10 +616,7 @@ class Table(SideButtons):
         if self.setup_cursor == start:
             self.begin_from_setup()
         elif self.setup_cursor < 0:
-            preset = self.setup_preset or item.preset
-            self.setup_preset, self.setup_cursor = setup_rows.chosen(
-                item.game, preset, self.setup_cursor
-            )
+            setup_rows.step(self, item.game, self.setup_preset or item.preset)
             kinds = self.default_kinds(item.game, self.setup_preset)
             if len(kinds) != len(self.setup_kinds):
                 self.setup_kinds = kinds
