@@ -181,7 +181,8 @@ class WebApp:
 
     async def scanned(self, request: web.Request) -> web.Response:
         """The QR code's address: on to the page, the code filled in."""
-        raise web.HTTPFound(f"/?code={request.match_info['code']}")
+        location = f"/?code={request.match_info['code']}"
+        return web.Response(status=302, headers={"Location": location})
 
     async def pair(self, request: web.Request) -> web.Response:
         data = await json_body(request)
