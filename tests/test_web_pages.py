@@ -20,26 +20,25 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from controller import config as config_module  # noqa: E402
-from controller.config import load_config  # noqa: E402
-from controller.events import EventQueue, NoticeEvent, StartGameEvent  # noqa: E402
-from controller.history import HistoryStore  # noqa: E402
-from controller.history_export import match_text, replay  # noqa: E402
-from controller.history_record import record_of  # noqa: E402
-from controller.machine import Mode  # noqa: E402
-from controller.scene import Scene  # noqa: E402
-from controller.session import Session  # noqa: E402
-from controller.testing.files import config_text  # noqa: E402
-from controller.views import render  # noqa: E402
-from controller.web import qr  # noqa: E402
-from controller.web.dice_stats import chi_square_p, from_counts, gamma_q  # noqa: E402
-from controller.web.publish import FramePublisher  # noqa: E402
-from controller.web.server import WebServer  # noqa: E402
-from controller.web.toml_out import dumps  # noqa: E402
-from tests.history_games import played  # noqa: E402
-from tests.test_web import ServedTable, client_session, pair, run  # noqa: E402
+from controller import config as config_module
+from controller.config import load_config
+from controller.events import EventQueue, NoticeEvent, StartGameEvent
+from controller.history import HistoryStore
+from controller.history_export import match_text, replay
+from controller.history_record import record_of
+from controller.scene import Scene
+from controller.session import Session
+from controller.testing.files import config_text
+from controller.views import render
+from controller.web import qr
+from controller.web.dice_stats import chi_square_p, from_counts, gamma_q
+from controller.web.publish import FramePublisher
+from controller.web.server import WebServer
+from controller.web.toml_out import dumps
+from tests.history_games import played
+from tests.test_web import ServedTable, client_session, pair, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -206,7 +205,7 @@ def test_setup_saves_atomically_to_the_config_the_appliance_reads(
 
 
 def test_the_language_goes_through_the_same_check(setup_table: tuple[ServedTable, Path]) -> None:
-    table, path = setup_table
+    table, _path = setup_table
 
     async def attempt(language: str) -> Any:
         async with client_session() as client:
@@ -339,14 +338,16 @@ def test_a_games_replay_is_the_panels_frames_stepped_by_move(
     assert data["frames"] == len(steps) + 1 and len(data["moves"]) == len(steps)
     assert data["moves"][0] == {"n": 1, "player": steps[0].player, "dice": list(steps[0].dice)}
     for number in (0, 1, len(steps) // 2, len(steps)):
-        status, body, headers = run(get(history_table, f"/api/history/{record_id}/frame/{number}.png"))
+        frame = f"/api/history/{record_id}/frame/{number}.png"
+        status, body, headers = run(get(history_table, frame))
         assert status == 200 and headers["Content-Type"] == "image/png"
         shown = Image.open(io.BytesIO(body)).convert("RGB")
         state = steps[number - 1].after if number else steps[0].before
         dice = next((s.dice for s in reversed(steps[:number]) if s.dice is not None), None)
         expected = render(Scene(state=state, dice=dice), 16, 16, "RGB").convert("RGB")
         assert shown.tobytes() == expected.tobytes(), number
-    status, _body, _h = run(get(history_table, f"/api/history/{record_id}/frame/{len(steps) + 1}.png"))
+    beyond = f"/api/history/{record_id}/frame/{len(steps) + 1}.png"
+    status, _body, _h = run(get(history_table, beyond))
     assert status == 404
     assert get_json(history_table, "/api/history/999999")[0] == 404
 
