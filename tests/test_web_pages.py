@@ -489,3 +489,81 @@ def test_a_client_that_never_finishes_its_headers_is_dropped() -> None:
         watcher.close()
     finally:
         server.stop()
+
+
+# -- fuzz ------------------------------------------------------------------------------
+
+
+def test_a_fuzz_of_the_setup_and_history_endpoints(tmp_path: Path, history_dir: Path) -> None:
+    """Random methods, paths, queries and bodies on the new endpoints, paired (with
+    the CSRF token) and not: every answer is below 500, the config file is either
+    unchanged or still a config the appliance accepts, and the table still draws."""
+    path = config_file(tmp_path)
+    table = ServedTable(state_dir=history_dir, config_path=path)
+    table.rig.start()
+    table.rig.app.loop.draw()
+    rng = random.Random(2828)
+    paths = [
+        "/setup",
+        "/history",
+        "/api/setup",
+        "/api/history",
+        "/api/stats",
+        "/api/history/1",
+        "/api/history/2/frame/3.png",
+        "/api/history/3/game.mat",
+        "/api/history/1/game.json",
+        "/api/history/999999999/frame/999999.png",
+        "/P/123456",
+        "/P/../../etc/passwd",
+    ]
+    queries = ["", "?game=maedn", "?player=%00", "?from=2026-13-45", "?to=2026-10-01&game=", "?x"]
+    values = [None, "", "x" * 300, -1, 1e309, True, [], {}, "human", 0.5, "maedn", 9999]
+    fields = ["game", "preset", "seats", "bot", "move_timer_s", "brightness", "language", "z"]
+
+    def form() -> Any:
+        chosen = {f: rng.choice(values) for f in rng.sample(fields, rng.randrange(len(fields)))}
+        if rng.random() < 0.3:
+            chosen["seats"] = [rng.choice(["human", "bot", "phone", "empty", 3]) for _ in range(4)]
+        return rng.choice(
+            [
+                chosen,
+                {"action": "save"},
+                {"action": rng.choice(["save", "start", "check", "x"]), "values": chosen},
+            ]
+        )
+
+    async def fuzz() -> list[int]:
+        statuses = []
+        async with client_session() as client:
+            csrf = await pair(client, table)
+            for _ in range(200):
+                method = rng.choice(["GET", "POST", "POST", "PUT", "HEAD"])
+                target = table.url + rng.choice(paths) + rng.choice(queries)
+                headers = {"X-CSRF-Token": csrf} if rng.random() < 0.7 else {}
+                if rng.random() < 0.6:
+                    data = json.dumps(form()).encode()
+                else:
+                    data = bytes(rng.randrange(256) for _ in range(rng.randrange(80)))
+                async with client.request(method, target, data=data, headers=headers) as response:
+                    await response.read()
+                    statuses.append(response.status)
+            for _ in range(60):  # the setup's validation itself, paired
+                data = json.dumps(form()).encode()
+                headers = {"X-CSRF-Token": csrf, "Content-Type": "application/json"}
+                async with client.post(
+                    table.url + "/api/setup", data=data, headers=headers
+                ) as response:
+                    await response.read()
+                    statuses.append(response.status)
+        return statuses
+
+    try:
+        statuses = run(fuzz())
+        assert all(status < 500 for status in statuses), sorted(set(statuses))
+        assert 200 in statuses and 422 in statuses
+        load_config(path)  # whatever was saved is a config the appliance starts with
+        table.rig.advance()
+        assert table.rig.app.loop.frames > 0
+    finally:
+        table.close()
