@@ -35,11 +35,12 @@ def start_requested(table: Table, event: StartGameEvent) -> bool:
     if game_on(table):
         table.flash(_("game on: end it first"), NOTICE_S)
         return False
-    kinds = list(event.seats) + ["empty"] * (table.options.seat_count - len(event.seats))
+    count = table.options.seat_count
+    kinds = list(event.seats) + ["empty"] * (count - len(event.seats))
     try:
-        session = Session.start(
-            event.game, event.preset, kinds[: table.options.seat_count], bot=event.bot
-        )
+        if any(kind != "empty" for kind in kinds[count:]):
+            raise ValueError(f"a player at a seat beyond the table's {count}")
+        session = Session.start(event.game, event.preset, kinds[:count], bot=event.bot)
     except (RulesError, ValueError) as exc:
         log.warning("the page's game does not start: %s", exc)
         table.flash(_("cannot start that game"), NOTICE_S)

@@ -22,6 +22,7 @@ pytest.importorskip("aiohttp")
 
 from PIL import Image
 
+import rules
 from controller import config as config_module
 from controller.config import load_config
 from controller.events import EventQueue, NoticeEvent, StartGameEvent
@@ -276,17 +277,20 @@ GAMES = (
 )
 
 
-@pytest.fixture(scope="module")
-def history_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("state")
+def add_games(directory: Path, games: Any) -> None:
+    """Games played to their end by random bots, recorded in ``directory``'s history."""
     store = HistoryStore(directory)
     store.open()
-    for game, preset, kinds, seed, ended in GAMES:
-        import rules
-
+    for game, preset, kinds, seed, ended in games:
         session = played(game, preset or rules.default_preset(game), kinds, seed)
         store.add(record_of(session, "finished", ended, 4, "random"))
     store.close()
+
+
+@pytest.fixture(scope="module")
+def history_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("state")
+    add_games(directory, GAMES)
     return directory
 
 

@@ -89,16 +89,16 @@ function step(number) {
 
 function bars(values, labels, options) {
   // A plain SVG bar chart; options.expected draws a dashed line at that height.
-  const width = 320, height = 140, pad = 24;
+  const width = 320, height = 100, pad = 24, room = 14;
   const top = Math.max(1, ...values, options.expected || 0);
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${height + pad}`, class: "chart", role: "img", "aria-label": options.title });
+  const chart = svg("svg", { viewBox: `0 ${-room} ${width} ${height + pad + room}`, class: "chart", role: "img", "aria-label": options.title });
   const slot = (width - pad) / values.length;
   values.forEach((value, index) => {
     const h = (value / top) * height;
     const x = pad + index * slot + slot * 0.15;
     chart.append(svg("rect", { x, y: height - h, width: slot * 0.7, height: h, fill: (options.colours || [])[index] || "#6ab" }));
     chart.append(svg("text", { x: x + slot * 0.35, y: height + 16, "text-anchor": "middle" }, labels[index]));
-    chart.append(svg("text", { x: x + slot * 0.35, y: Math.max(12, height - h - 3), "text-anchor": "middle", class: "value" }, String(value)));
+    chart.append(svg("text", { x: x + slot * 0.35, y: height - h - 3, "text-anchor": "middle", class: "value" }, String(value)));
   });
   if (options.expected) {
     const y = height - (options.expected / top) * height;
@@ -129,13 +129,14 @@ async function showStats() {
     const block = el("div", { class: "stat" }, el("h3", { text: name }),
       el("p", { text: `${game.recorded || 0} kept, ${game.games} finished; ${game.moves || 0} moves, ${game.rolls || 0} rolls` }));
     if (colours.length) {
+      block.append(el("p", { class: "hint", text: "wins per colour" }));
       block.append(bars(colours.map((c) => game.colours[c].won), colours, { title: name + ": wins per colour", colours: colours.map((c) => COLOURS[c]) }));
     }
     games.append(block);
   }
   for (const [name, player] of Object.entries(data.players)) {
     const block = el("div", { class: "stat player", "data-player": name }, el("h3", { text: name }),
-      el("p", { text: `${player.games} games, ${player.won} won` }),
+      el("p", { text: `${player.games} ${player.games === 1 ? "game" : "games"}, ${player.won} won; the faces of the dice:` }),
       bars(player.dice.counts, ["1", "2", "3", "4", "5", "6"], { title: name + ": dice", expected: player.dice.expected }),
       el("p", { class: "chi", text: pText(player.dice) }));
     players.append(block);

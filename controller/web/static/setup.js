@@ -75,7 +75,7 @@ async function start() {
   $("brightness").value = v.brightness;
   $("sleep_after_min").value = v.sleep_after_min;
   fill($("language"), ["", ...choices.languages], ["as the system's locale", ...choices.languages], v.language);
-  if (!choices.language_key) $("err-language").textContent = "(this version of the table has no language setting yet)";
+  if (!choices.language_key) $("language-note").textContent = "(this version of the table has no language setting yet)";
   $("saves-to").textContent = setup.saves_to ? "Saving writes " + setup.saves_to + " (its comments are not kept)." : "No config file: the simulator can start a game, not save.";
   for (const id of ["start", "save"]) $(id).disabled = !page.paired;
   $("save").disabled = !page.paired || !setup.saves_to;
