@@ -20,6 +20,7 @@ from aiohttp import web
 from controller.history import HistoryError
 from controller.web import history_data
 from controller.web.history_data import FilterError, Filters, Replays
+from controller.web.replies import json_error
 
 T = TypeVar("T")
 BUSY = "the history is busy with another request: try again"
@@ -111,7 +112,3 @@ def download(text: str, name: str, kind: str = "text/plain") -> web.Response:
 
 def json_response(data: Any) -> web.Response:
     return web.Response(text=json.dumps(data, ensure_ascii=False), content_type="application/json")
-
-
-def json_error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)

@@ -31,6 +31,7 @@ from controller.web.connections import HEADER_TIMEOUT_S, Counted, Counter, Refus
 from controller.web.history_routes import HistoryRoutes
 from controller.web.pairing import CODE_S, Pairing, PairingError
 from controller.web.publish import FramePublisher
+from controller.web.replies import json_body, json_error
 from controller.web.setup_routes import SetupRoutes
 from hardware.interfaces import ButtonEvent
 
@@ -280,20 +281,6 @@ async def drain(ws: web.WebSocketResponse) -> None:
     async for message in ws:
         if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
             break
-
-
-async def json_body(request: web.Request) -> dict[str, Any]:
-    try:
-        data = await request.json()
-    except (ValueError, UnicodeDecodeError):
-        raise web.HTTPBadRequest(reason="the body must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise web.HTTPBadRequest(reason="the body must be a JSON object")
-    return data
-
-
-def json_error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
 
 
 class WebServer:

@@ -10,23 +10,33 @@ and the table starts the game on its own thread when no game is being played.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from aiohttp import web
 
 import rules
-from controller.events import StartGameEvent
+from controller.events import EventQueue, StartGameEvent
 from controller.web import settings
+from controller.web.replies import json_body, json_error
 from controller.web.settings import SettingsError
 
-if TYPE_CHECKING:
-    from controller.web.server import WebApp
+
+class Server(Protocol):
+    """What the routes need of the server's app (:class:`~controller.web.server.WebApp`)."""
+
+    events: EventQueue
+    phone_seats: tuple[int, ...]
+
+    def paired(self, request: web.Request) -> bool: ...
+
+    def game_on(self) -> bool: ...
+
 
 ACTIONS = ("check", "save", "start")
 
 
 class SetupRoutes:
-    def __init__(self, app: WebApp, config_path: Path | None) -> None:
+    def __init__(self, app: Server, config_path: Path | None) -> None:
         self.app = app
         self.config_path = config_path
 
@@ -51,8 +61,6 @@ class SetupRoutes:
         )
 
     async def change(self, request: web.Request) -> web.Response:
-        from controller.web.server import json_body
-
         if not self.app.paired(request):
             return json_error(403, "pair this phone with the table first")
         data = await json_body(request)
@@ -90,7 +98,3 @@ class SetupRoutes:
             self.app.events.put(StartGameEvent(config.game.name, preset, kinds, config.game.bot))
             return web.json_response({"ok": True, "started": config.game.name, "preset": preset})
         return web.json_response({"ok": True})
-
-
-def json_error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
