@@ -450,6 +450,12 @@ def test_the_pairing_notice_alternates_a_qr_code_with_the_digits_on_32x32() -> N
                 break
         else:
             raise AssertionError("the QR code never gave way to the digits")
+        zxingcpp = pytest.importorskip("zxingcpp", reason="the QR decoder (pip zxing-cpp)")
+        camera = frame.resize((320, 320), Image.Resampling.NEAREST)  # a phone sees it large
+        decoded = [found.text for found in zxingcpp.read_barcodes(camera)]
+        assert decoded == [f"HTTP://127.0.0.1:{table.server.port}/P/{code}"]  # type: ignore[union-attr]
+        if os.environ.get("SPIELTISCH_SCREENSHOTS"):
+            camera.save(Path(os.environ["SPIELTISCH_SCREENSHOTS"]) / "qr-panel.png")
     finally:
         table.close()
 
