@@ -577,3 +577,14 @@ def test_a_fuzz_of_the_setup_and_history_endpoints(tmp_path: Path, history_dir: 
         assert table.rig.app.loop.frames > 0
     finally:
         table.close()
+
+
+def test_a_table_that_recorded_nothing_yet_lists_no_games(tmp_path: Path) -> None:
+    table = ServedTable(state_dir=tmp_path / "state")
+    try:
+        status, data = get_json(table, "/api/history")
+        assert (status, data["matched"], data["games"]) == (200, 0, [])
+        status, data = get_json(table, "/api/stats")
+        assert (status, data["players"]) == (200, {})
+    finally:
+        table.close()

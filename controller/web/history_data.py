@@ -97,15 +97,22 @@ def summary_json(summary: Summary) -> dict[str, Any]:
     return data
 
 
-def listing(directory: Path | None, filters: Filters) -> dict[str, Any]:
+def kept(directory: Path | None) -> list[Summary]:
+    """Every kept game, newest first; none before the table recorded its first."""
+    if directory is not None and not HistoryStore(directory).path.exists():
+        return []
     with opened(directory) as store:
-        summaries = store.summaries()
+        return store.summaries()
+
+
+def listing(directory: Path | None, filters: Filters) -> dict[str, Any]:
+    summaries = kept(directory)
     players = sorted({name for s in summaries for name in players_of(s).values()})
-    kept = [s for s in summaries if filters.keep(s)]
+    matching = [s for s in summaries if filters.keep(s)]
     return {
-        "games": [summary_json(s) for s in kept[:LIST_LIMIT]],
-        "matched": len(kept),
-        "shown": min(len(kept), LIST_LIMIT),
+        "games": [summary_json(s) for s in matching[:LIST_LIMIT]],
+        "matched": len(matching),
+        "shown": min(len(matching), LIST_LIMIT),
         "players": players,
         "game_names": list(rules.game_names()),
     }
@@ -114,13 +121,15 @@ def listing(directory: Path | None, filters: Filters) -> dict[str, Any]:
 def statistics(directory: Path | None, filters: Filters) -> dict[str, Any]:
     """Per game: the tallies of ``spieltisch history stats``; per player: games, wins
     and the dice with their χ² test."""
-    with opened(directory) as store:
-        kept = [s for s in store.summaries() if filters.keep(s)][:STATS_LIMIT]
-        records = [store.get(s.id) for s in kept if s.id is not None]
+    chosen = [s for s in kept(directory) if filters.keep(s)][:STATS_LIMIT]
+    records = []
+    if chosen:
+        with opened(directory) as store:
+            records = [store.get(s.id) for s in chosen if s.id is not None]
     games: dict[str, Any] = {}
-    for name, game_tally in tally(kept).items():
+    for name, game_tally in tally(chosen).items():
         games[name] = game_tally.to_json()
-    for summary in kept:
+    for summary in chosen:
         entry = games.setdefault(summary.game, {"games": 0, "colours": {}, "kinds": {}})
         entry["recorded"] = entry.get("recorded", 0) + 1
         entry["moves"] = entry.get("moves", 0) + summary.moves
