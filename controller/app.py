@@ -22,7 +22,7 @@ from typing import Any
 from controller.bot_worker import BotWorker
 from controller.config import Config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
-from controller.history_keeper import HistoryKeeper
+from controller.history.keeper import HistoryKeeper
 from controller.loop import Loop, Renderer
 from controller.persistence import CorruptSaveError, SaveStore
 from controller.scene import STATISTICS_ITEM, MenuItem, MessageScene
@@ -111,7 +111,7 @@ class Appliance:
         self.farewell_s = farewell_s
         options = options or table_options(config)
         self.history: HistoryKeeper | None = None
-        """Every game played is recorded in the state directory (controller.history)."""
+        """Every game played is recorded in the state directory (controller.history.store)."""
         if state_dir is not None:
             self.history = HistoryKeeper(
                 state_dir,

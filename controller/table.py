@@ -57,7 +57,7 @@ from hardware.interfaces import ButtonEvent, Cue, Sound
 from rules.core import Dice, Move, Pass, State
 
 if TYPE_CHECKING:
-    from hardware.display_status import TableStatus
+    from controller.sim.status import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ class Table:
         self.poweroff = poweroff
         self.record = record
         """Hands a game that ended ("finished") or was given up ("abandoned") to the
-        history, after the frame like the save (controller.history_keeper)."""
+        history, after the frame like the save (controller.history.keeper)."""
         self.records_pending: list[tuple[Session, str]] = []
         self.recorded: Session | None = None
         self.statistics = statistics
