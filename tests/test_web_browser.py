@@ -247,7 +247,7 @@ def test_replay_a_finished_game_and_import_its_mat_in_gnubg(
         if GNUBG is None:
             pytest.skip("GNU Backgammon (Debian package gnubg) is not installed: import not tried")
         record_id = int(mat.stem.split("-")[1])
-        from controller.history import HistoryStore
+        from controller.history.store import HistoryStore
 
         store = HistoryStore(state)
         store.open(create=False)

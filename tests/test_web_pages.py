@@ -26,9 +26,9 @@ import rules
 from controller import config as config_module
 from controller.config import load_config
 from controller.events import EventQueue, NoticeEvent, StartGameEvent
-from controller.history import HistoryStore
-from controller.history_export import match_text, replay
-from controller.history_record import record_of
+from controller.history.export import match_text, replay
+from controller.history.record import record_of
+from controller.history.store import HistoryStore
 from controller.scene import Scene
 from controller.session import Session
 from controller.testing.files import config_text

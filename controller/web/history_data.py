@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from controller.history import HistoryError, HistoryStore
-from controller.history_export import can_export_match, json_lines, match_text, replay
-from controller.history_record import HistoryEntry, Summary, seat_order
-from controller.history_stats import tally
+from controller.history.export import can_export_match, json_lines, match_text, replay
+from controller.history.record import HistoryEntry, Summary, seat_order
+from controller.history.stats import tally
+from controller.history.store import HistoryError, HistoryStore
 from controller.scene import Scene
 from controller.views import ViewLayoutError, check, render
 from controller.web.dice_stats import test_faces

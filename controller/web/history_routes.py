@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from controller.history import HistoryError
+from controller.history.store import HistoryError
 from controller.web import history_data
 from controller.web.history_data import FilterError, Filters, Replays
 from controller.web.replies import json_error
