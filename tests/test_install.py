@@ -186,6 +186,7 @@ def check_first_install(
     assert f"{config}: ok: ws2812 16x16" in result.stdout
     state = root / "var" / "lib" / "spieltisch"
     assert stat.S_IMODE(state.stat().st_mode) == 0o750
+    assert stat.S_IMODE(config.parent.stat().st_mode) == 0o775  # group: the service
     assert list(state.iterdir()) == []
     # what it would have done to the system, in this order
     actions = recorded(root, "install")
@@ -208,6 +209,7 @@ def check_first_install(
         "useradd --system --user-group --home-dir /var/lib/spieltisch --no-create-home "
         "--shell /usr/sbin/nologin --comment spieltisch\\ game\\ table spieltisch",
         "usermod --append --groups gpio\\,spi\\,dialout spieltisch",
+        f"chgrp spieltisch {etc / 'spieltisch'}",  # the page's Setup saves the config
         f"chown spieltisch:spieltisch {state}",
         "systemctl daemon-reload",
         "systemctl enable spieltisch.service",
