@@ -307,7 +307,7 @@ def check_upgrade(checkout: Path, root: Path, first_revision: str, save: bytes) 
     """After a "git pull" (one module changed, a data file added, a file removed) the
     installer runs again: the new code is installed, the config (edited for fake
     hardware) and the save stay byte for byte, and it says what it changed."""
-    cli = checkout / "controller" / "cli.py"
+    cli = checkout / "controller" / "cli" / "command.py"
     cli.write_text(cli.read_text(encoding="utf-8") + "# upgraded\n", encoding="utf-8")
     (checkout / "hardware" / "NOTES.txt").write_text("shipped as package data\n")
     (checkout / "wiring.md").unlink()
@@ -330,7 +330,7 @@ def check_upgrade(checkout: Path, root: Path, first_revision: str, save: bytes) 
     state = root / "var" / "lib" / "spieltisch"
     assert (state / "session.json").read_bytes() == save
     site = site_packages(root / "opt" / "spieltisch" / "venv")
-    assert (site / "controller" / "cli.py").read_text(encoding="utf-8").endswith("# upgraded\n")
+    assert (site / "controller" / "cli" / "command.py").read_text(encoding="utf-8").endswith("# upgraded\n")
     assert (site / "hardware" / "NOTES.txt").is_file()
     assert not (root / "opt" / "spieltisch" / "src" / "wiring.md").exists()
     report = result.stdout[result.stdout.index("== done") :]
