@@ -76,6 +76,11 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         help="window: write the whole window as a PNG to FILE on F12, and at exit if F12 "
         "was not pressed (without it, F12 writes spieltisch-DATE-TIME.png here)",
     )
+    sim.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the table's language: de or en (default: the config's, else the locale's)",
+    )
     sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
     sim.add_argument(
         "--record",
@@ -208,6 +213,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     events = EventQueue()
     notifier = Notifier()
     install_signal_handlers(events)
+    speak(None)  # a config error on the panel is shown in the locale's language
     try:
         try:
             config = load_config(args.config)
@@ -220,6 +226,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 notifier.stopping()
                 return 0
             config = fixed
+        speak(config.language)
         state_dir = resolve_state_dir(args.state_dir, DEFAULT_STATE_DIR)
         try:
             display, inputs = open_hardware(config, events, notifier)
@@ -271,6 +278,14 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     return 0
 
 
+def speak(setting: str | None) -> None:
+    """Start speaking the table's language: ``setting`` (the config's or ``--lang``), else
+    the locale's; one the table has no words for is a ``ValueError`` (exit 2)."""
+    from controller import i18n
+
+    i18n.use(i18n.table_language(setting, os.environ))
+
+
 def has_screen() -> bool:
     return bool(
         os.environ.get("DISPLAY")
@@ -292,6 +307,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 
     validate_sim_args(args)
     config = sim_config(args)  # a broken --config stops every display alike, before one opens
+    speak(args.lang if args.lang is not None else config.language)
     choice = args.display
     if choice == "auto" and not has_screen() and not sys.stdin.isatty():
         # No window and no keyboard to play with: watch the bots on the text board.
