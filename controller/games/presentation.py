@@ -13,7 +13,7 @@ the tests) plays with the generic view, its notation as words and its title from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,26 @@ Sizes = Callable[[], list[tuple[int, int, str]]]
 RenderGame = Callable[["Scene", int, int, str], "Image.Image"]
 """(game scene, width, height, mode) -> PIL image: a game's own board view."""
 CellBox = Callable[[int, int, str, tuple[int, int]], "Box"]
+
+
+@dataclass(frozen=True)
+class AnalysisFrame:
+    """One picture of the replay an analysis offers at game over: a position, the
+    move shown in it (drawn as the preview) and what is said of it."""
+
+    state: State
+    move: Move
+    words: str
+
+
+@dataclass(frozen=True)
+class SetupRow:
+    """One rule row of setup (:mod:`controller.setup_rows`): which option it sets
+    (``key``), its words with the value now chosen, and the preset OK switches to."""
+
+    key: str
+    words: str
+    next_preset: str
 
 
 @dataclass(frozen=True)
@@ -67,7 +87,8 @@ class Presentation:
     side_colours: Mapping[str, str] = field(default_factory=dict)
     """Players whose colour on the panel differs from their rules name."""
     preset_names: Mapping[str, str] = field(default_factory=dict)
-    """Short words for the rule sets, e.g. "match to 5" (catalog texts, marked ``N_``)."""
+    """Short words for the rule sets, e.g. "match to 5", in the table's language (a
+    :class:`CatalogWords` translates its marked texts when they are read)."""
     move_words: Callable[[State, Move], str] | None = None
     """A move in words for the status line (the state it is played in, the move);
     None: the rules' own words for it."""
@@ -111,6 +132,12 @@ class Presentation:
     opening_words: Callable[[Dice, State], str] | None = None
     """The result of an opening roll in words (its dice, the state after it); None:
     the dice and who is on turn next."""
+    setup_rows: Callable[[str], Sequence[SetupRow]] | None = None
+    """Setup's rule rows for a preset, one per independent option; None: one row that
+    steps through the presets."""
+    analysis_frames: Callable[[Any], Sequence[AnalysisFrame]] | None = None
+    """The replay of a finished game's analysis (what the game's ``record_analysis``
+    returned) that game over offers; None: game over offers none."""
 
 
 DEFAULT = Presentation()
@@ -145,10 +172,24 @@ def title(game: str) -> str:
 
 
 def preset_name(game: str, preset: str) -> str:
-    """The rule set's short word, in the table's language (a family marks its words
-    with ``N_``; they are translated here, where they are shown)."""
-    words = presentation(game).preset_names
-    return _(words[preset]) if preset in words else preset.replace("_", " ")
+    return presentation(game).preset_names.get(preset, preset.replace("_", " "))
+
+
+class CatalogWords(Mapping[str, str]):
+    """Words kept at import time (marked ``N_``) and translated when they are read: a
+    family's rule-set names, shown in the language the table speaks at that moment."""
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self._words = dict(words)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._words[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
 
 
 def colour_name(game: str, player: str) -> str:

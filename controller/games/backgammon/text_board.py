@@ -68,7 +68,14 @@ def _status(state: BackgammonState) -> str:
     else:
         who = colour_word(state.current_player or "")
         phase = PHASE_NAMES[state.phase]
-        if phase == "move":
+        offer = data.get("resign_offer")
+        if offer:
+            parts.append(
+                _("{who}: accept or reject {player}'s resignation ({offer})?").format(
+                    who=who, player=colour_word(data["turn"]), offer=offer
+                )
+            )
+        elif phase == "move":
             dice = f"{state.dice[0]}-{state.dice[1]}"
             parts.append(_("{who} rolled {dice}").format(who=who, dice=dice))
         elif phase == "opening":
@@ -76,6 +83,12 @@ def _status(state: BackgammonState) -> str:
         elif phase == "take":
             parts.append(
                 _("{who}: take or drop the cube at {value}?").format(who=who, value=state.cube * 2)
+            )
+        elif phase == "beaver":
+            parts.append(
+                _("{who}: take or drop the beaver at {value}?").format(
+                    who=who, value=state.cube * 2
+                )
             )
         elif phase == "double":
             parts.append(_("{who} to roll or double").format(who=who))
