@@ -34,7 +34,7 @@ KEY_LETTERS = frozenset(DEFAULT_KEYS)
 """The keyboard's keys are single letters ("q/a"): symbols, not words."""
 NOTATION = re.compile(r"(?:[A-Za-z]?\d+)+[A-Za-z]?|[A-Za-z]\d*")
 """A word that is notation: digits with single letters between or around them."""
-BACKGAMMON_POINTS = re.compile(r"\b(?:bar/(?=\d)|(?<=\d/)off\b)")
+BACKGAMMON_POINTS = re.compile(r"\b(?:bar/(?=\d)|(?<=[\d*]/)off\b)")
 """Backgammon's move notation ("bar/20", "6/off", as in the history and the save files)
 is the same in every language: its two words count as notation where they stand in it."""
 WORD = re.compile(r"[^\W_]+", re.UNICODE)

@@ -33,8 +33,12 @@ def german() -> Iterator[None]:
     use(DEFAULT)
 
 
-def _words(text: str) -> set[str]:
-    plain = notation_removed(PLACEHOLDER.sub(" ", text))
+def _words(text: str, notation: bool = True) -> set[str]:
+    """The words of ``text``, lower case; without what every language writes alike
+    unless ``notation`` is False (the catalog's own texts: "backgammon" as a kind of
+    win is a word there)."""
+    plain = PLACEHOLDER.sub(" ", text)
+    plain = notation_removed(plain) if notation else plain
     return {word.lower() for word in WORD.findall(plain) if any(c.isalpha() for c in word)}
 
 
@@ -52,9 +56,9 @@ def english_words() -> frozenset[str]:
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         for text in ids:
-            english |= _words(text)
+            english |= _words(text, notation=False)
         for text in strings:
-            german |= _words(text)
+            german |= _words(text, notation=False)
     return frozenset(word for word in english - german if len(word) > 1)
 
 
