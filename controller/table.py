@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import rules
 from controller import names, table_scenes
 from controller.events import BotRequest, HintRequest, MoveRequest
-from controller.games import presentation
+from controller.games import checker_steps, presentation
 from controller.machine import Mode, build_machine
 from controller.scene import (
     STATISTICS_ITEM,
@@ -320,9 +320,10 @@ class Table:
         if self.moving is None:  # a decision with nothing to animate
             self.moved()
             return
-        facts = rules.move_facts(self.require_session().game, self.moving[0])
+        game = self.require_session().game
+        facts = rules.move_facts(game, self.moving[0])
         per_step = self.options.step_time_s
-        if facts.checker_steps:
+        if checker_steps(game, self.moving[0]):
             per_step = self.options.checker_step_time_s
         capture_s = self.options.capture_time_s if facts.capture else 0.0
         self.start_animation(facts.steps * per_step + capture_s)
@@ -942,7 +943,7 @@ def bot_kind(kind: str) -> str:
 def cycling_order(game: str, moves: Sequence[Move]) -> tuple[Move, ...]:
     """Backgammon plays sorted by their first checker (highest point first, the bar is
     25), so a held NEXT steps checker by checker; other games keep the rules' order."""
-    sources = [rules.move_facts(game, m).checker_steps for m in moves]
+    sources = [checker_steps(game, m) for m in moves]
     if not any(sources):
         return tuple(moves)
 
