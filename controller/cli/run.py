@@ -302,6 +302,10 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             raise ValueError(
                 "--web serves a played table: use it with --display window or terminal"
             )
+        if args.record is not None:
+            # The text board has no panel frames to record; saying so beats an empty file
+            # or none at all after a whole game.
+            raise ValueError("--record records the panel: use it with --display window or terminal")
         if args.game is None:
             args.game, args.preset = config.game.name, config.game.preset
         args.seat_kinds = validate_sim_args(args)
