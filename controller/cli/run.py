@@ -339,6 +339,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from controller.sim.window import TableWindow
     from controller.table import FAST_PACE
     from controller.views import render
+    from hardware.gif_recording import GifRecorder
     from hardware.interfaces import HardwareError
     from hardware.keyboard import TerminalKeys
     from hardware.tee import TeeDisplay
@@ -357,6 +358,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     hardware = replace(config.hardware, display=display_spec, input_type="keyboard")
     config = replace(config, hardware=hardware)
     closers: list[Display | InputBackend] = []
+    recorder: GifRecorder | None = None
     try:
         inputs: list[InputBackend]
         primary: TerminalDisplay | TableWindow
@@ -376,7 +378,6 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         display: Display = primary
         if args.record is not None:
             from controller.record_progress import RecordProgress
-            from hardware.gif_recording import GifRecorder
 
             progress = RecordProgress(args.record, fd=terminal if terminal is not None else 2)
             recorder = GifRecorder(
@@ -436,7 +437,11 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 server.stop()
     finally:
         # Put the terminal back before anything is printed (the error, the kept log).
+        # The recording is written on close; its failure is said once the terminal is
+        # back (it used to end a whole game on exit 0 with no GIF and no word).
         for closer in closers:
             with contextlib.suppress(Exception):
                 closer.close()
+    if recorder is not None and recorder.failure is not None:
+        raise recorder.failure
     return 0
