@@ -30,6 +30,16 @@ def test_a_directory_as_record_is_refused_before_the_game(
     assert err.count("\n") == 1 and "--record" in err and "it is a directory" in err
 
 
+def test_a_directory_as_screenshot_is_refused_before_the_window_opens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It used to play on and, at exit, write nothing and say nothing."""
+    code = main(["sim", "--display", "window", "--screenshot", str(tmp_path)])
+    _out, err = capsys.readouterr()
+    assert code == 2
+    assert err.count("\n") == 1 and "--screenshot" in err and "it is a directory" in err
+
+
 def test_a_record_in_a_missing_folder_is_refused_before_the_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

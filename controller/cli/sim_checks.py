@@ -32,8 +32,8 @@ def default_seats(game: str | None) -> list[str]:
 
 
 def check_output_file(option: str, given: str | Path | None) -> None:
-    """A file the sim writes at the end (``--record``) must be one it can write: found
-    out before the game, not after it, when the recording would be lost."""
+    """A file the sim writes at the end (``--record``, ``--screenshot``) must be one it
+    can write: found out before the game, not after it, when the picture would be lost."""
     if given is None:
         return
     path = Path(given)
@@ -58,6 +58,7 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     if delay is not None and not (is_finite_number(delay) and 0 <= delay <= MAX_DELAY_S):
         raise ValueError(f"--delay {quote(delay)}: allowed: seconds from 0 to {MAX_DELAY_S}")
     check_output_file("--record", getattr(args, "record", None))
+    check_output_file("--screenshot", getattr(args, "screenshot", None))
     if args.game is not None:
         rules.get_game(args.game, args.preset)  # an unknown game or preset raises
     elif args.preset is not None:
