@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import rules
-from controller import names, table_scenes
+from controller import names, setup_rows, table_scenes
 from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.games import checker_steps, presentation
 from controller.machine import Mode, build_machine
@@ -44,6 +44,7 @@ from controller.scene import (
     StatisticsPage,
 )
 from controller.session import SEAT_KINDS, Session
+from controller.table_buttons import SideButtons
 from controller.table_options import (
     FAST_PACE,
     TableOptions,
@@ -69,7 +70,7 @@ AskBot = Callable[[State, str, BotRequest, int], None]
 """Ask a bot (on a worker thread) for a move: (state, bot kind, request, seed)."""
 
 
-class Table:
+class Table(SideButtons):
     """The machine's model. ``state`` (a :class:`Mode`) is maintained by transitions."""
 
     state: Mode
@@ -235,7 +236,7 @@ class Table:
         item = self.options.menu[self.menu_index]
         self.setup_preset = item.preset
         self.setup_kinds = self.default_kinds(item.game, item.preset)
-        self.setup_cursor = -1 if len(rules.presets(item.game)) > 1 else 0
+        self.setup_cursor = -len(setup_rows.rows(item.game, item.preset))
         self.since = self.time.now
         self.dirty = True
 
@@ -463,8 +464,8 @@ class Table:
                 self.hint = move
                 self.dirty = True
             return
-        if request != self.bot_request or self.state is not Mode.CHOOSE:
-            return  # stale: the game moved on (menu, resume...)
+        if request != self.bot_request or self.state is not Mode.CHOOSE or self.side_move(move):
+            return  # stale: the game moved on (menu, resume...); or a resignation
         session = self.require_session()
         if move is None:
             from rules.bots import make_bot
@@ -603,7 +604,7 @@ class Table:
     def setup_next(self, event: ButtonEvent | None = None) -> None:
         """NEXT: the next setup entry (the rule set, each seat, "start")."""
         item = self.options.menu[self.menu_index]
-        first = -1 if len(rules.presets(item.game)) > 1 else 0
+        first = -len(setup_rows.rows(item.game, self.setup_preset or item.preset))
         start = len(self.setup_kinds)
         self.setup_cursor = first if self.setup_cursor >= start else self.setup_cursor + 1
         self.since = self.time.now
@@ -615,9 +616,7 @@ class Table:
         if self.setup_cursor == start:
             self.begin_from_setup()
         elif self.setup_cursor < 0:
-            presets = rules.presets(item.game)
-            index = presets.index(self.setup_preset) if self.setup_preset in presets else -1
-            self.setup_preset = presets[(index + 1) % len(presets)]
+            setup_rows.step(self, item.game, self.setup_preset or item.preset)
             kinds = self.default_kinds(item.game, self.setup_preset)
             if len(kinds) != len(self.setup_kinds):
                 self.setup_kinds = kinds

@@ -13,11 +13,13 @@ the tests) plays with the generic view, its notation as words and its title from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import rules
+from controller.i18n import _
+from controller.words import colour_word
 from rules.core import Dice, Move, Pass, State
 from rules.registry import RecordAnalysis
 
@@ -35,6 +37,26 @@ CellBox = Callable[[int, int, str, tuple[int, int]], "Box"]
 
 
 @dataclass(frozen=True)
+class AnalysisFrame:
+    """One picture of the replay an analysis offers at game over: a position, the
+    move shown in it (drawn as the preview) and what is said of it."""
+
+    state: State
+    move: Move
+    words: str
+
+
+@dataclass(frozen=True)
+class SetupRow:
+    """One rule row of setup (:mod:`controller.setup_rows`): which option it sets
+    (``key``), its words with the value now chosen, and the preset OK switches to."""
+
+    key: str
+    words: str
+    next_preset: str
+
+
+@dataclass(frozen=True)
 class BoardView:
     """A game's own LED view: its layouts, how it draws, where a board cell lies."""
 
@@ -45,7 +67,7 @@ class BoardView:
 
 def notation_words(move: Move) -> str:
     """The default words of a move: its notation (the rules keep no words)."""
-    return "pass (no move)" if isinstance(move, Pass) else move.notation
+    return _("pass (no move)") if isinstance(move, Pass) else move.notation
 
 
 @dataclass(frozen=True)
@@ -65,7 +87,8 @@ class Presentation:
     side_colours: Mapping[str, str] = field(default_factory=dict)
     """Players whose colour on the panel differs from their rules name."""
     preset_names: Mapping[str, str] = field(default_factory=dict)
-    """Short words for the rule sets, e.g. "match to 5"."""
+    """Short words for the rule sets, e.g. "match to 5", in the table's language (a
+    :class:`CatalogWords` translates its marked texts when they are read)."""
     move_words: Callable[[State, Move], str] | None = None
     """A move in words for the status line (the state it is played in, the move);
     None: the rules' own words for it."""
@@ -109,6 +132,12 @@ class Presentation:
     opening_words: Callable[[Dice, State], str] | None = None
     """The result of an opening roll in words (its dice, the state after it); None:
     the dice and who is on turn next."""
+    setup_rows: Callable[[str], Sequence[SetupRow]] | None = None
+    """Setup's rule rows for a preset, one per independent option; None: one row that
+    steps through the presets."""
+    analysis_frames: Callable[[Any], Sequence[AnalysisFrame]] | None = None
+    """The replay of a finished game's analysis (what the game's ``record_analysis``
+    returned) that game over offers; None: game over offers none."""
 
 
 DEFAULT = Presentation()
@@ -146,9 +175,26 @@ def preset_name(game: str, preset: str) -> str:
     return presentation(game).preset_names.get(preset, preset.replace("_", " "))
 
 
+class CatalogWords(Mapping[str, str]):
+    """Words kept at import time (marked ``N_``) and translated when they are read: a
+    family's rule-set names, shown in the language the table speaks at that moment."""
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self._words = dict(words)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._words[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+
 def colour_name(game: str, player: str) -> str:
-    """The colour ``player`` is drawn in, as a word."""
-    return presentation(game).side_colours.get(player, player)
+    """The colour ``player`` is drawn in, as a word (in the table's language)."""
+    return colour_word(presentation(game).side_colours.get(player, player))
 
 
 def move_words(state: State, move: Move) -> str:
