@@ -71,6 +71,7 @@ SLOW = (
     "tests/test_minimaki_policy.py",  # re-derives the shipped policy's values
     "tests/test_docs_pictures.py",  # draws every picture of the docs anew
     "tests/test_backgammon_analysis.py::test_error_rates_rank_like_gnu_backgammons_analysis",
+    "tests/test_cube_agreement.py::test_gnubg_answers_every_collected_position",
     "tests/test_web_browser.py",  # the companion page in headless Chromium
     "tests/test_pending_records.py",  # SQLite's 2 s busy timeout, per locked write
     "tests/test_rules_fuzz.py::test_every_mutated_line_gets_one_answer",  # 20 000 lines
