@@ -75,6 +75,7 @@ SLOW = (
     "tests/test_german_screens.py",  # whole German games, read in words
     "tests/test_message_passes.py",  # whole German games, every text's time on the panel
     "tests/test_backgammon_analysis.py::test_error_rates_rank_like_gnu_backgammons_analysis",
+    "tests/test_cube_agreement.py::test_gnubg_answers_every_collected_position",
     "tests/test_web_browser.py",  # the companion page in headless Chromium
     "tests/test_pending_records.py",  # SQLite's 2 s busy timeout, per locked write
     "tests/test_rules_fuzz.py::test_every_mutated_line_gets_one_answer",  # 20 000 lines
@@ -85,6 +86,7 @@ PROCESS = (
     "tests/test_appliance_process.py",
     "tests/test_corrupt_saves.py",
     "tests/test_sim_terminal.py",
+    "tests/test_sim_record_path.py::test_a_recording_that_cannot",  # a sim process, SIGTERM
     "tests/test_sim_signals.py",  # the simulator in tmux and ptys, hung up and terminated
     "tests/test_sim_window_x11.py",  # the simulator's window in Xvfb, keys sent by xdotool
     "tests/test_bridge_e2e.py",
