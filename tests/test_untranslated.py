@@ -168,10 +168,6 @@ def test_a_damaged_save_is_told_in_catalog_words(tmp_path: Path) -> None:
     assert_all_translated(seen_in(watch.words))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="leftover: controller/config.py writes its errors in English, the panel shows them",
-)
 @pytest.mark.parametrize(
     "section",
     ['[game]\nbot = "grandmaster"\n', "[display]\nwidth = 17\n", '[table]\nlanguage = "xx"\n'],
