@@ -446,6 +446,8 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     """``config check``: print a one-line summary, or every error (exit 2)."""
     out = out or sys.stdout
     err = err or sys.stderr
+    # The errors in the words the panel's config-error screen would show them in.
+    i18n.use(i18n.language_from_environment(os.environ))
     try:
         config = load_config(args.file)
     except ConfigError as exc:
