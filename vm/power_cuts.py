@@ -68,6 +68,7 @@ class Tally:
         self.counts: Counter[str] = Counter()
         self.game: dict[str, Any] | None = None  # what the last check left on the table
         self.records: dict[str, str] = {}  # uid -> started, every record seen so far
+        self.duplicates: dict[str, int] = {}  # started -> records of it, where more than one
         self.ready: list[float] = []
         self.notes: list[str] = []
 
@@ -93,7 +94,13 @@ class Tally:
         c["tracebacks"] += int(unit.get("tracebacks", 0))
         records = {uid: started for uid, started, _outcome, _moves in hist["records"]}
         starts = Counter(started for _uid, started, _o, _m in hist["records"])
-        c["duplicated"] += sum(n - 1 for n in starts.values() if n > 1)
+        # every boot sees all records: a duplicate is counted once, at the boot that
+        # first sees it, not again at every later boot
+        for started, n in starts.items():
+            if n > 1 and self.duplicates.get(started, 1) < n:
+                c["duplicated"] += n - self.duplicates.get(started, 1)
+                self.duplicates[started] = n
+                self.notes.append(f"boot {number}: {n} records of the game started {started}")
         missing = set(self.records) - set(records)
         if missing:
             c["lost"] += len(missing)

@@ -2,7 +2,7 @@
 
     boot_check.py check STATE_DIR      one line "VMCHECK {json}": the unit, the save, the history
     boot_check.py unfinished STATE_DIR exit 0 if an unfinished game is saved
-    boot_check.py newgame STATE_DIR    save a fresh four-bot MÄDN game, "VMNEWGAME {json}"
+    boot_check.py newgame STATE_DIR    save a fresh two-bot MÄDN game, "VMNEWGAME {json}"
 
 The history database is checked on a copy (database and WAL together), so the check
 never writes to the table's files; the save is read as JSON, never moved aside.
@@ -109,7 +109,9 @@ def main() -> int:
     if command == "newgame":
         from controller.testing.files import write_bot_game
 
-        session = write_bot_game(state, "maedn", "classic", 4, seed=random.randrange(10**6))
+        # two random bots: about 400 rolls and moves, a few minutes at the VM's pace,
+        # so the cuts land in the middle of games and games still finish between them
+        session = write_bot_game(state, "maedn", "classic", 2, seed=random.randrange(10**6))
         print(
             "VMNEWGAME " + json.dumps({"started": session.started, "moves": len(session.history)})
         )
