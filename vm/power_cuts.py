@@ -15,7 +15,8 @@ Counted over all boots, each against what the boot before it had seen:
   lost        the game is gone and not recorded, or a record seen before is missing;
   corrupt     the save does not parse, a save was moved aside, or integrity_check fails;
   duplicated  two records of one game (same start time);
-  no_ready    a boot that never reached READY.
+  no_ready    a boot that never reached READY;
+  no_check    a boot whose check never finished (counted, and the run goes on).
 The targets are 0 for everything but resumed and finished. Exit 1 if one is missed.
 """
 
@@ -33,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+# the counts whose target is 0
+MISSES = ("lost", "replayed", "corrupt", "duplicated", "no_ready", "no_check", "not_resumed")
 VM = HERE / "vm.sh"
 
 
@@ -189,9 +192,19 @@ def main() -> int:
         except RuntimeError as exc:
             ready = None
             tally.notes.append(f"boot {number}: {exc}")
-        vm("wait", name, "check-done", "600", timeout=600)
-        check, new = latest_check(out_dir, powered)
-        tally.boot(number, ready, check, new)
+        try:
+            vm("wait", name, "check-done", "600", timeout=600)
+            check, new = latest_check(out_dir, powered)
+        except RuntimeError as exc:
+            # a boot that never got as far as its check is a finding, not the end of
+            # the run: counted, noted, and the next power-on goes on from there
+            tally.counts["boots"] += 1
+            tally.counts["no_check"] += 1
+            tally.notes.append(f"boot {number}: no check: {exc}")
+            if ready is None:
+                tally.counts["no_ready"] += 1
+        else:
+            tally.boot(number, ready, check, new)
         last = number == rounds or (args.deadline is not None and time.time() > args.deadline)
         game = tally.game
         play = 0.0 if last else rng.uniform(lo, hi)
@@ -200,17 +213,16 @@ def main() -> int:
         cut = "" if last else f", cut after {play:.0f} s of play"
         moves = f"{game['moves']} moves at the check" if game else "no game"
         print(f"boot {number}: READY {ready} s after power-on, {moves}{cut}", flush=True)
+        tally.counts["cuts"] = number - 1 if last else number
+        if args.report:  # after every boot: a run stopped early still leaves its tally
+            args.report.write_text(json.dumps(tally.summary(), indent=2) + "\n", encoding="utf-8")
         if last:
-            tally.counts["cuts"] = number - 1
             break
     summary = tally.summary()
     print(json.dumps(summary, indent=2))
     if args.report:
         args.report.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    bad = sum(
-        summary.get(k, 0)
-        for k in ("lost", "replayed", "corrupt", "duplicated", "no_ready", "not_resumed")
-    )
+    bad = sum(summary.get(k, 0) for k in MISSES)
     return 1 if bad else 0
 
 
