@@ -15,8 +15,8 @@ like with like on a loaded machine; the ratio, not the seconds, carries over to 
 ``--program`` times an installed copy (e.g. /opt/spieltisch/venv/bin/spieltisch, or a
 ``systemd/install.sh --root`` staging) instead of this checkout; its own Python is used
 for the bare import then. ``--no-web`` turns the companion page off (its server and
-mDNS start before READY, so they are part of the start-up). ``--importtime`` prints the slowest imports of one run
-(``python -X importtime``), to see where the time goes.
+mDNS start before READY, so they are part of the start-up). ``--importtime`` prints the
+slowest imports of one run (``python -X importtime``), to see where the time goes.
 """
 
 from __future__ import annotations
