@@ -66,6 +66,33 @@ def latest_check(out_dir: Path, after: float) -> tuple[dict[str, Any], dict[str,
     return check, new
 
 
+def startup_figures(out_dir: Path, after: float) -> dict[str, Any]:
+    """The boots' VMSTARTUP lines (printed during play, after each check): the unit's
+    exec -> READY at boot (cold) and after the check's restart (warm), the bare import
+    of gpiozero and luma.core (its second run), medians, and READY over bare import."""
+    starts: dict[str, list[float]] = {"cold": [], "warm": []}
+    bare: list[float] = []
+    for log in sorted(p for p in out_dir.glob("boot-*.log") if p.stat().st_mtime >= after):
+        for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+            if not line.startswith("VMSTARTUP "):
+                continue
+            figures = json.loads(line[len("VMSTARTUP ") :])
+            if figures.get("exec_to_ready_s") is not None:
+                starts.setdefault(figures.get("start", "cold"), []).append(
+                    figures["exec_to_ready_s"]
+                )
+            bare.append(figures["bare_import_s"][-1])
+    out: dict[str, Any] = {"boots": len(bare)}
+    if bare:
+        out["bare_import_s"] = round(statistics.median(bare), 2)
+    for kind, values in starts.items():
+        if values:
+            out[f"{kind}_exec_to_ready_s"] = round(statistics.median(values), 2)
+            if bare:
+                out[f"{kind}_ratio"] = round(statistics.median(values) / out["bare_import_s"], 2)
+    return out
+
+
 class Tally:
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
@@ -182,6 +209,7 @@ def main() -> int:
     (args.share / "boot_check.py").write_bytes((HERE / "guest" / "boot_check.py").read_bytes())
     tally = Tally()
     vm("kill")
+    began = time.time()
     rounds = args.cuts + 1
     for number in range(1, rounds + 1):
         name = f"cut-{number:02d}"
@@ -219,6 +247,7 @@ def main() -> int:
         if last:
             break
     summary = tally.summary()
+    summary["startup"] = startup_figures(out_dir, began)
     print(json.dumps(summary, indent=2))
     if args.report:
         args.report.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
