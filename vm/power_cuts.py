@@ -1,6 +1,6 @@
 """Pull the plug on the installed VM during bot games, and count what every boot finds.
 
-    python3 vm/power_cuts.py [--cuts 20] [--play 5:90] [--seed N] [--report FILE]
+    python3 vm/power_cuts.py [--cuts 20] [--play 5:60] [--seed N] [--report FILE]
 
 Each round: power on (vm/vm.sh start), time power-on -> the unit's READY (the agent's
 "spieltisch-ready" mark), wait for the guest's check (guest/boot-check.sh: one VMCHECK
@@ -192,7 +192,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--cuts", type=int, default=20)
-    parser.add_argument("--play", default="5:90", help="seconds of play before a cut, MIN:MAX")
+    parser.add_argument("--play", default="5:60", help="seconds of play before a cut, MIN:MAX")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument(
         "--share", type=Path, required=True, help="the VM's 9p share ($VM_DIR/share-ARCH)"
