@@ -22,7 +22,8 @@ from typing import Any
 from controller.bot_worker import BotWorker
 from controller.config import Config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
-from controller.history_keeper import HistoryKeeper
+from controller.history.keeper import HistoryKeeper
+from controller.i18n import N_, _
 from controller.loop import Loop, Renderer
 from controller.persistence import CorruptSaveError, SaveStore
 from controller.scene import STATISTICS_ITEM, MenuItem, MessageScene
@@ -40,20 +41,23 @@ SAVE_WARNING_S = 4.0
 RETRY_S = 2.0
 """While saving or recording fails, both are tried again this often."""
 _SAVE_PROBLEMS = {
-    errno.ENOSPC: "disk full",
-    errno.EDQUOT: "disk full",
-    errno.EROFS: "disk read-only",
-    errno.EACCES: "no permission",
-    errno.EPERM: "no permission",
-    errno.EEXIST: "not a directory",
-    errno.ENOTDIR: "not a directory",
+    errno.ENOSPC: N_("disk full"),
+    errno.EDQUOT: N_("disk full"),
+    errno.EROFS: N_("disk read-only"),
+    errno.EACCES: N_("no permission"),
+    errno.EPERM: N_("no permission"),
+    errno.EEXIST: N_("not a directory"),
+    errno.ENOTDIR: N_("not a directory"),
 }
+
+
+DISK_ERROR = N_("disk error")
 
 
 def save_warning(exc: OSError) -> str:
     """A few words for the panel: why the game is not being saved."""
-    problem = _SAVE_PROBLEMS.get(exc.errno or 0, "disk error")
-    return f"not saved: {problem}"
+    problem = _(_SAVE_PROBLEMS.get(exc.errno or 0, DISK_ERROR))
+    return _("not saved: {problem}").format(problem=problem)
 
 
 def menu_for(first_game: str, first_preset: str | None) -> tuple[MenuItem, ...]:
@@ -111,7 +115,7 @@ class Appliance:
         self.farewell_s = farewell_s
         options = options or table_options(config)
         self.history: HistoryKeeper | None = None
-        """Every game played is recorded in the state directory (controller.history)."""
+        """Every game played is recorded in the state directory (controller.history.store)."""
         if state_dir is not None:
             self.history = HistoryKeeper(
                 state_dir,
@@ -281,7 +285,7 @@ class Appliance:
         for _frame in range(int(self.farewell_s / interval) + 2):  # bounded, whatever the clock
             elapsed = self.loop.clock() - start
             image = self.loop.render(
-                MessageScene("bye", elapsed, "shutdown"),
+                MessageScene(_("bye"), elapsed, "shutdown"),
                 self.display.width,
                 self.display.height,
                 self.display.mode,

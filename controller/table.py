@@ -33,9 +33,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import rules
-from controller import names, table_scenes
+from controller import names, setup_rows, table_scenes
 from controller.events import BotRequest, HintRequest, MoveRequest
-from controller.games import presentation
+from controller.games import checker_steps, presentation
 from controller.machine import Mode, build_machine
 from controller.scene import (
     STATISTICS_ITEM,
@@ -44,6 +44,7 @@ from controller.scene import (
     StatisticsPage,
 )
 from controller.session import SEAT_KINDS, Session
+from controller.table_buttons import SideButtons
 from controller.table_options import (
     FAST_PACE,
     TableOptions,
@@ -57,7 +58,7 @@ from hardware.interfaces import ButtonEvent, Cue, Sound
 from rules.core import Dice, Move, Pass, State
 
 if TYPE_CHECKING:
-    from hardware.display_status import TableStatus
+    from controller.sim.status import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ AskBot = Callable[[State, str, BotRequest, int], None]
 """Ask a bot (on a worker thread) for a move: (state, bot kind, request, seed)."""
 
 
-class Table:
+class Table(SideButtons):
     """The machine's model. ``state`` (a :class:`Mode`) is maintained by transitions."""
 
     state: Mode
@@ -113,7 +114,7 @@ class Table:
         self.poweroff = poweroff
         self.record = record
         """Hands a game that ended ("finished") or was given up ("abandoned") to the
-        history, after the frame like the save (controller.history_keeper)."""
+        history, after the frame like the save (controller.history.keeper)."""
         self.records_pending: list[tuple[Session, str]] = []
         self.recorded: Session | None = None
         self.statistics = statistics
@@ -235,7 +236,7 @@ class Table:
         item = self.options.menu[self.menu_index]
         self.setup_preset = item.preset
         self.setup_kinds = self.default_kinds(item.game, item.preset)
-        self.setup_cursor = -1 if len(rules.presets(item.game)) > 1 else 0
+        self.setup_cursor = -len(setup_rows.rows(item.game, item.preset))
         self.since = self.time.now
         self.dirty = True
 
@@ -320,9 +321,10 @@ class Table:
         if self.moving is None:  # a decision with nothing to animate
             self.moved()
             return
-        facts = rules.move_facts(self.require_session().game, self.moving[0])
+        game = self.require_session().game
+        facts = rules.move_facts(game, self.moving[0])
         per_step = self.options.step_time_s
-        if facts.checker_steps:
+        if checker_steps(game, self.moving[0]):
             per_step = self.options.checker_step_time_s
         capture_s = self.options.capture_time_s if facts.capture else 0.0
         self.start_animation(facts.steps * per_step + capture_s)
@@ -462,8 +464,8 @@ class Table:
                 self.hint = move
                 self.dirty = True
             return
-        if request != self.bot_request or self.state is not Mode.CHOOSE:
-            return  # stale: the game moved on (menu, resume...)
+        if request != self.bot_request or self.state is not Mode.CHOOSE or self.side_move(move):
+            return  # stale: the game moved on (menu, resume...); or a resignation
         session = self.require_session()
         if move is None:
             from rules.bots import make_bot
@@ -602,7 +604,7 @@ class Table:
     def setup_next(self, event: ButtonEvent | None = None) -> None:
         """NEXT: the next setup entry (the rule set, each seat, "start")."""
         item = self.options.menu[self.menu_index]
-        first = -1 if len(rules.presets(item.game)) > 1 else 0
+        first = -len(setup_rows.rows(item.game, self.setup_preset or item.preset))
         start = len(self.setup_kinds)
         self.setup_cursor = first if self.setup_cursor >= start else self.setup_cursor + 1
         self.since = self.time.now
@@ -614,9 +616,7 @@ class Table:
         if self.setup_cursor == start:
             self.begin_from_setup()
         elif self.setup_cursor < 0:
-            presets = rules.presets(item.game)
-            index = presets.index(self.setup_preset) if self.setup_preset in presets else -1
-            self.setup_preset = presets[(index + 1) % len(presets)]
+            setup_rows.step(self, item.game, self.setup_preset or item.preset)
             kinds = self.default_kinds(item.game, self.setup_preset)
             if len(kinds) != len(self.setup_kinds):
                 self.setup_kinds = kinds
@@ -942,7 +942,7 @@ def bot_kind(kind: str) -> str:
 def cycling_order(game: str, moves: Sequence[Move]) -> tuple[Move, ...]:
     """Backgammon plays sorted by their first checker (highest point first, the bar is
     25), so a held NEXT steps checker by checker; other games keep the rules' order."""
-    sources = [rules.move_facts(game, m).checker_steps for m in moves]
+    sources = [checker_steps(game, m) for m in moves]
     if not any(sources):
         return tuple(moves)
 

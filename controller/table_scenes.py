@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 import rules
-from controller import names
+from controller import names, setup_rows, table_analysis, table_resign
 from controller.games import presentation
 from controller.machine import Mode
 from controller.scene import (
@@ -71,6 +71,8 @@ class Shown(Protocol):
     time: TableTime
     entry: list[int]
     hint: Move | None
+    offer_index: int
+    analysis: Any
 
 
 def require(table: Shown) -> Session:
@@ -125,9 +127,22 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         return Scene(
             session.state,
             now,
-            banner="menu? OK=yes NEXT=no",
+            banner=table_resign.menu_banner(session, table.offer_index),
             banner_since=table.since,
             dice=table.last_dice,
+        )
+    run = table.analysis if mode is Mode.GAME_OVER else None
+    frame = run.frame() if run is not None and run.session is session else None
+    if frame is not None:  # game over's analysis replays a decision
+        shown_dice = frame.state.to_json().get("dice") or None
+        return Scene(
+            frame.state,
+            now,
+            preview=frame.move,
+            dice=None if shown_dice is None else tuple(shown_dice),
+            banner=frame.words,
+            preview_since=table.since,
+            banner_since=table.since,
         )
     preview = None
     entry = None
@@ -164,6 +179,11 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
             winner = state.winners()[0]
         result = standings(table)
     dice = tuple(table.entry) if table.entry else table.last_dice
+    banner = table.banner
+    if mode is Mode.GAME_OVER and banner is None:
+        words = table_analysis.offer_banner(session, table.analysis)
+        if words and (run is not None or not table.anim_length):
+            banner = words
     cue = None
     player = session.player
     if mode is Mode.AWAIT_ROLL and player in session.seats and not session.is_bot(player):
@@ -178,7 +198,7 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         countdown=countdown,
         countdown_total=table.time.timer_total if countdown is not None else None,
         winner=winner,
-        banner=table.banner,
+        banner=banner,
         hint=table.hint if mode is Mode.CHOOSE else None,
         preview_since=table.since,
         banner_since=table.banner_since,
@@ -194,7 +214,6 @@ def setup_scene(table: Shown) -> SetupScene:
     preset = table.setup_preset or item.preset
     shown = MenuItem(item.game, preset, item.label)
     colours = colours_of(shown, len(table.setup_kinds))
-    several = len(rules.presets(item.game)) > 1
     return SetupScene(
         shown,
         tuple(table.setup_kinds),
@@ -203,7 +222,7 @@ def setup_scene(table: Shown) -> SetupScene:
         table.now,
         since=table.since,
         names=tuple(names.colour_name(item.game, c) for c in colours),
-        rules=names.preset_name(item.game, preset) if several else None,
+        rules=setup_rows.words(item.game, preset, table.setup_cursor),
     )
 
 

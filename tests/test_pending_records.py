@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from controller.app import RETRY_S
-from controller.history import HistoryStore
+from controller.history.store import HistoryStore
 from controller.machine import Mode
 from controller.persistence import SaveStore
 from controller.session import Session

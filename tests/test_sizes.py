@@ -16,6 +16,8 @@ STILL_OVER = {
     "controller/table.py": 975,
     "controller/table.py:Table": 855,
     "controller/games/backgammon/view.py": 670,
+    "controller/sim/window.py": 610,
+    "controller/sim/window.py:TableWindow": 390,
 }
 """Not yet split: (module or module:class) -> its ceiling in lines."""
 

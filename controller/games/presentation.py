@@ -13,16 +13,20 @@ the tests) plays with the generic view, its notation as words and its title from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import rules
+from controller.i18n import _
+from controller.words import colour_word
 from rules.core import Dice, Move, Pass, State
+from rules.registry import RecordAnalysis
 
 if TYPE_CHECKING:
     from PIL import Image
 
+    from controller.games.record_extras import RecordExtras
     from controller.scene import Scene
     from controller.views.overlay import Box
 
@@ -30,6 +34,26 @@ Sizes = Callable[[], list[tuple[int, int, str]]]
 RenderGame = Callable[["Scene", int, int, str], "Image.Image"]
 """(game scene, width, height, mode) -> PIL image: a game's own board view."""
 CellBox = Callable[[int, int, str, tuple[int, int]], "Box"]
+
+
+@dataclass(frozen=True)
+class AnalysisFrame:
+    """One picture of the replay an analysis offers at game over: a position, the
+    move shown in it (drawn as the preview) and what is said of it."""
+
+    state: State
+    move: Move
+    words: str
+
+
+@dataclass(frozen=True)
+class SetupRow:
+    """One rule row of setup (:mod:`controller.setup_rows`): which option it sets
+    (``key``), its words with the value now chosen, and the preset OK switches to."""
+
+    key: str
+    words: str
+    next_preset: str
 
 
 @dataclass(frozen=True)
@@ -42,8 +66,8 @@ class BoardView:
 
 
 def notation_words(move: Move) -> str:
-    """The default words of a move: what the rules say of it."""
-    return "pass (no move)" if isinstance(move, Pass) else move.notation
+    """The default words of a move: its notation (the rules keep no words)."""
+    return _("pass (no move)") if isinstance(move, Pass) else move.notation
 
 
 @dataclass(frozen=True)
@@ -63,7 +87,8 @@ class Presentation:
     side_colours: Mapping[str, str] = field(default_factory=dict)
     """Players whose colour on the panel differs from their rules name."""
     preset_names: Mapping[str, str] = field(default_factory=dict)
-    """Short words for the rule sets, e.g. "match to 5"."""
+    """Short words for the rule sets, e.g. "match to 5", in the table's language (a
+    :class:`CatalogWords` translates its marked texts when they are read)."""
     move_words: Callable[[State, Move], str] | None = None
     """A move in words for the status line (the state it is played in, the move);
     None: the rules' own words for it."""
@@ -71,6 +96,20 @@ class Presentation:
     """The dice beside the board as the start of a line, given "3 5"; None: "3 5 — "."""
     step_words: Callable[[tuple[int, int, bool]], str] | None = None
     """One (from, to, hit) step of a move entered piece by piece, in words."""
+    checker_steps: Callable[[Move], tuple[tuple[int, int], ...]] | None = None
+    """A move's single (from, to) checker steps, for a game whose moves are made of
+    several: such a move animates at checker pace, and a held NEXT steps through the
+    choices checker by checker. None: no move has any."""
+    hint_words: Callable[[State, Move], str] | None = None
+    """The figures the status line adds to a hinted move (equity, chances); None:
+    none."""
+    analysis_lines: Callable[[RecordAnalysis], list[str]] | None = None
+    """A record analysis (``Capabilities.record_analysis``) as lines of text; None: its
+    JSON on one line."""
+    record_extras: Callable[[State, Mapping[str, Any]], RecordExtras] | None = None
+    """What a history record adds for a finished or abandoned game (given its final
+    position and that position's JSON): e.g. a match's score and games. None:
+    nothing."""
     checker_entry: Callable[[State, Sequence[Move]], Any] | None = None
     """How a human enters a move: None enters whole moves; a game whose moves are
     built checker by checker returns its entry object for a state, or None."""
@@ -93,6 +132,12 @@ class Presentation:
     opening_words: Callable[[Dice, State], str] | None = None
     """The result of an opening roll in words (its dice, the state after it); None:
     the dice and who is on turn next."""
+    setup_rows: Callable[[str], Sequence[SetupRow]] | None = None
+    """Setup's rule rows for a preset, one per independent option; None: one row that
+    steps through the presets."""
+    analysis_frames: Callable[[Any], Sequence[AnalysisFrame]] | None = None
+    """The replay of a finished game's analysis (what the game's ``record_analysis``
+    returned) that game over offers; None: game over offers none."""
 
 
 DEFAULT = Presentation()
@@ -130,9 +175,26 @@ def preset_name(game: str, preset: str) -> str:
     return presentation(game).preset_names.get(preset, preset.replace("_", " "))
 
 
+class CatalogWords(Mapping[str, str]):
+    """Words kept at import time (marked ``N_``) and translated when they are read: a
+    family's rule-set names, shown in the language the table speaks at that moment."""
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self._words = dict(words)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._words[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+
 def colour_name(game: str, player: str) -> str:
-    """The colour ``player`` is drawn in, as a word."""
-    return presentation(game).side_colours.get(player, player)
+    """The colour ``player`` is drawn in, as a word (in the table's language)."""
+    return colour_word(presentation(game).side_colours.get(player, player))
 
 
 def move_words(state: State, move: Move) -> str:
@@ -140,6 +202,10 @@ def move_words(state: State, move: Move) -> str:
     words = presentation(state.game.name).move_words
     if words is not None:
         return words(state, move)
-    if isinstance(move, Pass):
-        return "pass (no move)"
-    return rules.move_facts(state.game.name, move).words
+    return notation_words(move)
+
+
+def checker_steps(game: str, move: Move) -> tuple[tuple[int, int], ...]:
+    """``move``'s single checker steps, if ``game``'s moves are made of several."""
+    steps = presentation(game).checker_steps
+    return () if steps is None else steps(move)

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from rules.backgammon.engine import (
     BACKGAMMON,
+    BEAVER,
     DOUBLE,
     GAMMON,
     MOVE,
@@ -50,14 +51,6 @@ class Evaluation:
             "lose_backgammon": round(lose_bg, 3),
         }
 
-    def words(self) -> str:
-        """For the status line: ``equity +0.123, wins 55 % (gammon 14 %)``."""
-        win, win_g, _, lose_g, _ = self.probabilities
-        return (
-            f"equity {self.equity:+.3f}, wins {round(100 * win)} % "
-            f"(gammon {round(100 * win_g)} %, loses a gammon {round(100 * lose_g)} %)"
-        )
-
 
 def _after_play(play: Play) -> Probabilities:
     """The mover's chances after ``play`` (exact when it bears off the last checker)."""
@@ -72,6 +65,8 @@ def _after_play(play: Play) -> Probabilities:
 def ranked(state: BackgammonState, top: int = SHOWN) -> tuple[Evaluation, ...]:
     """The best ``top`` plays of a ``move`` decision by the network, best first; at a
     cube decision the position's cubeless chances for the side deciding."""
+    if state.offer:  # a resignation to answer: the bot's answer is the hint, no figures
+        return ()
     if state.phase == MOVE:
         found = []
         for move in state.legal_moves():
@@ -80,7 +75,7 @@ def ranked(state: BackgammonState, top: int = SHOWN) -> tuple[Evaluation, ...]:
                 found.append(Evaluation(move.notation, equity(p), p))
         found.sort(key=lambda e: -e.equity)
         return tuple(found[:top])
-    if state.phase in (DOUBLE, TAKE):
+    if state.phase in (DOUBLE, TAKE, BEAVER):  # beaver: the doubler decides again
         doubler = state.turn
         p = shipped().probabilities(state.boards[doubler], state.boards[1 - doubler])
         if state.phase == TAKE:
@@ -103,14 +98,15 @@ def hint_details(state: State, move: Move) -> dict[str, object]:
     }
 
 
-def hint_words(state: State, move: Move) -> str:
-    """The status line's figures for the hinted ``move`` (empty if none apply)."""
+def hint_evaluation(state: State, move: Move) -> Evaluation | None:
+    """The figures of the hinted ``move`` (equity and chances): at a cube decision the
+    position's; None if none apply. The table words them."""
     if not isinstance(state, BackgammonState):
-        return ""
+        return None
     for evaluation in ranked(state):
         if evaluation.move == move.notation or state.phase != MOVE:
-            return evaluation.words()
+            return evaluation
     if isinstance(move, Play):  # the bot's deeper pick is not in the network's top few
         p = _after_play(move)
-        return Evaluation(move.notation, equity(p), p).words()
-    return ""
+        return Evaluation(move.notation, equity(p), p)
+    return None

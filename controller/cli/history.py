@@ -1,0 +1,414 @@
+"""``spieltisch history``: the games played at the table, from ``history.sqlite3``.
+
+* ``list``: newest first, one line each: date, game, seats, result, length;
+* ``show N``: game N move by move on the text board;
+* ``export N FILE``: Backgammon games and matches as ``.mat`` (GNU Backgammon's
+  ``import mat``), the other games as JSON lines that ``spieltisch rules apply`` replays
+  (``--format`` chooses; ``-`` writes to stdout);
+* ``stats``: wins per seat colour and per kind of player, for each game.
+
+``--json`` on ``list``, ``show`` and ``stats`` prints one JSON document instead. It
+reads while a table may be writing (WAL lets both go on); the database is never created
+or moved aside from here, only brought up to this program's schema version as the table
+itself would at its next start. Bad input (an unknown game number, a
+file that cannot be written, an unreadable database) is one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sqlite3
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from controller import i18n
+from controller.games import presentation
+from controller.history.export import can_export_match, json_lines, match_text, replay
+from controller.history.record import ABANDONED, FINISHED, RULES_SIDE, HistoryEntry, Seat, Summary
+from controller.history.stats import tally
+from controller.history.store import HistoryError, HistoryStore
+from controller.i18n import _, ngettext
+from controller.words import colour_word, seat_word
+from rules.playout import PlayStep
+from rules.registry import RecordAnalysis, capabilities, game_info, game_names
+
+FORMATS = ("mat", "jsonl")
+
+
+def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
+    """Register ``history`` and its subcommands on the top-level parser."""
+    top = sub.add_parser("history", help="the games played at the table (list, show, export)")
+    top.add_argument(
+        "--state-dir",
+        type=Path,
+        help="the table's state directory (default: $STATE_DIRECTORY or /var/lib/spieltisch)",
+    )
+    cmds = top.add_subparsers(dest="history_command", required=True, metavar="COMMAND")
+    listing = cmds.add_parser("list", help="every game, newest first")
+    listing.add_argument("--limit", type=int, help="only the newest N games")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    show = cmds.add_parser("show", help="one game, move by move, on the text board")
+    show.add_argument("id", type=int, help="the game's number (see list)")
+    show.add_argument("--json", action="store_true", help="print JSON: the game and every event")
+    export = cmds.add_parser("export", help="write a game out (.mat or JSON lines)")
+    export.add_argument("id", type=int, help="the game's number (see list)")
+    export.add_argument("file", help="where to write it (- for stdout)")
+    export.add_argument(
+        "--format",
+        choices=FORMATS,
+        help=f"mat ({_match_games()} only) or jsonl (default: mat for {_match_games()}, "
+        "else jsonl)",
+    )
+    stats = cmds.add_parser("stats", help="wins per seat colour and per kind of player")
+    stats.add_argument("--last", type=int, help="count only each game's last N finished games")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _match_games() -> str:
+    """The titles of the games whose rules write a record file (``.mat``)."""
+    return ", ".join(g.title for g in map(game_info, game_names()) if g.capabilities.record_export)
+
+
+def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    command: Callable[[HistoryStore | None, argparse.Namespace, IO[str]], int] = COMMANDS[
+        args.history_command
+    ]
+    i18n.use(i18n.language_from_environment(os.environ))  # the words follow the locale
+    directory = state_dir(args.state_dir)
+    check_directory(directory)
+    with opened(directory) as store:
+        return command(store, args, out if out is not None else sys.stdout)
+
+
+def state_dir(given: Path | None) -> Path:
+    if given is not None:
+        return given
+    from controller.app import DEFAULT_STATE_DIR
+
+    return Path(os.environ.get("STATE_DIRECTORY", str(DEFAULT_STATE_DIR)).split(":")[0])
+
+
+def check_directory(directory: Path) -> None:
+    """The state directory must be one: a typo in ``--state-dir`` is an error (exit 2),
+    not "no games recorded yet", and no raw errno."""
+    try:
+        info = directory.stat()
+    except FileNotFoundError:
+        raise HistoryError(
+            f"state directory {directory} does not exist; name the table's with --state-dir"
+        ) from None
+    except OSError as exc:
+        raise HistoryError(
+            f"cannot read the state directory {directory}: {describe_os_error(exc)}"
+        ) from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise HistoryError(f"state directory {directory} is not a directory")
+    if not os.access(directory, os.R_OK | os.X_OK):
+        raise HistoryError(f"cannot read the state directory {directory}: permission denied")
+
+
+def describe_os_error(exc: OSError) -> str:
+    """The words of an OSError without its "[Errno N]" and the path it repeats."""
+    return (exc.strerror or type(exc).__name__).lower()
+
+
+@contextlib.contextmanager
+def opened(directory: Path) -> Iterator[HistoryStore | None]:
+    """The store, or None when no game was ever recorded there; SQLite's own errors
+    (locked, unreadable) become one-line :class:`HistoryError`."""
+    store = HistoryStore(directory)
+    if not store.path.exists():
+        yield None
+        return
+    try:
+        store.open(create=False)
+        yield store
+    except sqlite3.Error as exc:
+        raise HistoryError(f"cannot read {store.path}: {exc}") from None
+    finally:
+        store.close()
+
+
+def record(store: HistoryStore | None, record_id: int) -> HistoryEntry:
+    if store is None:
+        raise HistoryError(f"no game {record_id}: no games recorded yet")
+    return store.get(record_id)
+
+
+def emit(out: IO[str], data: object) -> None:
+    out.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+# -- list ---------------------------------------------------------------------------------
+
+
+def cmd_list(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
+    if args.limit is not None and args.limit < 1:
+        raise HistoryError("--limit must be at least 1")
+    summaries = store.summaries(args.limit) if store is not None else []
+    if args.json:
+        emit(out, [s.to_json() for s in summaries])
+        return 0
+    if not summaries:
+        out.write(_("no games recorded yet") + "\n")
+        return 0
+    rows = [
+        [
+            f"{s.id}",
+            local_time(s.started or s.ended),
+            f"{s.game}/{s.preset}",
+            seats_text(s),
+            result_text(s),
+            length_text(s),
+        ]
+        for s in summaries
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        cells = [
+            c.rjust(w) if i == 0 else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        out.write("  ".join(cells).rstrip() + "\n")
+    return 0
+
+
+def local_time(stamp: str) -> str:
+    """``2025-06-01 14:02`` in this machine's time zone."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def seats_text(summary: Summary) -> str:
+    return ", ".join(seat_label(s) for s in summary.seats if s.colour is not None)
+
+
+def seat_label(seat: Seat) -> str:
+    """A seat in words: "red human", "blue bot (strong)", "seat 3 empty"."""
+    if seat.colour is None:
+        return _("seat {number} empty").format(number=seat.seat + 1)
+    colour = colour_word(seat.colour)
+    if seat.kind == "bot":
+        return _("{colour} bot ({bot})").format(colour=colour, bot=seat.bot)
+    return f"{colour} {seat_word(seat.kind)}"
+
+
+def kind_label(kind: str) -> str:
+    """A kind of player the statistics count ("human", "bot (strong)", "rules")."""
+    if kind.startswith("bot ("):
+        return seat_word("bot") + kind[3:]
+    return _("the rules") if kind == RULES_SIDE else seat_word(kind)
+
+
+def result_text(summary: Summary) -> str:
+    if summary.outcome == ABANDONED:
+        return _("abandoned")
+    if summary.winner is None:
+        return _("no winner")
+    winner = colour_word(summary.winner)
+    length = summary.result.get("match_length")
+    score = summary.result.get("score")
+    if length and isinstance(score, dict) and summary.winner in score:
+        other = ":".join(str(v) for side, v in score.items() if side != summary.winner)
+        return _("{winner} won {score} (match to {length})").format(
+            winner=winner, score=f"{score[summary.winner]}:{other}", length=length
+        )
+    if summary.games:
+        last = summary.games[-1]
+        return _("{winner} won {points} ({kind})").format(
+            winner=winner, points=points(last.points), kind=last.kind
+        )
+    return _("{winner} won").format(winner=winner)
+
+
+def outcome_word(outcome: str) -> str:
+    return {ABANDONED: _("abandoned"), FINISHED: _("finished")}.get(outcome, outcome)
+
+
+def points(count: int) -> str:
+    return ngettext("{n} point", "{n} points", count).format(n=count)
+
+
+def length_text(summary: Summary) -> str:
+    text = ngettext("{n} move", "{n} moves", summary.moves).format(n=summary.moves)
+    if summary.started is None:
+        return text
+    try:
+        seconds = (
+            datetime.fromisoformat(summary.ended) - datetime.fromisoformat(summary.started)
+        ).total_seconds()
+    except ValueError:
+        return text
+    minutes = round(seconds / 60)
+    if minutes < 1:
+        return _("{length}, <1 min").format(length=text)
+    return _("{length}, {minutes} min").format(length=text, minutes=minutes)
+
+
+# -- show ---------------------------------------------------------------------------------
+
+
+def analysis_lines(game: str, analysis: RecordAnalysis) -> list[str]:
+    """The analysis in the game's words; a game without words for it shows its JSON."""
+    words = presentation(game).analysis_lines
+    if words is None:
+        return [f"analysis: {json.dumps(analysis.to_json(), sort_keys=True)}"]
+    return words(analysis)
+
+
+def record_analysis(summary: Summary, steps: Sequence[PlayStep]) -> RecordAnalysis | None:
+    """The game's analysis of a finished record (Backgammon's error rates, luck and
+    worst decisions), or None where the game has none."""
+    if summary.outcome != FINISHED or not steps:
+        return None
+    analyse = capabilities(summary.game).record_analysis
+    return None if analyse is None else analyse(steps)
+
+
+def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
+    from controller.text.board import render_board
+
+    game = record(store, args.id)
+    steps = replay(game)
+    summary = game.summary
+    if args.json:
+        events = [
+            {**entry, "state": step.after.to_json()}
+            for entry, step in zip(game.history, steps, strict=True)
+        ]
+        data = {**summary.to_json(), "start_state": game.start_state, "events": events}
+        analysis = record_analysis(summary, steps)
+        if analysis is not None:
+            data["analysis"] = analysis.to_json()
+        emit(out, data)
+        return 0
+    colour = out.isatty()
+    outcome = outcome_word(summary.outcome)
+    name = f"{summary.game}/{summary.preset}"
+    out.write(
+        _("game {number}: {game}, {outcome}").format(number=summary.id, game=name, outcome=outcome)
+        + "\n"
+    )
+    played_at = local_time(summary.started or summary.ended)
+    out.write(
+        _("played {time}, {length}").format(time=played_at, length=length_text(summary)) + "\n"
+    )
+    out.write(
+        _("seats: {seats}").format(seats=", ".join(seat_label(s) for s in summary.seats)) + "\n"
+    )
+    out.write(_("result: {result}").format(result=result_text(summary)) + "\n")
+    for played in summary.games:
+        score = ":".join(str(v) for v in played.score.values())
+        crawford = _(", Crawford game") if played.crawford else ""
+        line = _("  game {number}: {winner} won {points} ({kind}), cube {cube}, score {score}")
+        out.write(
+            line.format(
+                number=played.number,
+                winner=colour_word(played.winner),
+                points=points(played.points),
+                kind=played.kind,
+                cube=played.cube,
+                score=score,
+            )
+            + f"{crawford}\n"
+        )
+    if steps:
+        out.write("\n" + render_board(steps[0].before, colour=colour) + "\n")
+    analysis = record_analysis(summary, steps)
+    if analysis is not None:
+        out.write("\n".join(analysis_lines(summary.game, analysis)) + "\n")
+    for number, step in enumerate(steps, start=1):
+        who = colour_word(step.player) if step.player else _("dice")
+        if step.dice is not None:
+            rolled = _("{who} rolls {dice}").format(who=who, dice="-".join(map(str, step.dice)))
+            out.write(f"{number:4d}  {rolled}\n")
+            continue
+        notation = step.move.notation if step.move is not None else "?"
+        out.write(f"{number:4d}  " + _("{who} plays {move}").format(who=who, move=notation) + "\n")
+        out.write(render_board(step.after, colour=colour) + "\n")
+    return 0
+
+
+# -- export -------------------------------------------------------------------------------
+
+
+def cmd_export(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
+    game = record(store, args.id)
+    chosen = args.format or ("mat" if can_export_match(game) else "jsonl")
+    if chosen == "mat":
+        text = match_text(game)
+    else:
+        text = "".join(f"{line}\n" for line in json_lines(game))
+    if args.file == "-":
+        out.write(text)
+        return 0
+    write_file(Path(args.file), text)
+    return 0
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all: a temp file beside ``path``, then a rename,
+    so a full disk never leaves half an export (or damages an older one)."""
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent or Path("."))
+    except OSError as exc:
+        raise HistoryError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(temp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise HistoryError(f"cannot write {path}: {exc.strerror}") from None
+
+
+# -- stats --------------------------------------------------------------------------------
+
+
+def cmd_stats(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
+    if args.last is not None and args.last < 1:
+        raise HistoryError("--last must be at least 1")
+    counted = tally(store.finished(args.last) if store is not None else [])
+    if args.json:
+        emit(out, {game: t.to_json() for game, t in counted.items()})
+        return 0
+    if not counted:
+        out.write(_("no finished games yet") + "\n")
+        return 0
+    for game, t in counted.items():
+        finished = ngettext("{n} finished game", "{n} finished games", t.games)
+        out.write(f"{game}: {finished.format(n=t.games)}\n")
+        colours = [(colour_word(c), t.colours[c].seated, won) for c, won in t.wins()]
+        table(out, _("colour"), colours, t.games)
+        kinds = [(kind_label(k), n.seated, n.won) for k, n in sorted(t.kinds.items())]
+        table(out, _("player"), kinds, t.games)
+    return 0
+
+
+def table(out: IO[str], title: str, rows: Sequence[tuple[str, int, int]], games: int) -> None:
+    width = max(len(title), *(len(name) for name, _seated, _won in rows))
+    header = _("seated   won  of all games")
+    out.write(f"  {title:<{width}}  {header}\n")
+    for name, seated, won in rows:
+        share = f"{100 * won / games:5.1f} %" if games else ""
+        out.write(f"  {name:<{width}}  {seated:6d}  {won:4d}  {share}\n")
+
+
+COMMANDS: dict[str, Callable[[HistoryStore | None, argparse.Namespace, IO[str]], int]] = {
+    "list": cmd_list,
+    "show": cmd_show,
+    "export": cmd_export,
+    "stats": cmd_stats,
+}

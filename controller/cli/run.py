@@ -1,0 +1,454 @@
+"""``spieltisch run`` (the appliance, started by systemd) and ``spieltisch sim`` (a laptop).
+
+Both build an :class:`~controller.app.Appliance`; ``run`` from the config file and the
+real hardware, ``sim`` from command-line choices with the table drawn in a window (LEDs,
+clickable seat buttons, a status line) or in the terminal (the matrix, the status line
+and the key legend), and the keyboard for the buttons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from controller.cli.sim_checks import sim_config, validate_sim_args
+from controller.sim.legend import key_help
+
+if TYPE_CHECKING:
+    from controller.config import Config, ConfigError
+    from controller.events import EventQueue
+    from controller.sdnotify import Notifier
+    from hardware.interfaces import Display, InputBackend
+
+# The heavy imports (views, Pillow, luma, the app) happen inside the commands, so that
+# `spieltisch rules ...` starts fast and `run` reaches its first frame sooner.
+
+log = logging.getLogger("spieltisch")
+
+DEFAULT_CONFIG = Path("/etc/spieltisch/config.toml")
+DISPLAY_ALIASES = {"pygame": "window", "asciiblock": "terminal"}
+"""The simulator's displays by their earlier names (luma's emulators they replaced)."""
+POWEROFF = ["systemctl", "poweroff"]
+
+
+def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
+    run = sub.add_parser("run", help="the appliance: real panel and buttons (systemd starts this)")
+    run.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="config TOML file")
+    run.add_argument(
+        "--state-dir",
+        type=Path,
+        help="where the game is saved (default: $STATE_DIRECTORY or /var/lib/spieltisch)",
+    )
+    run.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING, ERROR")
+
+    sim = sub.add_parser(
+        "sim",
+        help="simulator: play on a laptop (window or terminal, keyboard as buttons)",
+        epilog="keys: " + key_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sim.add_argument("--game", help="start this game at once (default: show the menu)")
+    sim.add_argument("--preset", help="preset of --game")
+    sim.add_argument(
+        "--seats",
+        help="per seat: human, bot or empty (default: you and bots, human,bot,bot,bot "
+        "or as many as --game seats)",
+    )
+    sim.add_argument(
+        "--display",
+        type=lambda name: DISPLAY_ALIASES.get(name, name),
+        choices=["auto", "window", "terminal", "text"],
+        default="auto",
+        help="auto: the window if there is a screen, else this terminal; "
+        "text: watch bots play on a text board",
+    )
+    sim.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="FILE",
+        help="window: write the whole window as a PNG to FILE on F12, and at exit if F12 "
+        "was not pressed (without it, F12 writes spieltisch-DATE-TIME.png here)",
+    )
+    sim.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the table's language: de or en (default: the config's, else the locale's)",
+    )
+    sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
+    sim.add_argument(
+        "--record",
+        type=Path,
+        help="also record the panel as an animated GIF (each frame as long as it was shown)",
+    )
+    sim.add_argument(
+        "--fast",
+        action="store_true",
+        help="short delays: bots, forced moves, dice and moves go quickly",
+    )
+    sim.add_argument("--config", type=Path, help="take game settings from this config file")
+    sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
+    sim.add_argument("--seed", type=int, help="dice seed (default: random)")
+    sim.add_argument(
+        "--web",
+        type=int,
+        nargs="?",
+        const=8080,
+        metavar="PORT",
+        help="serve the companion page on PORT (default 8080); a seat set to phone is "
+        "played from it",
+    )
+    # the text watcher's options
+    sim.add_argument("--players", type=int, help="text mode: number of players")
+    sim.add_argument("--bots", default="random", help="text mode: bot kind (default random)")
+    sim.add_argument("--delay", type=float, help="text mode: seconds between moves")
+
+
+def setup_logging(level: str = "INFO") -> None:
+    logging.basicConfig(
+        level=getattr(logging, level.upper(), logging.INFO),
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    # transitions logs every state change at INFO; in journald that drowns the table's
+    # own messages, so it only speaks up for warnings unless DEBUG was asked for.
+    if logging.getLogger().level > logging.DEBUG:
+        logging.getLogger("transitions").setLevel(logging.WARNING)
+
+
+def poweroff() -> None:
+    """A fixed argument list, never a shell string."""
+    log.warning("powering off")
+    try:
+        result = subprocess.run(POWEROFF, check=False)
+    except OSError as exc:  # no systemctl (a laptop): say so, the table just stops
+        log.error("cannot power off: %s", exc)
+        return
+    if result.returncode != 0:
+        # e.g. polkit said no; systemd restarts the table (Restart=always), nothing is lost
+        log.error("%s failed with exit code %d", " ".join(POWEROFF), result.returncode)
+
+
+def open_hardware(
+    config: Config, events: EventQueue, notifier: Notifier | None = None
+) -> tuple[Display, list[InputBackend]]:
+    """The panel and the buttons (:func:`hardware.build.open_hardware`); a serial
+    bridge's link state becomes status events, and the unit's STATUS= says whether the
+    panel is connected (with why not)."""
+    from controller.bridge_status import BridgeStatus
+    from hardware.build import open_hardware as open_devices
+
+    display, buttons = open_devices(config.hardware, BridgeStatus(events, notifier))
+    return display, [buttons]
+
+
+def wait_for_config(
+    path: Path, error: ConfigError, events: EventQueue, notifier: Notifier
+) -> Config | None:
+    """Show ``error`` on the panel until the file is fixed (see controller.config_wait).
+    With no panel chosen yet (a :class:`PanelNotChosen`), wait for one without drawing.
+
+    Raises :class:`ExitCode` with ``EX_CONFIG`` when not even the display can be used.
+    """
+    from controller.bridge_status import BridgeStatus
+    from controller.config import display_section
+    from controller.config_wait import EX_CONFIG, ConfigWait, PanelNotChosen
+    from controller.views import render
+    from hardware.build import open_panel
+
+    if not isinstance(error, PanelNotChosen):
+        for line in error.errors:
+            log.error("config error: %s", line)
+    spec = display_section(path)
+    if spec is None:
+        log.error("the [display] section is not usable either, so the panel stays dark")
+        raise ExitCode(EX_CONFIG)
+    try:
+        display, _bridge = open_panel(spec, BridgeStatus(events, None))
+    except (OSError, ValueError) as exc:
+        log.error("cannot open the panel to show the config error: %s", first_line(exc))
+        raise ExitCode(EX_CONFIG) from None
+    try:
+        return ConfigWait(path, error, display, render, events, notifier).run(errors_logged=True)
+    finally:
+        with contextlib.suppress(Exception):
+            display.close()
+
+
+class ExitCode(Exception):
+    """Leave ``run`` with this exit status (after the reason has been logged)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    """The appliance. Exit 0 on SIGTERM; 78 (EX_CONFIG) when the config or the panel
+    cannot be used at all. A config error with a usable panel is shown there while the
+    process waits for a fixed file, instead of exiting into systemd's restart loop."""
+    from controller.app import DEFAULT_STATE_DIR, Appliance, install_signal_handlers
+    from controller.config import ConfigError, load_config
+    from controller.config_wait import EX_CONFIG, unchosen_panel
+    from controller.events import EventQueue
+    from controller.sdnotify import Notifier
+    from controller.state_dir import resolve_state_dir
+    from controller.views import render
+    from hardware.build import build_sound
+    from rules.build_info import describe_build
+
+    setup_logging(args.log_level)
+    log.info("starting; %s", describe_build())
+    events = EventQueue()
+    notifier = Notifier()
+    install_signal_handlers(events)
+    speak(None)  # a config error on the panel is shown in the locale's language
+    try:
+        try:
+            config = load_config(args.config)
+            pending = unchosen_panel(config)
+            if pending is not None:
+                raise pending
+        except ConfigError as exc:
+            fixed = wait_for_config(args.config, exc, events, notifier)
+            if fixed is None:
+                notifier.stopping()
+                return 0
+            config = fixed
+        speak(config.language)
+        state_dir = resolve_state_dir(args.state_dir, DEFAULT_STATE_DIR)
+        try:
+            display, inputs = open_hardware(config, events, notifier)
+        except OSError as exc:
+            log.error("cannot open the hardware: %s", first_line(exc))
+            raise ExitCode(EX_CONFIG) from None
+    except ExitCode as exit_code:
+        sys.stderr.write(
+            f"spieltisch: error: cannot start the table with {args.config}; see the lines "
+            f"above (exit {exit_code.code})\n"
+        )
+        return exit_code.code
+    publisher = None
+    if config.web.enabled:
+        from controller.web.attach import mirrored
+
+        display, publisher = mirrored(display)
+    app = Appliance(
+        config,
+        display=display,
+        inputs=inputs,
+        sound=build_sound(config.sound),
+        state_dir=state_dir,
+        render=render,
+        notifier=notifier,
+        poweroff=poweroff,
+        events=events,
+    )
+    server = None
+    if publisher is not None:
+        from controller.web.attach import serve
+
+        phones = [i for i, p in enumerate(config.players) if p == "phone"]
+        server = serve(app, publisher, config.web.port, phones, Path(args.config))
+    announcement = None
+    if server is not None:
+        from controller.web.mdns import announce
+
+        announcement = announce(server.port)
+    try:
+        shutdown = app.run()
+    finally:
+        if announcement is not None:
+            announcement.close()
+        if server is not None:
+            server.stop()
+    app.notifier.stopping()
+    log.info("stopped (%s)", shutdown.reason if shutdown else "table")
+    return 0
+
+
+def speak(setting: str | None) -> None:
+    """Start speaking the table's language: ``setting`` (the config's or ``--lang``), else
+    the locale's; one the table has no words for is a ``ValueError`` (exit 2)."""
+    from controller import i18n
+
+    i18n.use(i18n.table_language(setting, os.environ))
+
+
+def has_screen() -> bool:
+    return bool(
+        os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+        or os.environ.get("SDL_VIDEODRIVER")
+        or sys.platform in ("darwin", "win32")
+    )
+
+
+def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    """Play at a simulated table: the window, or the terminal with the keyboard.
+
+    In the terminal everything printed while the board is drawn (logs, child processes)
+    is held and printed after the terminal is restored, and so is any error (the caller
+    prints it), so it is the last thing on screen.
+    """
+    from controller.held_output import held_output
+    from controller.text import sim as text_sim
+
+    validate_sim_args(args)
+    config = sim_config(args)  # a broken --config stops every display alike, before one opens
+    speak(args.lang if args.lang is not None else config.language)
+    choice = args.display
+    if choice == "auto" and not has_screen() and not sys.stdin.isatty():
+        # No window and no keyboard to play with: watch the bots on the text board.
+        sys.stderr.write("spieltisch sim: no screen and no terminal: showing a bot game as text\n")
+        choice = "text"
+    if choice == "text":
+        if args.web is not None:
+            raise ValueError(
+                "--web serves a played table: use it with --display window or terminal"
+            )
+        if args.game is None:
+            args.game, args.preset = config.game.name, config.game.preset
+        args.seat_kinds = validate_sim_args(args)
+        return text_sim.run(args, out)
+    if choice == "auto":
+        choice = "window" if has_screen() else "terminal"
+    if args.screenshot is not None and choice != "window":
+        raise ValueError("--screenshot writes the window: use it with --display window")
+    setup_logging("WARNING")
+    note = ""
+    if choice == "window":
+        from controller.sim.window import WindowUnavailable
+
+        try:
+            return play_sim(args, choice, None)
+        except WindowUnavailable as exc:
+            if args.display != "auto" or not sys.stdin.isatty() or args.screenshot:
+                raise
+            note = f"spieltisch sim: {exc}; played in the terminal instead\n"
+    with held_output() as terminal:
+        sys.stderr.write(note)  # shown after the game, with anything else logged
+        return play_sim(args, "terminal", terminal)
+
+
+def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int:
+    import rules
+    from controller.app import Appliance, install_signal_handlers, table_options
+    from controller.events import WakeEvent
+    from controller.session import Session
+    from controller.sim.terminal import TerminalDisplay
+    from controller.sim.window import TableWindow
+    from controller.table import FAST_PACE
+    from controller.views import render
+    from hardware.interfaces import HardwareError
+    from hardware.keyboard import TerminalKeys
+    from hardware.tee import TeeDisplay
+
+    config = sim_config(args)
+    display_spec = replace(
+        config.display,
+        width=args.size,
+        height=args.size,
+        rotation=0,
+        mapping="row",
+        max_current_ma=0,
+        scale=max(1, 512 // args.size),  # the GIF of --record
+        brightness=1.0,
+    )
+    hardware = replace(config.hardware, display=display_spec, input_type="keyboard")
+    config = replace(config, hardware=hardware)
+    closers: list[Display | InputBackend] = []
+    try:
+        inputs: list[InputBackend]
+        primary: TerminalDisplay | TableWindow
+        if terminal is not None:
+            primary = TerminalDisplay(args.size, args.size, fd=terminal)
+            inputs = [TerminalKeys()]
+        else:
+            primary = TableWindow(
+                args.size,
+                args.size,
+                hold_s=config.hardware.buttons.hold_s,
+                screenshot=args.screenshot,
+                say=lambda text: print(f"spieltisch sim: {text}", file=sys.stderr, flush=True),
+            )
+            inputs = [primary]
+        closers += [*inputs, primary]
+        display: Display = primary
+        if args.record is not None:
+            from controller.record_progress import RecordProgress
+            from hardware.gif_recording import GifRecorder
+
+            progress = RecordProgress(args.record, fd=terminal if terminal is not None else 2)
+            recorder = GifRecorder(
+                args.record, primary.width, primary.height, primary.mode, 16, progress=progress
+            )
+            display = TeeDisplay(primary, recorder)
+            closers.append(display)
+        publisher = None
+        if args.web is not None:
+            from controller.web.attach import mirrored
+
+            display, publisher = mirrored(display)
+        seat_kinds = validate_sim_args(args)
+        phones = [i for i, kind in enumerate(seat_kinds) if kind == "phone"]
+        kinds = ["human" if kind == "phone" else kind for kind in seat_kinds]
+        pace = FAST_PACE if args.fast else {}
+        options = table_options(config, seat_count=4, default_seats=tuple(kinds), **pace)
+        app = Appliance(
+            config,
+            display=display,
+            inputs=inputs,
+            sound=None,
+            state_dir=args.state_dir,
+            render=render,
+            options=options,
+        )
+        if isinstance(primary, TerminalDisplay):
+            events = app.events
+            primary.on_resize = lambda: events.put(WakeEvent())
+        session = None
+        if args.game is not None:
+            game_kinds = kinds + ["empty"] * (4 - len(kinds))
+            preset = args.preset or rules.default_preset(args.game)
+            session = Session.start(
+                args.game, preset, game_kinds, seed=args.seed, bot=config.game.bot
+            )
+        if terminal is None:
+            sys.stderr.write(
+                f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
+            )
+        install_signal_handlers(app.events, hangup_quits=True)
+        server = None
+        if publisher is not None:
+            from controller.web.attach import serve
+
+            server = serve(app, publisher, args.web, phones, args.config)
+            if server is not None:
+                sys.stderr.write(
+                    f"spieltisch sim: companion page on http://localhost:{server.port}/\n"
+                )
+        try:
+            app.run(new_game=session)
+        except HardwareError as exc:
+            raise HardwareError(f"simulator: {exc}") from None
+        finally:
+            if server is not None:
+                server.stop()
+    finally:
+        # Put the terminal back before anything is printed (the error, the kept log).
+        for closer in closers:
+            with contextlib.suppress(Exception):
+                closer.close()
+    return 0

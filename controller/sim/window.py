@@ -1,0 +1,610 @@
+"""The simulator's window: the table, not just the panel.
+
+luma's pygame emulator shows square pixels on black and nothing else. A player at a
+laptop needs the rest of the table too, so this window (pygame, drawn by hand around
+the LED picture) shows:
+
+* the matrix as round LEDs with a little glow, as on the real panel behind a diffuser
+  (the LEDs stay square: one whole number of pixels per LED at any window size);
+* each seat's two arcade buttons at its side of the board, in its player's colour,
+  labelled with their keys, clickable with the mouse; the system button in a corner.
+  The seats sit clockwise as at the real table: seat 1 at the bottom (red's bottom-left
+  corner), seat 2 on the left, seat 3 at the top, seat 4 on the right. The seat on turn
+  is framed in its colour;
+* the status line in words under the board (from the controller's ``StatusSource``).
+
+It is one object that is both the ``Display`` and the ``InputBackend``: SDL delivers
+the mouse, the keys and the window's close button as events of the window, read on
+the thread that opened it, so ``poll()`` (the ``Polled`` protocol) is called by the
+loop. The window is resizable; F12 writes the whole window as a PNG, to a new
+time-stamped file in the current directory (or to ``--screenshot FILE``, which is also
+written at exit), and says where; closing it or Esc raises ``DisplayClosed`` so the
+table saves and stops.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from controller.sim import legend
+from controller.sim.status import RGB, TableStatus, idle_status
+from hardware.interfaces import ButtonEvent, EventSink, FixedSizePanel, HardwareError
+from hardware.keyboard import DEFAULT_KEYS, Key, Presses
+
+TABLE: RGB = (46, 38, 32)
+"""The table top around the panel: dark wood, so the LEDs and buttons stand out."""
+PANEL: RGB = (8, 8, 8)
+OFF_LED: RGB = (30, 30, 30)
+"""An unlit LED: a dark dot, as a real panel's LEDs look when off."""
+TEXT: RGB = (235, 235, 235)
+DIM_TEXT: RGB = (150, 140, 130)
+SYSTEM: RGB = (190, 190, 190)
+EMPTY_SEAT: RGB = (95, 90, 85)
+MIN_SIZE = (360, 320)
+GLYPHS = {"→": "->"}
+"""Characters pygame's bundled font lacks, and what the window writes instead."""
+NOTICE_S = 4.0
+"""How long the window's hint line says where a screenshot went."""
+
+
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+"""SDL video drivers that draw nowhere; only chosen on purpose (tests set one)."""
+
+
+class WindowUnavailable(HardwareError):
+    """No window can be opened here (no X server or Wayland compositor reachable)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Circle:
+    x: int
+    y: int
+    r: int
+
+    def contains(self, x: int, y: int) -> bool:
+        return (x - self.x) ** 2 + (y - self.y) ** 2 <= self.r**2
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    x: int
+    y: int
+    w: int
+    h: int
+
+
+@dataclass(frozen=True, slots=True)
+class WindowLayout:
+    """Where everything goes in a window of ``size``; a pure function of the sizes."""
+
+    size: tuple[int, int]
+    pitch: int
+    """Pixels per LED (LEDs are square)."""
+    board: Box
+    buttons: dict[Key, Circle]
+    seat_boxes: dict[int, Box]
+    labels: dict[int, tuple[int, int]]
+    """Centre of each seat's label."""
+    status: Box
+
+    def button_at(self, x: int, y: int) -> Key | None:
+        for key, circle in self.buttons.items():
+            if circle.contains(x, y):
+                return key
+        return None
+
+
+def plan_window(
+    size: tuple[int, int], width: int, height: int, seat_count: int = 4
+) -> WindowLayout:
+    """Board centred, a band on each side for the seats, the status strip below."""
+    total_w, total_h = max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1])
+    status_h = max(60, total_h // 8)
+    area_h = total_h - status_h
+    side = min(total_w, area_h) / 1.5  # the board; the bands around it take the rest
+    pitch = max(2, int(side // max(width, height)))
+    board_w, board_h = pitch * width, pitch * height
+    left = (total_w - board_w) // 2
+    top = (area_h - board_h) // 2
+    # The seats' bands beside the board: all the room there is, but never so wide that
+    # the buttons drift away from the board in a long window; the board, its bands and
+    # the status strip are then centred together.
+    band_x = min(left, max(board_w, board_h) * 2 // 5)
+    band_y = min(top, max(board_w, board_h) * 2 // 5)
+    top = (total_h - board_h - 2 * band_y - status_h) // 2 + band_y
+    board = Box(left, top, board_w, board_h)
+    label_h = max(14, min(band_y // 5, 22))
+    radius = max(8, int(min(band_x / 5.0, (band_y - label_h) / 2.8)))
+    # seat boxes, clockwise from the bottom: (x, y, w, h) next to the board
+    half_w, half_h = board_w // 2, board_h // 2
+    boxes = {
+        0: Box(left, top + board_h, half_w, band_y),  # bottom, left half
+        1: Box(left - band_x, top, band_x, half_h),  # left, upper half
+        2: Box(left + half_w, top - band_y, board_w - half_w, band_y),  # top, right half
+        3: Box(left + board_w, top + half_h, band_x, board_h - half_h),  # right, lower half
+    }
+    buttons: dict[Key, Circle] = {}
+    labels: dict[int, tuple[int, int]] = {}
+    seat_boxes: dict[int, Box] = {}
+    for seat in range(min(seat_count, 4)):
+        box = boxes[seat]
+        seat_boxes[seat] = box
+        cx = box.x + box.w // 2
+        block_h = label_h + 2 * radius + radius // 2
+        block_top = box.y + (box.h - block_h) // 2
+        if seat == 2:  # the top seat: buttons outward (up), the label next to the board
+            button_y = block_top + radius
+            label_y = block_top + 2 * radius + radius // 2 + label_h // 2
+        else:
+            label_y = block_top + label_h // 2
+            button_y = block_top + label_h + radius // 2 + radius
+        spread = int(radius * 1.25)
+        buttons[(seat, "ok")] = Circle(cx - spread, button_y, radius)
+        buttons[(seat, "next")] = Circle(cx + spread, button_y, radius)
+        labels[seat] = (cx, label_y)
+    corner = Box(left + board_w, top + board_h, band_x, band_y)
+    system_r = max(7, int(radius * 0.7))
+    buttons[(None, "system")] = Circle(
+        corner.x + corner.w // 2, corner.y + corner.h // 2 + label_h // 2, system_r
+    )
+    labels[-1] = (corner.x + corner.w // 2, corner.y + corner.h // 2 - system_r - label_h // 2)
+    status = Box(0, top + board_h + band_y, total_w, status_h)
+    return WindowLayout((total_w, total_h), pitch, board, buttons, seat_boxes, labels, status)
+
+
+def screenshot_name(directory: Path, now: datetime) -> Path:
+    """``spieltisch-2026-12-01-215012.png`` in ``directory``; a second one within the
+    same second gets ``-2``, ``-3``, ..., so F12 never overwrites a screenshot."""
+    stem = f"spieltisch-{now:%Y-%m-%d-%H%M%S}"
+    path = directory / f"{stem}.png"
+    number = 1
+    while path.exists():
+        number += 1
+        path = directory / f"{stem}-{number}.png"
+    return path
+
+
+def round_leds(frame: Image.Image, pitch: int, brightness: float = 1.0) -> Image.Image:
+    """The panel picture at ``pitch`` pixels per LED: round LEDs with a soft glow."""
+    rgb = frame.convert("RGB")
+    if brightness < 1.0:
+        rgb = rgb.point(lambda v: round(v * brightness))
+    width, height = rgb.size
+    big = rgb.resize((width * pitch, height * pitch), Image.Resampling.NEAREST)
+    mask = _led_mask(width, height, pitch)
+    lit = ImageChops.multiply(big, Image.merge("RGB", (mask, mask, mask)))
+    off = Image.merge("RGB", tuple(mask.point(lambda v, c=c: v * c // 255) for c in OFF_LED))
+    # The glow: the picture blurred at 4 pixels per LED, then stretched (cheap and soft).
+    glow = rgb.resize((width * 4, height * 4), Image.Resampling.NEAREST)
+    glow = glow.filter(ImageFilter.GaussianBlur(2.4)).point(lambda v: v * 3 // 5)
+    glow = glow.resize(big.size, Image.Resampling.BILINEAR)
+    return ImageChops.add(ImageChops.lighter(lit, off), glow)
+
+
+_MASKS: dict[tuple[int, int, int], Image.Image] = {}
+
+
+def _led_mask(width: int, height: int, pitch: int) -> Image.Image:
+    """One anti-aliased disc per LED (``L`` mode), cached per size."""
+    key = (width, height, pitch)
+    if key not in _MASKS:
+        fine = 4
+        tile = Image.new("L", (pitch * fine, pitch * fine), 0)
+        margin = pitch * fine * 0.12
+        ImageDraw.Draw(tile).ellipse(
+            (margin, margin, pitch * fine - margin, pitch * fine - margin), fill=255
+        )
+        tile = tile.resize((pitch, pitch), Image.Resampling.LANCZOS)
+        mask = Image.new("L", (width * pitch, height * pitch), 0)
+        for y in range(height):
+            for x in range(width):
+                mask.paste(tile, (x * pitch, y * pitch))
+        _MASKS.clear()
+        _MASKS[key] = mask
+    return _MASKS[key]
+
+
+def text_colour(background: RGB) -> RGB:
+    """Black on light colours (yellow), white on dark ones (blue)."""
+    r, g, b = background
+    return (0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (255, 255, 255)
+
+
+class TableWindow(FixedSizePanel):
+    """The table in a pygame window: a ``Display`` and a polled ``InputBackend``."""
+
+    poll_interval = 0.02
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        *,
+        mode: str = "RGB",
+        seat_count: int = 4,
+        status: Callable[[], TableStatus] | None = None,
+        keys: dict[str, Key] | None = None,
+        hold_s: float = 1.0,
+        screenshot: Path | None = None,
+        size: tuple[int, int] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        try:
+            import pygame
+        except ImportError:
+            raise HardwareError("the window needs pygame: pip install 'spieltisch[sim]'") from None
+        self._pg: Any = pygame
+        self._width = width
+        self._height = height
+        self._mode = mode
+        self.seat_count = seat_count
+        self.status_source = status
+        """Asked for the status line and seat looks at every frame (set by the simulator)."""
+        self._keys = dict(keys or DEFAULT_KEYS)
+        self._key_of_button = {v: k for k, v in self._keys.items()}
+        self._presses = Presses(hold_s)
+        self._clock = clock
+        self._sink: EventSink | None = None
+        self._mouse_key: Key | None = None
+        self.screenshot_path = screenshot
+        self.screenshots = 0
+        self._say = say
+        """Told where each screenshot went (the simulator prints it on its terminal)."""
+        self._notice: tuple[str, float] | None = None
+        """A few words shown instead of the hint line until a moment (where F12 saved)."""
+        self._brightness = 1.0
+        self._frame: Image.Image | None = None
+        self._status = idle_status(seat_count)
+        self._fonts: dict[tuple[int, bool], Any] = {}
+        self._board_cache: tuple[int, Any] | None = None
+        """(pitch, the board drawn at that pitch); dropped when the frame changes."""
+        self._closed = False
+        try:
+            pygame.display.init()
+            pygame.font.init()
+            if size is None:
+                size = self._initial_size()
+            driver = pygame.display.get_driver()
+            if driver in HEADLESS_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+                # SDL fell back to drawing nowhere: nobody would see the window
+                pygame.display.quit()
+                raise WindowUnavailable(
+                    f"no screen for a window (SDL chose {driver!r}); try --display terminal"
+                )
+            pygame.display.set_caption("spieltisch")
+            self._surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+        except pygame.error as exc:  # no X server or Wayland compositor to be had
+            raise WindowUnavailable(
+                f"cannot open a window ({exc}); try --display terminal"
+            ) from None
+        self.layout = plan_window(self._surface.get_size(), width, height, seat_count)
+        self._redraw()
+
+    def _initial_size(self) -> tuple[int, int]:
+        info = self._pg.display.Info()
+        screen_h = info.current_h if info.current_h and info.current_h > 0 else 1000
+        height = max(MIN_SIZE[1], min(820, int(screen_h * 0.85)))
+        return (int(height * 1.1), height)
+
+    # -- Display ----------------------------------------------------------------------
+
+    @property
+    def status(self) -> TableStatus:
+        """The status line and seat looks drawn now (read at the last frame)."""
+        return self._status
+
+    def show(self, image: Image.Image) -> None:
+        from hardware.display import DisplayClosed, FrameError
+
+        if self._closed:
+            raise DisplayClosed("the window was closed")
+        if image.size != (self._width, self._height):
+            raise FrameError(
+                f"frame is {image.width}x{image.height}, the window's panel is "
+                f"{self._width}x{self._height}"
+            )
+        if image.mode != self._mode:
+            raise FrameError(f"frame mode is {image.mode!r}, display wants {self._mode!r}")
+        self._frame = image.copy()
+        self._board_cache = None
+        if self.status_source is not None:
+            self._status = self.status_source()
+        self._redraw()
+
+    def show_status(self, status: TableStatus, draw: bool = True) -> None:
+        """The status line and seat looks the loop hands over; ``draw``: redraw now (the
+        frame is the same), else they are drawn with the next frame."""
+        self._status = status
+        if draw and not self._closed:
+            self._redraw()
+
+    def set_brightness(self, level: float) -> None:
+        if not 0.0 <= level <= 1.0:
+            raise ValueError(f"brightness {level} is outside 0.0..1.0")
+        self._brightness = level
+        self._board_cache = None
+
+    # -- InputBackend -----------------------------------------------------------------
+
+    def start(self, sink: EventSink) -> None:
+        self._sink = sink
+
+    def poll(self) -> None:
+        """Read the window's events: mouse on the buttons, keys, resizing, closing."""
+        from hardware.display import DisplayClosed
+
+        pg = self._pg
+        if self._closed or not pg.display.get_init():
+            return
+        now = self._clock()
+        events: list[ButtonEvent] = []
+        redraw = False
+        for event in pg.event.get():
+            if event.type == pg.QUIT:
+                raise DisplayClosed("the window was closed")
+            if event.type == pg.KEYDOWN and event.key == pg.K_ESCAPE:
+                raise DisplayClosed("Esc pressed in the window")
+            if event.type == pg.KEYDOWN and event.key == pg.K_F12:
+                self.take_screenshot()
+            elif event.type in (pg.KEYDOWN, pg.KEYUP):
+                key = self._keys.get(pg.key.name(event.key))
+                if key is not None:
+                    down = event.type == pg.KEYDOWN
+                    events += (self._presses.press if down else self._presses.release)(key, now)
+                    redraw = True
+            elif event.type == pg.MOUSEBUTTONDOWN and event.button == 1:
+                key = self.layout.button_at(*event.pos)
+                if key is not None:
+                    self._mouse_key = key
+                    events += self._presses.press(key, now)
+                    redraw = True
+            elif event.type == pg.MOUSEBUTTONUP and event.button == 1:
+                if self._mouse_key is not None:
+                    events += self._presses.release(self._mouse_key, now)
+                    self._mouse_key = None
+                    redraw = True
+            elif event.type == pg.VIDEORESIZE:
+                self.resize((event.w, event.h))
+            elif event.type == getattr(pg, "WINDOWEXPOSED", -1):
+                redraw = True
+        events += self._presses.holds(now)
+        for button_event in events:
+            if self._sink is not None:
+                self._sink(button_event)
+        if redraw:
+            self._redraw()
+
+    def close(self) -> None:
+        """Write the screenshot (if asked for and none was taken) and close the window."""
+        if self._closed:
+            return
+        if self.screenshot_path is not None and self.screenshots == 0:
+            self.save_screenshot()
+        self._closed = True
+        self._sink = None
+        self._pg.display.quit()
+
+    # -- the window itself ------------------------------------------------------------
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Lay the table out anew for a window of ``size`` (the user dragged its edge)."""
+        pg = self._pg
+        size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
+        if self._surface.get_size() != size:
+            self._surface = pg.display.set_mode(size, pg.RESIZABLE)
+        self.layout = plan_window(
+            self._surface.get_size(), self._width, self._height, self.seat_count
+        )
+        self._board_cache = None
+        self._redraw()
+
+    def take_screenshot(self) -> Path | None:
+        """F12: the window as a PNG, to ``--screenshot FILE`` if one was given, else to
+        a new time-stamped file in the current directory; says where, in the window's
+        hint line and to ``say``. A file that cannot be written is said the same way."""
+        target = self.screenshot_path or screenshot_name(Path.cwd(), datetime.now())
+        try:
+            saved = self.save_screenshot(target)
+        except (OSError, self._pg.error) as exc:
+            self._tell(legend.screenshot_notice(problem=exc))
+            return None
+        if saved is not None:
+            self._tell(legend.screenshot_notice(saved=saved))
+        return saved
+
+    def _tell(self, text: str) -> None:
+        self._notice = (text, self._clock() + NOTICE_S)
+        if self._say is not None:
+            self._say(text)
+        self._redraw()
+
+    def save_screenshot(self, path: Path | None = None) -> Path | None:
+        """Write the whole window as a PNG to ``path`` (default: ``--screenshot FILE``)."""
+        target = path or self.screenshot_path
+        if target is None or self._closed:
+            return None
+        self._pg.image.save(self._surface, str(target))
+        self.screenshots += 1
+        return target
+
+    def picture(self) -> Image.Image:
+        """The window's pixels as a PIL image (what a screenshot would contain)."""
+        pg = self._pg
+        size = self._surface.get_size()
+        return Image.frombytes("RGB", size, pg.image.tobytes(self._surface, "RGB"))
+
+    def _font(self, size: int, bold: bool = False) -> Any:
+        key = (size, bold)
+        if key not in self._fonts:
+            font = self._pg.font.Font(None, size)
+            font.set_bold(bold)
+            self._fonts[key] = font
+        return self._fonts[key]
+
+    def _redraw(self) -> None:
+        if self._closed:
+            return
+        pg = self._pg
+        surface = self._surface
+        layout = self.layout
+        surface.fill(TABLE)
+        board = layout.board
+        frame_pad = max(3, layout.pitch // 3)
+        pg.draw.rect(
+            surface,
+            PANEL,
+            (
+                board.x - frame_pad,
+                board.y - frame_pad,
+                board.w + 2 * frame_pad,
+                board.h + 2 * frame_pad,
+            ),
+            border_radius=frame_pad,
+        )
+        surface.blit(self._board_surface(), (board.x, board.y))
+        seats = self._status.seats
+        for seat, box in layout.seat_boxes.items():
+            look = seats[seat] if seat < len(seats) else None
+            self._draw_seat(seat, box, look)
+        self._draw_system()
+        self._draw_status()
+        pg.display.flip()
+
+    def _board_surface(self) -> Any:
+        pitch = self.layout.pitch
+        if self._board_cache is not None and self._board_cache[0] == pitch:
+            return self._board_cache[1]
+        frame = self._frame or Image.new("RGB", (self._width, self._height))
+        picture = round_leds(frame, pitch, self._brightness)
+        board = self._pg.image.frombytes(picture.tobytes(), picture.size, "RGB")
+        self._board_cache = (pitch, board)
+        return board
+
+    def _draw_seat(self, seat: int, box: Box, look: Any) -> None:
+        pg = self._pg
+        colour: RGB = look.colour if look is not None else EMPTY_SEAT
+        playing = look is None or look.playing
+        if not playing:
+            colour = EMPTY_SEAT
+        if look is not None and look.on_turn:
+            inset = 3
+            pg.draw.rect(
+                self._surface,
+                colour,
+                (box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset),
+                width=3,
+                border_radius=12,
+            )
+        label = legend.seat_label(seat, look.label if look is not None else "")
+        self._text(
+            label,
+            self.layout.labels[seat],
+            self._label_size(),
+            TEXT if playing else DIM_TEXT,
+            box.w - 8,
+        )
+        for button in ("ok", "next"):
+            self._draw_button((seat, button), colour, legend.button_word(button))
+
+    def _draw_system(self) -> None:
+        self._text(legend.system_word(), self.layout.labels[-1], self._label_size(), DIM_TEXT, 200)
+        self._draw_button((None, "system"), SYSTEM, "")
+
+    def _draw_button(self, key: Key, colour: RGB, name: str) -> None:
+        pg = self._pg
+        circle = self.layout.buttons[key]
+        pressed = key in self._presses.down
+        rim = tuple(max(0, c - 70) for c in colour)
+        face = tuple(max(0, c - 50) for c in colour) if pressed else colour
+        offset = 2 if pressed else 0
+        pg.draw.circle(self._surface, (20, 16, 14), (circle.x + 2, circle.y + 3), circle.r)
+        pg.draw.circle(self._surface, rim, (circle.x, circle.y + offset), circle.r)
+        pg.draw.circle(self._surface, face, (circle.x, circle.y + offset), int(circle.r * 0.84))
+        ink = text_colour(colour)
+        char = self._key_of_button.get(key, "")
+        if name:
+            self._text(
+                char,
+                (circle.x, circle.y + offset - circle.r // 5),
+                max(12, circle.r),
+                ink,
+                2 * circle.r,
+                bold=True,
+            )
+            self._text(
+                name,
+                (circle.x, circle.y + offset + circle.r // 2),
+                max(10, circle.r // 2),
+                ink,
+                2 * circle.r,
+            )
+        else:
+            self._text(
+                char,
+                (circle.x, circle.y + offset),
+                max(12, int(circle.r * 1.2)),
+                ink,
+                2 * circle.r,
+                bold=True,
+            )
+
+    def _draw_status(self) -> None:
+        """The status in one line, or two split at a " · " if one would be too small."""
+        box = self.layout.status
+        size = max(16, box.h * 2 // 7)
+        centre_x = box.x + box.w // 2
+        width = box.w - 16
+        text = self._status.text.replace("→", GLYPHS["→"])
+        lines = [text]
+        if self._font(size).size(text)[0] > width and " · " in text:
+            parts = text.split(" · ")
+            cut = min(
+                range(1, len(parts)),
+                key=lambda i: abs(len(" · ".join(parts[:i])) - len(text) / 2),
+            )
+            lines = [" · ".join(parts[:cut]), " · ".join(parts[cut:])]
+        line_h = box.h * 3 // 10
+        first_y = box.y + line_h // 2 + (line_h // 2 if len(lines) == 1 else 0)
+        for index, line in enumerate(lines):
+            self._text(line, (centre_x, first_y + index * line_h), size, TEXT, width)
+        hint_y = box.y + box.h - max(8, box.h // 9)
+        hint = legend.window_hint()
+        if self._notice is not None and self._clock() < self._notice[1]:
+            hint = self._notice[0]
+        self._text(hint, (centre_x, hint_y), max(13, size * 2 // 3), DIM_TEXT, width)
+
+    def _label_size(self) -> int:
+        return max(14, min(24, self.layout.pitch * 2 // 3 + 6))
+
+    def _text(
+        self,
+        text: str,
+        centre: tuple[int, int],
+        size: int,
+        colour: tuple[int, ...],
+        max_width: int,
+        bold: bool = False,
+    ) -> None:
+        """Text centred on ``centre``, shrunk until it fits ``max_width``."""
+        if not text:
+            return
+        for missing, stand_in in GLYPHS.items():
+            text = text.replace(missing, stand_in)
+        font = self._font(size, bold)
+        rendered = font.render(text, True, colour)
+        while rendered.get_width() > max_width and size > 9:
+            size -= 1
+            font = self._font(size, bold)
+            rendered = font.render(text, True, colour)
+        rect = rendered.get_rect(center=centre)
+        self._surface.blit(rendered, rect)
