@@ -49,6 +49,11 @@ class TableTime:
         self.action = action
         self.last_activity = self.now
 
+    def start_timer(self, seconds: float) -> None:
+        """The move timer runs for ``seconds`` from now (its countdown shows)."""
+        self.timer_end = self.now + seconds
+        self.timer_total = seconds
+
     def clear(self) -> None:
         """Nothing is scheduled and no move timer runs."""
         self.action_at = None

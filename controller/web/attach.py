@@ -35,7 +35,7 @@ def serve(
     aiohttp is missing: the table plays on without its page."""
     table = app.table
     publisher.status_source = table.status
-    publisher.dice_source = lambda: table.last_dice
+    publisher.dice_source = lambda: table.motion.last_dice
     try:
         from controller.web.server import WebServer
 
