@@ -43,8 +43,8 @@ from controller import table_scenes
 from controller.bot_worker import AnswerHere
 from controller.events import BotRequest
 from controller.i18n import _
-from controller.machine import Mode, build_machine
-from controller.scene import AnyScene, Standing, StatisticsPage
+from controller.machine import Mode, Triggers, build_machine
+from controller.scene import AnyScene, StatisticsPage
 from controller.session import Session
 from controller.table_banner import Banner
 from controller.table_bots import AskBot, Thinking
@@ -70,26 +70,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class Table:
+class Table(Triggers):
     """The machine's model. ``state`` (a :class:`Mode`) is maintained by transitions."""
-
-    state: Mode
-
-    if TYPE_CHECKING:  # triggers that transitions adds to the model at run time
-
-        def pick_game(self) -> bool: ...
-        def start_game(self) -> bool: ...
-        def roll(self) -> bool: ...
-        def rolled(self) -> bool: ...
-        def commit(self) -> bool: ...
-        def moved(self) -> bool: ...
-        def advance(self) -> bool: ...
-        def confirm(self) -> bool: ...
-        def show_message(self) -> bool: ...
-        def dismiss(self) -> bool: ...
-        def shut_down(self) -> bool: ...
-        def show_statistics(self) -> bool: ...
-        def trigger(self, name: str, *args: object) -> bool: ...
 
     def __init__(
         self,
@@ -110,7 +92,7 @@ class Table:
         self.dirty = True
         self.menu = MenuRoom(self.options)
         self.choice = Choice()
-        self.bots = Thinking(ask_bot or AnswerHere(self.answer_here).request)
+        self.bots = Thinking(ask_bot or AnswerHere(self.answered_here).request)
         """Without a worker thread the bots think here and answer at once."""
         self.motion = Motion()
         self.dice_entry = DiceEntry()
@@ -172,9 +154,8 @@ class Table:
         self.time.now = now
         self.turns.bot_answer(request, move)
 
-    def answer_here(self, request: BotRequest, move: Move) -> None:
-        """A bot that thought on this thread (no worker) answers."""
-        self.turns.bot_answer(request, move)
+    def answered_here(self, request: BotRequest, move: Move) -> None:
+        self.turns.bot_answer(request, move)  # a bot that thought on this thread
 
     def handle(self, event: ButtonEvent, now: float) -> None:
         """A button was pressed, held or let go (:class:`~controller.table_presses.Presses`)."""
@@ -194,19 +175,7 @@ class Table:
         return self.session is not None and self.session.state.is_chance()
 
     def seat_on_turn(self, event: ButtonEvent | None = None) -> bool:
-        """The shared guard: the press comes from the seat whose player is on turn (an
-        automatic roll: any human)."""
-        session = self.require_session()
-        player = session.player
-        seat = None if event is None else event.seat
-        if seat is None or player is None or session.is_bot(player):
-            acts = False
-        elif player not in session.seats:
-            acts = any(session.kinds[p] == "human" for p in session.seats)
-        else:
-            acts = session.seats[player] == seat
-        self.ignored_presses += not acts
-        return acts
+        return self.presses.seat_on_turn(event)
 
     def can_choose(self, event: ButtonEvent | None = None) -> bool:
         """There is a move to choose, and "time!" has not already taken the choice."""
@@ -333,29 +302,13 @@ class Table:
 
     # -- presses, pace and sleep ------------------------------------------------------------
 
-    def waiting_for_a_person(self) -> bool:
-        """Nothing will happen until someone presses: the panel may fall asleep."""
-        busy = (Mode.ROLLING, Mode.MOVING, Mode.NEXT_TURN, Mode.SHUTDOWN)
-        return self.time.idle() and self.state not in busy
-
-    def wake(self) -> None:
-        self.time.asleep = False
-        self.since = self.banner.since = self.over_since = self.time.now
-        self.dirty = True
-
     def clear_action(self, *_press: object) -> None:
         self.time.clear()
 
     def tick(self, now: float) -> None:
         """Run whatever is due at ``now``."""
         self.time.now = now
-        held = self.time.shutdown_due()
-        if held is not None:
-            if self.state is not Mode.SHUTDOWN:
-                log.warning("system button held %.1f s: shutting down", held)
-                self.shut_down()
-                if self.poweroff is not None:
-                    self.poweroff()
+        if self.presses.shutdown_held():
             return
         action = self.time.due_action()
         if action is not None:
@@ -364,15 +317,12 @@ class Table:
         if self.state is Mode.GAME_OVER and self.motion.length and now >= self.motion.ends():
             self.motion.length = 0.0  # the winner's stripes stop; the words stay
             self.dirty = True
-        sleep = self.time.sleep_at(self.waiting_for_a_person())
-        if sleep is not None and now >= sleep:
-            self.time.asleep = True
-            self.dirty = True
+        self.dirty |= self.presses.fall_asleep()
 
     def next_wakeup(self) -> float | None:
         """The next moment :meth:`tick` must run, or None to sleep until an event. The
         picture's own changes are not here: the views tell the loop about those."""
-        times = self.time.deadlines(self.waiting_for_a_person())
+        times = self.time.deadlines(self.presses.waiting_for_a_person())
         times += [t for t in (self.banner.deadline(),) if t is not None]
         if self.state is Mode.GAME_OVER and self.motion.length:
             times.append(self.motion.ends())
@@ -411,9 +361,6 @@ class Table:
 
     def scene(self) -> AnyScene:
         return table_scenes.scene(self)
-
-    def standings(self) -> tuple[Standing, ...]:
-        return table_scenes.standings(self)
 
     def status(self) -> TableStatus:
         """The table in words and the seats' looks, for the simulator's status line and

@@ -9,13 +9,17 @@ swallowed, or that it hurries the bots), and then fires it on the table.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from controller.machine import Mode
+from controller.session import Session
+from controller.table_banner import Banner
+from controller.table_motion import Motion
+from controller.table_options import TableOptions
+from controller.table_time import TableTime
+from controller.table_turns import Turns
 from hardware.interfaces import ButtonEvent
-
-if TYPE_CHECKING:
-    from controller.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -23,8 +27,34 @@ NO_TURN = (Mode.MENU, Mode.SETUP, Mode.GAME_OVER, Mode.CONFIRM_MENU, Mode.MESSAG
 """States in which nobody is on turn (a held OK hurries nobody)."""
 
 
+class PressTable(Protocol):
+    """What the presses use of the table (``controller.table.Table``)."""
+
+    state: Mode
+    options: TableOptions
+    time: TableTime
+    session: Session | None
+    motion: Motion
+    banner: Banner
+    turns: Turns
+    machine: Any
+    poweroff: Callable[[], None] | None
+    since: float
+    over_since: float
+    dirty: bool
+    ignored_presses: int
+
+    @property
+    def now(self) -> float: ...
+
+    def require_session(self) -> Session: ...
+    def clear_action(self, *_press: object) -> None: ...
+    def trigger(self, name: str, *args: object) -> bool: ...
+    def shut_down(self) -> bool: ...
+
+
 class Presses:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: PressTable) -> None:
         self.table = table
         self.swallowed: set[tuple[int | None, str]] = set()
         """Buttons whose press woke the panel: their held and up events are dropped."""
@@ -41,7 +71,7 @@ class Presses:
         if event.kind == "down":
             self.table.time.last_activity = now
             if self.table.time.asleep:
-                self.table.wake()
+                self.wake()
                 self.swallowed.add(key)
                 return
         if event.button == "system":
@@ -87,6 +117,21 @@ class Presses:
                 self.table.turns.finish_move()
         self.table.trigger("system_held", event)
 
+    def seat_on_turn(self, event: ButtonEvent | None) -> bool:
+        """The shared guard: the press comes from the seat whose player is on turn (an
+        automatic roll: any human)."""
+        session = self.table.require_session()
+        player = session.player
+        seat = None if event is None else event.seat
+        if seat is None or player is None or session.is_bot(player):
+            acts = False
+        elif player not in session.seats:
+            acts = any(session.kinds[p] == "human" for p in session.seats)
+        else:
+            acts = session.seats[player] == seat
+        self.table.ignored_presses += not acts
+        return acts
+
     def bots_on_turn(self) -> bool:
         """Only bots (or the table itself: an automatic roll) are on turn now."""
         if self.table.session is None or self.table.state in NO_TURN:
@@ -105,3 +150,35 @@ class Presses:
         if self.table.state in (Mode.ROLLING, Mode.MOVING) and self.table.motion.length > 0:
             self.table.motion.hurry(self.table.time.now, self.table.options.fast_factor)
         self.table.dirty = True
+
+    def waiting_for_a_person(self) -> bool:
+        """Nothing will happen until someone presses: the panel may fall asleep."""
+        busy = (Mode.ROLLING, Mode.MOVING, Mode.NEXT_TURN, Mode.SHUTDOWN)
+        return self.table.time.idle() and self.table.state not in busy
+
+    def wake(self) -> None:
+        self.table.time.asleep = False
+        self.table.since = self.table.banner.since = self.table.over_since = self.table.time.now
+        self.table.dirty = True
+
+    def shutdown_held(self) -> bool:
+        """The system button has been held for ``shutdown_hold_s``: the table shuts
+        down (and asks for the power to go off)."""
+        held = self.table.time.shutdown_due()
+        if held is None:
+            return False
+        if self.table.state is not Mode.SHUTDOWN:
+            log.warning("system button held %.1f s: shutting down", held)
+            self.table.shut_down()
+            if self.table.poweroff is not None:
+                self.table.poweroff()
+        return True
+
+    def fall_asleep(self) -> bool:
+        """After ``sleep_after_s`` without a press, while the table waits for a person,
+        the panel sleeps; True when it just fell asleep."""
+        sleep = self.table.time.sleep_at(self.waiting_for_a_person())
+        if sleep is None or self.table.now < sleep:
+            return False
+        self.table.time.asleep = True
+        return True

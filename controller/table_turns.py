@@ -10,7 +10,7 @@ trigger on the table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import rules
 from controller import table_scenes
@@ -18,17 +18,44 @@ from controller.events import BotRequest
 from controller.games import presentation
 from controller.i18n import _
 from controller.machine import Mode
-from controller.table_options import match_banner_seconds, move_timer_seconds
+from controller.session import Session
+from controller.table_bots import Thinking
+from controller.table_choice import Choice
+from controller.table_motion import DiceEntry, Motion
+from controller.table_options import TableOptions, match_banner_seconds, move_timer_seconds
+from controller.table_time import TableTime
+from hardware.interfaces import Cue
 from rules.core import Dice, Move, Pass
 
-if TYPE_CHECKING:
-    from controller.table import Table
+
+class TurnTable(Protocol):
+    """What the turns use of the table (``controller.table.Table``)."""
+
+    state: Mode
+    options: TableOptions
+    time: TableTime
+    choice: Choice
+    motion: Motion
+    dice_entry: DiceEntry
+    bots: Thinking
+    since: float
+    dirty: bool
+
+    def require_session(self) -> Session: ...
+    def persist(self) -> None: ...
+    def flash(self, text: str, seconds: float = 2.5) -> None: ...
+    def play_cue(self, cue: Cue) -> None: ...
+    def clear_action(self, *_press: object) -> None: ...
+    def roll(self) -> bool: ...
+    def rolled(self) -> bool: ...
+    def commit(self) -> bool: ...
+    def moved(self) -> bool: ...
 
 
 class Turns:
     """The steps of a turn, on ``table`` (its session, choice, motion, time, bots)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TurnTable) -> None:
         self.table = table
 
     def await_roll(self) -> None:

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.safekeeping import RETRY_S
 from controller.history import HistoryStore
 from controller.machine import Mode
 from controller.persistence import SaveStore
+from controller.safekeeping import RETRY_S
 from controller.session import Session
 from controller.testing.rig import ApplianceRig
 from hardware.interfaces import ButtonEvent

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.safekeeping import save_warning
 from controller.persistence import SaveStore
+from controller.safekeeping import save_warning
 from controller.session import Session
 from controller.testing.rig import ApplianceRig
 

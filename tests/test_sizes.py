@@ -12,11 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MODULE_LINES = 500
 CLASS_LINES = 300
-STILL_OVER = {
-    "controller/table.py": 975,
-    "controller/table.py:Table": 855,
-    "controller/games/backgammon/view.py": 670,
-}
+STILL_OVER: dict[str, int] = {}
 """Not yet split: (module or module:class) -> its ceiling in lines."""
 
 
