@@ -25,7 +25,7 @@ unit sets it.
   gpiozero ``Button``s and nothing else (each wakes 10 times a second for its holds).
 
 * **History**: ``--records`` (1,000) games recorded into a fresh ``history.sqlite3``
-  through the table's own path (:class:`controller.history_keeper.HistoryKeeper`, which
+  through the table's own path (:class:`controller.history.keeper.HistoryKeeper`, which
   makes the record from the session and commits it; WAL, ``synchronous=FULL``): the
   database's size afterwards and the time of one record write (median, 95th percentile,
   max). The games are a mix of bot-played MÄDN (4 seats), Kleiner Ärger, Backgammon
@@ -57,7 +57,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.history_keeper import HistoryKeeper
+from controller.history.keeper import HistoryKeeper
 from controller.persistence import SaveStore
 from controller.session import Session
 from controller.testing.files import write_bot_game, write_config

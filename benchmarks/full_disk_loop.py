@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
-from controller.history import HistoryStore
+from controller.history.store import HistoryStore
 from controller.machine import Mode
 from controller.session import Session
 from controller.testing.rig import ApplianceRig

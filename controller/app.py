@@ -21,7 +21,7 @@ from typing import Any
 from controller.bot_worker import BotWorker
 from controller.config import Config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
-from controller.history_keeper import HistoryKeeper
+from controller.history.keeper import HistoryKeeper
 from controller.loop import Loop, Renderer
 from controller.persistence import CorruptSaveError, SaveStore
 from controller.safekeeping import Safekeeping
@@ -101,7 +101,7 @@ class Appliance:
         self.keeper = Safekeeping(self.store, clock, history if state_dir is not None else None)
         """Carries out the table's saves and records, and says what their failures show."""
         self.history: HistoryKeeper | None = self.keeper.history
-        """Every game played is recorded in the state directory (controller.history)."""
+        """Every game played is recorded in the state directory (controller.history.store)."""
         if self.history is not None:
             options = dataclasses.replace(options, menu=(*options.menu, STATISTICS_ITEM))
         self.table = Table(

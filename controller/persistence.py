@@ -19,9 +19,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from controller import pending_records
 from controller.disk_reserve import FULL, DiskReserve
-from controller.pending_records import PendingRecord
+from controller.history import pending as pending_records
+from controller.history.pending import PendingRecord
 from controller.session import SAVE_VERSION, Session
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ import errno
 import logging
 from collections.abc import Callable, Sequence
 
-from controller.history_keeper import HistoryKeeper
+from controller.history.keeper import HistoryKeeper
 from controller.i18n import N_, _
 from controller.persistence import SaveStore
 from controller.session import Session

@@ -32,8 +32,8 @@ from controller.scene import (
     StatisticsScene,
 )
 from controller.session import Session
+from controller.sim.status import SEAT_DEFAULTS, SeatLook, TableStatus
 from controller.views.palette import SEAT
-from hardware.display_status import SEAT_DEFAULTS, SeatLook, TableStatus
 from rules.core import Move, State
 
 

@@ -65,7 +65,7 @@ from hardware.interfaces import ButtonEvent, Cue, Sound
 from rules.core import Move
 
 if TYPE_CHECKING:
-    from hardware.display_status import TableStatus
+    from controller.sim.status import TableStatus
 
 log = logging.getLogger(__name__)
 

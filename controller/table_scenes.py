@@ -40,7 +40,7 @@ from controller.table_time import TableTime
 from rules.core import Dice, State
 
 if TYPE_CHECKING:
-    from hardware.display_status import TableStatus
+    from controller.sim.status import TableStatus
 
 
 class Shown(Protocol):

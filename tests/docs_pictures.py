@@ -146,7 +146,7 @@ def simulator_moment() -> tuple[Image.Image, Callable[[], object]]:
 
 
 def _sim_window() -> Image.Image:
-    from hardware.display_window import TableWindow
+    from controller.sim.window import TableWindow
 
     frame, status = simulator_moment()
     window = TableWindow(16, 16, size=(902, 820), status=status)  # type: ignore[arg-type]
@@ -163,7 +163,7 @@ def _sim_terminal() -> Image.Image:
     import struct
     import termios
 
-    from hardware.display_terminal import TerminalDisplay
+    from controller.sim.terminal import TerminalDisplay
     from tests.terminal_screen import Terminal, screen_picture
 
     frame, status = simulator_moment()

@@ -369,7 +369,7 @@ def test_poweroff_runs_systemctl_poweroff_as_an_argument_list(
     """Shutdown runs ``systemctl poweroff`` as an argument list, never a shell string.
     A stand-in ``systemctl`` first on PATH records the argv it was given; a shell
     string would arrive as one argument or be word-split by a shell."""
-    from controller import run_cli
+    from controller.cli import run as run_cli
 
     record = tmp_path / "argv"
     fake = tmp_path / "systemctl"
@@ -385,7 +385,7 @@ def test_a_refused_poweroff_is_logged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """If polkit refuses, the failure is in the log (and systemd restarts the table)."""
-    from controller import run_cli
+    from controller.cli import run as run_cli
 
     fake = tmp_path / "systemctl"
     fake.write_text("#!/bin/sh\necho 'Access denied' >&2\nexit 1\n")

@@ -6,7 +6,7 @@ import pytest
 
 import rules
 from controller.cli import main
-from controller.text_board import render_board
+from controller.text.board import render_board
 
 
 def test_start_position_drawn_in_whites_numbering() -> None:

@@ -54,7 +54,7 @@ def test_a_4000_digit_number_in_a_config_is_quoted_by_its_start(
 
 
 def test_a_huge_move_in_a_stream_is_quoted_by_its_start(tmp_path: Path) -> None:
-    from controller import rules_cli
+    from controller.cli import rules as rules_cli
 
     game = rules.get_game("maedn")
     state = game.new_state(None, first="red").to_json()

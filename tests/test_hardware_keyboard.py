@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from controller.sim.legend import key_help
 from controller.testing.clock import FakeClock
 from hardware.interfaces import ButtonEvent, HardwareError
-from hardware.keyboard import DEFAULT_KEYS, Polled, PygameKeys, TerminalKeys, key_help
+from hardware.keyboard import DEFAULT_KEYS, Polled, PygameKeys, TerminalKeys
 
 
 class Recorder:

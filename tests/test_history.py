@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.history import VERSION, HistoryError, HistoryStore
-from controller.history_export import replay
-from controller.history_keeper import HistoryKeeper, as_os_error
-from controller.history_record import record_of
+from controller.history.export import replay
+from controller.history.keeper import HistoryKeeper, as_os_error
+from controller.history.record import record_of
+from controller.history.store import VERSION, HistoryError, HistoryStore
 from controller.machine import Mode
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage, StatisticsScene
 from controller.session import Session

@@ -17,9 +17,9 @@ import pytest
 
 import rules
 from controller.cli import main
-from controller.history import HistoryStore
-from controller.history_export import replay
-from controller.history_record import record_of
+from controller.history.export import replay
+from controller.history.record import record_of
+from controller.history.store import HistoryStore
 from tests.history_games import played, table_game, tmpfs
 from tests.test_backgammon_mat import GNUBG, actions, gnubg_actions, gnubg_scores, long_left_plays
 from tests.test_save_failures import fill

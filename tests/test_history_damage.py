@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.history import HistoryStore
-from controller.history_keeper import HistoryKeeper
-from controller.history_record import record_of
+from controller.history.keeper import HistoryKeeper
+from controller.history.record import record_of
+from controller.history.store import HistoryStore
 from controller.machine import Mode
 from controller.session import Session
 from controller.testing.rig import ApplianceRig

@@ -336,7 +336,7 @@ def check_upgrade(checkout: Path, root: Path, first_revision: str, save: bytes) 
     for line in (
         f"program: 0.1.0 (git {first_revision}) -> 0.1.0 (git {revision})",
         "rules: pure Python",
-        "  updated: controller/cli.py",
+        "  updated: controller/cli/command.py",
         "  new: hardware/NOTES.txt",
         "  removed: wiring.md",
         f"kept: {config}",

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import rules
-from controller.text_board import render_board
+from controller.text.board import render_board
 from rules.bots import RandomBot
 from rules.core import PASS, State
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError

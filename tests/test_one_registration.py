@@ -25,7 +25,7 @@ from controller.session import Session
 from controller.status_line import describe
 from controller.table import Table, TableOptions, default_menu
 from controller.table_choice import cycling_order
-from controller.text_board import render_board
+from controller.text.board import render_board
 from rules.bots import RandomBot, make_bot
 from rules.playout import play_game
 from tests import toy_game

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.history import HistoryStore
+from controller.history.store import HistoryStore
 from controller.machine import Mode
 from controller.persistence import SaveStore
 from controller.safekeeping import RETRY_S

@@ -13,12 +13,12 @@ from controller.loop import Loop
 from controller.machine import Mode
 from controller.scene import MenuItem, Scene, StatisticsPage, StatisticsScene
 from controller.session import Session
+from controller.sim.status import TableStatus
 from controller.status_line import describe
 from controller.table import Table, TableOptions
 from controller.testing.clock import FakeClock
 from controller.views import render
 from hardware.build import build_display
-from hardware.display_status import TableStatus
 from hardware.interfaces import ButtonEvent
 from hardware.specs import DisplaySpec
 from rules.bots import make_bot

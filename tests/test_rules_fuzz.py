@@ -2,7 +2,7 @@
 
 A ``--jsonl`` stream stopped with a traceback at JSON nested 1 000 deep, and a
 Backgammon state whose game list held ``"kind": []`` raised ``TypeError``. The fuzz
-runs in this process against :func:`controller.rules_cli.answer_line`, the function
+runs in this process against :func:`controller.cli.rules.answer_line`, the function
 the command calls for each line (seeded: a failure names its seed and line); one real
 process then takes a stream of the nastiest lines end to end.
 """
@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import rules
-from controller import rules_cli
 from controller.cli import main
+from controller.cli import rules as rules_cli
 from rules.bots import make_bot
 from tests.jsonl_fuzz import NASTIEST, TEN_MB, mutated_lines, positions
 

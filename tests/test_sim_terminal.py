@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from hardware.display import FrameError
-from hardware.display_status import TableStatus, idle_status
-from hardware.display_terminal import (
+from controller.sim.legend import legend_lines
+from controller.sim.status import TableStatus, idle_status
+from controller.sim.terminal import (
     ENTER,
     LEAVE,
     OFF_LEVEL,
@@ -35,8 +35,8 @@ from hardware.display_terminal import (
     plan_layout,
     xterm256,
 )
+from hardware.display import FrameError
 from hardware.interfaces import HardwareError
-from hardware.keyboard import legend_lines
 from tests.terminal_screen import Terminal, find_matrix
 
 SIZES = [(80, 24), (120, 40), (40, 20)]

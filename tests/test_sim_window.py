@@ -22,13 +22,13 @@ from controller.config import default_config
 from controller.machine import Mode
 from controller.scene import Scene
 from controller.session import Session
+from controller.sim.status import TableStatus
+from controller.sim.window import TableWindow, WindowUnavailable, plan_window
 from controller.status_line import table_status
 from controller.table import TableOptions
 from controller.testing.clock import FakeClock
 from controller.views import render
 from hardware.display import DisplayClosed, FrameError
-from hardware.display_status import TableStatus
-from hardware.display_window import TableWindow, WindowUnavailable, plan_window
 from hardware.interfaces import ButtonEvent
 from rules.minimaki.engine import Step
 from tests.views_scenes import kleiner_midgame, maedn_midgame, minimaki_midgame

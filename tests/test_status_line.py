@@ -14,10 +14,10 @@ from controller.machine import Mode
 from controller.names import colour_name
 from controller.scene import MenuItem, MoveAnimation, Scene
 from controller.session import Session
+from controller.sim.status import SEAT_DEFAULTS
 from controller.status_line import describe, move_words, table_status
 from controller.table import Table, TableOptions
 from controller.views.palette import SEAT
-from hardware.display_status import SEAT_DEFAULTS
 from hardware.interfaces import ButtonEvent
 from tests.helpers import track_position
 from tests.views_scenes import kleiner_midgame, maedn_midgame, minimaki_midgame

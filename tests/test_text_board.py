@@ -11,8 +11,8 @@ import re
 import pytest
 
 import rules
-from controller import text_sim
-from controller.text_board import legend, render_board
+from controller.text import sim as text_sim
+from controller.text.board import legend, render_board
 
 
 def watch(game: str, seed: int) -> str:

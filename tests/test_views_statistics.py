@@ -17,8 +17,8 @@ import pytest
 from PIL import Image, ImageChops
 
 from controller import views
-from controller.history import HistoryStore
-from controller.history_record import record_of
+from controller.history.record import record_of
+from controller.history.store import HistoryStore
 from controller.machine import Mode
 from controller.scene import STATISTICS_ITEM, StatisticsPage, StatisticsScene
 from controller.testing.rig import SHORT_ANIMATIONS, ApplianceRig

@@ -67,7 +67,8 @@ def test_with_the_page_off_nothing_of_it_is_imported(tmp_path: Path) -> None:
 import sys, tomllib
 from controller.config import parse_config
 from controller.testing.files import config_text
-from controller import cli, run_cli, app
+from controller import cli, app
+from controller.cli import run
 from controller.testing.rig import ApplianceRig
 rig = ApplianceRig(None, buttons=False)
 rig.start()

@@ -2,7 +2,7 @@
 
 :class:`FramePublisher` is a display that the loop's tee shows every frame to, next to
 the panel. On the loop thread it only copies the pixels and reads the status words
-(the same :class:`~hardware.display_status.TableStatus` the simulator shows); the
+(the same :class:`~controller.sim.status.TableStatus` the simulator shows); the
 server thread is woken through its asyncio loop and reads the newest snapshot. Old
 snapshots are simply replaced, so a slow page can never hold the table back or make
 anything grow.
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hardware.display_status import StatusSource, TableStatus
+from controller.sim.status import StatusSource, TableStatus
 
 if TYPE_CHECKING:
     from PIL.Image import Image

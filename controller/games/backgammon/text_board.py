@@ -9,7 +9,7 @@ the right, then a status line with the dice, the cube and the score.
 
 from __future__ import annotations
 
-from controller.text_paint import paint
+from controller.text.paint import paint
 from rules.backgammon.engine import PHASE_NAMES, BackgammonState
 from rules.core import State
 

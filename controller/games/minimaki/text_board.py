@@ -8,7 +8,7 @@ letters alone tell the pieces apart; ``colour=True`` only adds ANSI red to the M
 
 from __future__ import annotations
 
-from controller.text_paint import paint
+from controller.text.paint import paint
 from rules.core import State
 from rules.minimaki.engine import SIZE, MinimakiState, field_name
 

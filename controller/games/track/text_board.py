@@ -6,7 +6,7 @@ fields the colour's small letter, empty home circles ``o`` and empty goal fields
 
 from __future__ import annotations
 
-from controller.text_paint import paint
+from controller.text.paint import paint
 from rules.core import State
 from rules.track.engine import MOVE, MaednState
 

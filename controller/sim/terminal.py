@@ -13,7 +13,7 @@ an ordinary 80×24 terminal, and single LEDs blur. This backend instead:
   ``24bit``), else the xterm 256-colour palette;
 * draws unlit LEDs faintly grey, so the panel's edge is visible as on a real panel;
 * writes below the matrix the status line in words (from the controller's
-  :data:`~hardware.display_status.StatusSource`, up to two lines) and the key legend;
+  :data:`~controller.sim.status.StatusSource`, up to two lines) and the key legend;
 * redraws everything when the terminal is resized (``SIGWINCH``; the handler only
   notes it and calls ``on_resize``, which the simulator uses to wake its loop);
 * runs on the alternate screen with the cursor hidden and line wrap off, and puts the
@@ -39,9 +39,9 @@ from typing import Any
 
 from PIL import Image
 
-from hardware.display_status import TableStatus
+from controller.sim.legend import legend_lines
+from controller.sim.status import TableStatus
 from hardware.interfaces import FixedSizePanel, HardwareError
-from hardware.keyboard import legend_lines
 
 RGB = tuple[int, int, int]
 

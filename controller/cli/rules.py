@@ -18,7 +18,7 @@ from typing import IO, Any
 
 import rules
 from controller.input_checks import clip, quote
-from controller.text_board import render_board
+from controller.text.board import render_board
 from rules.bots import BOT_KINDS, make_bot
 from rules.core import Bot, Game, Move, State
 from rules.errors import InvalidDiceError, InvalidStateError, RulesError

@@ -29,10 +29,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from controller.history import HistoryError, HistoryStore
-from controller.history_export import can_export_match, json_lines, match_text, replay
-from controller.history_record import ABANDONED, FINISHED, HistoryEntry, Summary
-from controller.history_stats import tally
+from controller.history.export import can_export_match, json_lines, match_text, replay
+from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Summary
+from controller.history.stats import tally
+from controller.history.store import HistoryError, HistoryStore
 from rules.playout import PlayStep
 from rules.registry import RecordAnalysis, capabilities
 
@@ -231,7 +231,7 @@ def record_analysis(summary: Summary, steps: Sequence[PlayStep]) -> RecordAnalys
 
 
 def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
-    from controller.text_board import render_board
+    from controller.text.board import render_board
 
     game = record(store, args.id)
     steps = replay(game)

@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import rules
-from controller.history import HistoryError
-from controller.history_record import HistoryEntry
+from controller.history.record import HistoryEntry
+from controller.history.store import HistoryError
 from rules.errors import RulesError
 from rules.playout import PlayStep
 

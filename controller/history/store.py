@@ -12,7 +12,7 @@ database from a newer program is refused, never changed.
 
 A database SQLite cannot read (not a database, a malformed page found by
 ``quick_check`` at the appliance's start or by any later use, not ours), or a path it
-could never use (:mod:`controller.history_files`), is moved aside as
+could never use (:mod:`controller.history.files`), is moved aside as
 ``history.sqlite3.bad-<time>`` (its write-ahead log with it, so the pair still opens)
 and a new one is started, as :mod:`controller.persistence` does for a bad
 save; the old records are not lost but set apart, for ``sqlite3 .recover``.
@@ -28,8 +28,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.history_files import set_aside, unusable
-from controller.history_record import HistoryEntry, RecordedMatchGame, Seat, Summary
+from controller.history.files import set_aside, unusable
+from controller.history.record import HistoryEntry, RecordedMatchGame, Seat, Summary
 from controller.persistence import sync_directory
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ ends (or is abandoned), and must be cheap to make: the table writes it right aft
 frame, so nothing here replays the game. The moves and rolls are kept exactly as the
 save file holds them (``{"player", "dice": [...]}`` and ``{"player", "move": notation}``),
 together with the start position, so a record can be replayed later
-(:mod:`controller.history_export`) even if a future version starts games differently.
+(:mod:`controller.history.export`) even if a future version starts games differently.
 
 A Backgammon match is one record; its games (winner, points, how they were won, the
 cube, the Crawford game, the score after each) are derived from the final position's

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from controller.history_record import RULES_SIDE, Summary, seat_order
+from controller.history.record import RULES_SIDE, Summary, seat_order
 
 
 @dataclass

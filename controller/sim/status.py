@@ -5,8 +5,8 @@ simulator's terminal and window add a status line ("red (seat 1): 5 — piece on
 17") and draw each seat's buttons in its player's colour. The controller knows these
 facts and the hardware does not, so the controller hands a :class:`TableStatus` to the
 display through a :data:`StatusSource` it sets on the display; the display calls it
-whenever it draws a frame. The types live here, in ``hardware``, because hardware never
-imports the controller.
+whenever it draws a frame. The types live here, beside the simulator's front-ends that
+draw them; the companion page shows the same status.
 """
 
 from __future__ import annotations

@@ -16,7 +16,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from controller import config, history_cli, rules_cli, run_cli, selftest
+from controller import config, selftest
+from controller.cli import history as history_cli
+from controller.cli import rules as rules_cli
+from controller.cli import run as run_cli
 from controller.input_checks import clip
 
 

@@ -18,16 +18,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from controller.sim_checks import sim_config, validate_sim_args
-from hardware.keyboard import key_help
+from controller.cli.sim_checks import sim_config, validate_sim_args
+from controller.sim.legend import key_help
 
 if TYPE_CHECKING:
     from controller.config import Config, ConfigError
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
-    from hardware.bridge import SerialBridge
     from hardware.interfaces import Display, InputBackend
-    from hardware.specs import DisplaySpec
 
 # The heavy imports (views, Pillow, luma, the app) happen inside the commands, so that
 # `spieltisch rules ...` starts fast and `run` reaches its first frame sooner.
@@ -132,46 +130,17 @@ def poweroff() -> None:
         log.error("%s failed with exit code %d", " ".join(POWEROFF), result.returncode)
 
 
-def connect_bridge(
-    spec: DisplaySpec, events: EventQueue, notifier: Notifier | None = None
-) -> SerialBridge:
-    """The serial bridge on ``spec.port``; its link state becomes status events, and
-    the unit's STATUS= says whether the panel is connected (with why not)."""
-    from controller.bridge_status import BridgeStatus
-    from hardware.bridge import open_bridge
-
-    status = BridgeStatus(events, notifier)
-    bridge = open_bridge(
-        spec.port, size=spec.logical_size, on_status=status, on_problem=status.problem
-    )
-    status.watch(bridge)
-    return bridge
-
-
-def open_panel(
-    spec: DisplaySpec, events: EventQueue, notifier: Notifier | None = None
-) -> tuple[Display, SerialBridge | None]:
-    """The panel alone: a luma device, or the serial bridge's display (its link is
-    returned too, so that the bridge's buttons can share it)."""
-    from hardware.build import build_display
-
-    if spec.type != "bridge":
-        return build_display(spec), None
-    bridge = connect_bridge(spec, events, notifier)
-    return bridge.display(), bridge
-
-
 def open_hardware(
     config: Config, events: EventQueue, notifier: Notifier | None = None
 ) -> tuple[Display, list[InputBackend]]:
-    from hardware.build import build_input
+    """The panel and the buttons (:func:`hardware.build.open_hardware`); a serial
+    bridge's link state becomes status events, and the unit's STATUS= says whether the
+    panel is connected (with why not)."""
+    from controller.bridge_status import BridgeStatus
+    from hardware.build import open_hardware as open_devices
 
-    spec = config.hardware
-    display, bridge = open_panel(spec.display, events, notifier)
-    if spec.input_type == "bridge":
-        bridge = bridge or connect_bridge(spec.display, events, notifier)
-        return display, [bridge.input()]
-    return display, [build_input(spec)]
+    display, buttons = open_devices(config.hardware, BridgeStatus(events, notifier))
+    return display, [buttons]
 
 
 def wait_for_config(
@@ -182,9 +151,11 @@ def wait_for_config(
 
     Raises :class:`ExitCode` with ``EX_CONFIG`` when not even the display can be used.
     """
+    from controller.bridge_status import BridgeStatus
     from controller.config import display_section
     from controller.config_wait import EX_CONFIG, ConfigWait, PanelNotChosen
     from controller.views import render
+    from hardware.build import open_panel
 
     if not isinstance(error, PanelNotChosen):
         for line in error.errors:
@@ -194,7 +165,7 @@ def wait_for_config(
         log.error("the [display] section is not usable either, so the panel stays dark")
         raise ExitCode(EX_CONFIG)
     try:
-        display, _bridge = open_panel(spec, events)
+        display, _bridge = open_panel(spec, BridgeStatus(events, None))
     except (OSError, ValueError) as exc:
         log.error("cannot open the panel to show the config error: %s", first_line(exc))
         raise ExitCode(EX_CONFIG) from None
@@ -316,8 +287,8 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     is held and printed after the terminal is restored, and so is any error (the caller
     prints it), so it is the last thing on screen.
     """
-    from controller import text_sim
     from controller.held_output import held_output
+    from controller.text import sim as text_sim
 
     validate_sim_args(args)
     config = sim_config(args)  # a broken --config stops every display alike, before one opens
@@ -342,7 +313,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     setup_logging("WARNING")
     note = ""
     if choice == "window":
-        from hardware.display_window import WindowUnavailable
+        from controller.sim.window import WindowUnavailable
 
         try:
             return play_sim(args, choice, None)
@@ -360,10 +331,10 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from controller.app import Appliance, install_signal_handlers, table_options
     from controller.events import WakeEvent
     from controller.session import Session
+    from controller.sim.terminal import TerminalDisplay
+    from controller.sim.window import TableWindow
     from controller.table import FAST_PACE
     from controller.views import render
-    from hardware.display_terminal import TerminalDisplay
-    from hardware.display_window import TableWindow
     from hardware.interfaces import HardwareError
     from hardware.keyboard import TerminalKeys
     from hardware.tee import TeeDisplay

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from controller.history_record import OUTCOMES
+from controller.history.record import OUTCOMES
 from controller.session import Session
 
 log = logging.getLogger(__name__)

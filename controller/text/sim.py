@@ -2,7 +2,7 @@
 
 ``sim --display text`` shows what the rules do with real dice (a seeded RNG) where
 there is neither a window nor a keyboard. It checks its input as every other display
-does (``controller.sim_checks``): the seats must fit the game, a ``--config`` must be
+does (``controller.cli.sim_checks``): the seats must fit the game, a ``--config`` must be
 valid. It has no buttons, so the bot plays every seat, a "human" one too. With
 ``--state-dir`` it saves after every roll and move in the table's own save format and
 resumes an unfinished game from there, as the table does after a power cut.
@@ -22,7 +22,7 @@ from typing import IO, Any
 import rules
 from controller.persistence import SaveStore
 from controller.session import Session
-from controller.text_board import legend, render_board
+from controller.text.board import legend, render_board
 from rules.bots import make_bot
 from rules.core import State
 from rules.playout import PlayStep, steps

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from controller.games import presentation
-from controller.text_paint import ANSI, paint
+from controller.text.paint import ANSI, paint
 from rules.core import State
 
 TextRenderer = Callable[[State, bool], str]

@@ -34,7 +34,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from hardware.display_status import RGB, TableStatus, idle_status
+from controller.sim.status import RGB, TableStatus, idle_status
 from hardware.interfaces import ButtonEvent, EventSink, FixedSizePanel, HardwareError
 from hardware.keyboard import DEFAULT_KEYS, Key, Presses
 

@@ -4,7 +4,7 @@ The table hands over a game when it ends or is abandoned, right after the frame 
 shows it (like the save); the record is committed before the save of the final
 position, so a finished game is in the history before the save says it is over. A
 record that cannot be written (disk full, read-only, gone) stays in memory, travels
-inside the save file (:mod:`controller.pending_records`) and is tried again as soon as
+inside the save file (:mod:`controller.history.pending`) and is tried again as soon as
 a save succeeds (the appliance retries every few seconds meanwhile); the panel shows
 the same short warning as a failed save, once per run of failures. A database found
 damaged (``quick_check`` at start, "malformed" on any use) or at a path SQLite cannot
@@ -21,11 +21,11 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from controller import history_files
-from controller.history import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
-from controller.history_record import HistoryEntry, record_of
-from controller.history_stats import tally
-from controller.pending_records import PendingRecord
+from controller.history import files as history_files
+from controller.history.pending import PendingRecord
+from controller.history.record import HistoryEntry, record_of
+from controller.history.stats import tally
+from controller.history.store import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
 from controller.scene import StatisticsPage
 from controller.session import Session, utc_now
 
