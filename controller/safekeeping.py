@@ -5,7 +5,7 @@ forbidden disk) and the players should hear about it the same way, once per run 
 failures, while the game goes on. So this object alone writes the save file and hands
 records to the history, retries while the disk refuses, and decides what the panel
 says; the loop shows what it says (:meth:`take_notices`) and asks it to retry when
-:attr:`retry_at` is due. The table only queues effects (:mod:`controller.table_effects`).
+:attr:`retry_at` is due. The table only queues effects (:mod:`controller.table.effects`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from controller.i18n import N_, _
 from controller.persistence import SaveStore
 from controller.session import Session
 from controller.state_dir import is_usable_directory, report_unusable
-from controller.table_effects import Effect, Record, Save
+from controller.table.effects import Effect, Record, Save
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from controller.machine import Mode
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage, StatisticsScene
 from controller.session import Session
 from controller.table import Table, TableOptions
-from controller.table_effects import Effect, Record, Save
+from controller.table.effects import Effect, Record, Save
 from controller.testing.rig import ApplianceRig
 from hardware.interfaces import ButtonEvent
 from tests.history_games import played, tmpfs

@@ -24,7 +24,7 @@ from controller.scene import RollAnimation, Scene
 from controller.session import Session
 from controller.status_line import describe
 from controller.table import Table, TableOptions, default_menu
-from controller.table_choice import cycling_order
+from controller.table.choice import cycling_order
 from controller.text.board import render_board
 from rules.bots import RandomBot, make_bot
 from rules.playout import play_game

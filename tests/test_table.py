@@ -11,7 +11,7 @@ from controller.machine import Mode, mermaid
 from controller.scene import MenuItem, Scene
 from controller.session import Session
 from controller.table import Table, TableOptions
-from controller.table_effects import Save
+from controller.table.effects import Save
 from hardware.interfaces import ButtonEvent
 from rules import PASS
 

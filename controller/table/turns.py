@@ -13,17 +13,17 @@ from __future__ import annotations
 from typing import Protocol
 
 import rules
-from controller import table_scenes
 from controller.events import BotRequest
 from controller.games import presentation
 from controller.i18n import _
 from controller.machine import Mode
 from controller.session import Session
-from controller.table_bots import Thinking
-from controller.table_choice import Choice
-from controller.table_motion import DiceEntry, Motion
-from controller.table_options import TableOptions, match_banner_seconds, move_timer_seconds
-from controller.table_time import TableTime
+from controller.table import scenes as table_scenes
+from controller.table.bots import Thinking
+from controller.table.choice import Choice
+from controller.table.clock import TableTime
+from controller.table.motion import DiceEntry, Motion
+from controller.table.options import TableOptions, match_banner_seconds, move_timer_seconds
 from hardware.interfaces import Cue
 from rules.core import Dice, Move, Pass
 

@@ -1,4 +1,4 @@
-"""The table: what every button press, timer and bot answer does (the machine's model).
+"""The table's model: what every button press, timer and bot answer does.
 
 The loop thread owns one :class:`Table`. It feeds it events (:meth:`handle`), calls
 :meth:`tick` when a deadline it asked for (:meth:`next_wakeup`) is due, draws
@@ -7,13 +7,13 @@ saves and records it queued (:meth:`take_effects`). Nothing here sleeps, blocks,
 to disk or touches hardware; time comes in as arguments, which is what makes the whole
 appliance testable with a fake clock.
 
-The table delegates: the menu and setup to :class:`~controller.table_menu.MenuRoom`,
-the choice of a move to :class:`~controller.table_choice.Choice`, questions to the bots
-to :class:`~controller.table_bots.Thinking`, animations to
-:class:`~controller.table_motion.Motion`, time and pace to
-:class:`~controller.table_time.TableTime`, saves and records to an
-:class:`~controller.table_effects.Outbox`, and the picture to the pure functions of
-:mod:`controller.table_scenes`. What it keeps is the order of things: which press or
+The table delegates: the menu and setup to :class:`~controller.table.menu.MenuRoom`,
+the choice of a move to :class:`~controller.table.choice.Choice`, questions to the bots
+to :class:`~controller.table.bots.Thinking`, animations to
+:class:`~controller.table.motion.Motion`, time and pace to
+:class:`~controller.table.clock.TableTime`, saves and records to an
+:class:`~controller.table.effects.Outbox`, and the picture to the pure functions of
+:mod:`controller.table.scenes`. What it keeps is the order of things: which press or
 deadline leads where, as the machine's transition table declares.
 
 Controls: each seat has OK/ROLL and NEXT; only the seat whose player is on turn acts.
@@ -39,27 +39,25 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from controller import table_scenes
 from controller.bot_worker import AnswerHere
 from controller.events import BotRequest
 from controller.i18n import _
 from controller.machine import Mode, Triggers, build_machine
 from controller.scene import AnyScene, StatisticsPage
 from controller.session import Session
-from controller.table_banner import Banner
-from controller.table_bots import AskBot, Thinking
-from controller.table_choice import Choice
-from controller.table_effects import Effect, Outbox
-from controller.table_menu import START, MenuRoom
-from controller.table_motion import DiceEntry, Motion
-from controller.table_options import (
-    FAST_PACE,
+from controller.table import scenes as table_scenes
+from controller.table.banner import Banner
+from controller.table.bots import AskBot, Thinking
+from controller.table.buttons import Buttons
+from controller.table.choice import Choice
+from controller.table.clock import TableTime
+from controller.table.effects import Effect, Outbox
+from controller.table.menu import START, MenuRoom
+from controller.table.motion import DiceEntry, Motion
+from controller.table.options import (
     TableOptions,
-    default_menu,
 )
-from controller.table_presses import Presses
-from controller.table_time import TableTime
-from controller.table_turns import Turns
+from controller.table.turns import Turns
 from controller.views.text import scroll_seconds
 from hardware.interfaces import ButtonEvent, Cue, Sound
 from rules.core import Move
@@ -106,7 +104,7 @@ class Table(Triggers):
         preview): its blink starts lit and its text at its first letter from here."""
         self.over_since = 0.0
         self.turns = Turns(self)
-        self.presses = Presses(self)
+        self.buttons = Buttons(self)
         self.machine = build_machine(self)
 
     # -- what the loop hands over and takes ---------------------------------------------
@@ -158,9 +156,9 @@ class Table(Triggers):
         self.turns.bot_answer(request, move)  # a bot that thought on this thread
 
     def handle(self, event: ButtonEvent, now: float) -> None:
-        """A button was pressed, held or let go (:class:`~controller.table_presses.Presses`)."""
+        """A button was pressed, held or let go (:class:`~controller.table.buttons.Buttons`)."""
         self.time.now = now
-        self.presses.handle(event)
+        self.buttons.handle(event)
 
     def state_changed(self, *_press: object) -> None:
         """After every transition: the next frame shows the new state."""
@@ -175,7 +173,7 @@ class Table(Triggers):
         return self.session is not None and self.session.state.is_chance()
 
     def seat_on_turn(self, event: ButtonEvent | None = None) -> bool:
-        return self.presses.seat_on_turn(event)
+        return self.buttons.seat_on_turn(event)
 
     def can_choose(self, event: ButtonEvent | None = None) -> bool:
         """There is a move to choose, and "time!" has not already taken the choice."""
@@ -308,7 +306,7 @@ class Table(Triggers):
     def tick(self, now: float) -> None:
         """Run whatever is due at ``now``."""
         self.time.now = now
-        if self.presses.shutdown_held():
+        if self.buttons.shutdown_held():
             return
         action = self.time.due_action()
         if action is not None:
@@ -317,12 +315,12 @@ class Table(Triggers):
         if self.state is Mode.GAME_OVER and self.motion.length and now >= self.motion.ends():
             self.motion.length = 0.0  # the winner's stripes stop; the words stay
             self.dirty = True
-        self.dirty |= self.presses.fall_asleep()
+        self.dirty |= self.buttons.fall_asleep()
 
     def next_wakeup(self) -> float | None:
         """The next moment :meth:`tick` must run, or None to sleep until an event. The
         picture's own changes are not here: the views tell the loop about those."""
-        times = self.time.deadlines(self.presses.waiting_for_a_person())
+        times = self.time.deadlines(self.buttons.waiting_for_a_person())
         times += [t for t in (self.banner.deadline(),) if t is not None]
         if self.state is Mode.GAME_OVER and self.motion.length:
             times.append(self.motion.ends())
@@ -357,14 +355,14 @@ class Table(Triggers):
         self.message = text
         self.show_message()
 
-    # -- what to draw: pure functions of the table (``table_scenes``) ---------------------
+    # -- what to draw: pure functions of the table (``controller.table.scenes``) -----------
 
     def scene(self) -> AnyScene:
         return table_scenes.scene(self)
 
     def status(self) -> TableStatus:
         """The table in words and the seats' looks, for the simulator's status line and
-        window (``controller/status_line.py``); read on the loop thread when drawing."""
+        window (``controller.status_line``); read on the loop thread when drawing."""
         return table_scenes.status(self)
 
 
@@ -373,9 +371,3 @@ def bot_kind(kind: str) -> str:
     from rules.bots import BOT_KINDS
 
     return kind if kind in BOT_KINDS else "random"
-
-
-places = table_scenes.places
-colours_of = table_scenes.colours_of
-"""Re-exported: the finishing order and the setup colours live with the scenes."""
-__all__ = ["FAST_PACE", "Table", "TableOptions", "bot_kind", "default_menu", "places"]

@@ -14,7 +14,7 @@ from typing import Protocol
 
 
 class Knobs(Protocol):
-    """The options the time reads (``controller.table_options.TableOptions``)."""
+    """The options the time reads (``controller.table.options.TableOptions``)."""
 
     fast_factor: float
     sleep_after_s: float

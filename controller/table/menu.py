@@ -12,7 +12,7 @@ from collections.abc import Callable
 import rules
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage
 from controller.session import SEAT_KINDS, Session
-from controller.table_options import TableOptions
+from controller.table.options import TableOptions
 
 START = "start"
 """What :meth:`MenuRoom.setup_ok` says when OK was pressed on "start"."""

@@ -14,11 +14,11 @@ from typing import Any, Protocol
 
 from controller.machine import Mode
 from controller.session import Session
-from controller.table_banner import Banner
-from controller.table_motion import Motion
-from controller.table_options import TableOptions
-from controller.table_time import TableTime
-from controller.table_turns import Turns
+from controller.table.banner import Banner
+from controller.table.clock import TableTime
+from controller.table.motion import Motion
+from controller.table.options import TableOptions
+from controller.table.turns import Turns
 from hardware.interfaces import ButtonEvent
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ NO_TURN = (Mode.MENU, Mode.SETUP, Mode.GAME_OVER, Mode.CONFIRM_MENU, Mode.MESSAG
 """States in which nobody is on turn (a held OK hurries nobody)."""
 
 
-class PressTable(Protocol):
+class ButtonTable(Protocol):
     """What the presses use of the table (``controller.table.Table``)."""
 
     state: Mode
@@ -53,8 +53,8 @@ class PressTable(Protocol):
     def shut_down(self) -> bool: ...
 
 
-class Presses:
-    def __init__(self, table: PressTable) -> None:
+class Buttons:
+    def __init__(self, table: ButtonTable) -> None:
         self.table = table
         self.swallowed: set[tuple[int | None, str]] = set()
         """Buttons whose press woke the panel: their held and up events are dropped."""

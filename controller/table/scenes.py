@@ -30,13 +30,13 @@ from controller.scene import (
 )
 from controller.scene import CheckerEntryView as EntryView
 from controller.session import Session
-from controller.table_banner import Banner
-from controller.table_bots import Thinking
-from controller.table_choice import Choice
-from controller.table_menu import MenuRoom
-from controller.table_motion import DiceEntry, Motion
-from controller.table_options import TableOptions
-from controller.table_time import TableTime
+from controller.table.banner import Banner
+from controller.table.bots import Thinking
+from controller.table.choice import Choice
+from controller.table.clock import TableTime
+from controller.table.menu import MenuRoom
+from controller.table.motion import DiceEntry, Motion
+from controller.table.options import TableOptions
 from rules.core import Dice, State
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def last_roll(session: Session) -> Dice | None:
 
 def status(table: Shown) -> TableStatus:
     """The table in words and the seats' looks, for the simulator's status line and
-    window (``controller/status_line.py``)."""
+    window (``controller.status_line``)."""
     from controller.status_line import table_status
 
     choice = None
