@@ -160,6 +160,14 @@ def plan_window(
     return WindowLayout((total_w, total_h), pitch, board, buttons, seat_boxes, labels, status)
 
 
+def label_size(layout: WindowLayout) -> int:
+    """The seats' labels grow with the board on screen, not with its LEDs: a 32×32
+    panel has LEDs half as big as a 16×16 one in the same window, and its labels
+    must not shrink with them (sized as for a board of 16 LEDs across)."""
+    led = max(layout.board.w, layout.board.h) // 16
+    return max(14, min(24, led * 2 // 3 + 6))
+
+
 def screenshot_name(directory: Path, now: datetime) -> Path:
     """``spieltisch-2026-12-01-215012.png`` in ``directory``; a second one within the
     same second gets ``-2``, ``-3``, ..., so F12 never overwrites a screenshot."""
@@ -269,6 +277,8 @@ class TableWindow(FixedSizePanel):
         self._board_cache: tuple[int, Any] | None = None
         """(pitch, the board drawn at that pitch); dropped when the frame changes."""
         self._closed = False
+        names = ("WINDOWEXPOSED", "WINDOWSHOWN", "VIDEOEXPOSE")
+        self._shown_events = {getattr(pygame, name) for name in names if hasattr(pygame, name)}
         try:
             pygame.display.init()
             pygame.font.init()
@@ -283,6 +293,7 @@ class TableWindow(FixedSizePanel):
                 )
             pygame.display.set_caption("spieltisch")
             self._surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+            pygame.event.pump()  # let the window system map it before the first picture
         except pygame.error as exc:  # no X server or Wayland compositor to be had
             raise WindowUnavailable(
                 f"cannot open a window ({exc}); try --display terminal"
@@ -375,8 +386,8 @@ class TableWindow(FixedSizePanel):
                     redraw = True
             elif event.type == pg.VIDEORESIZE:
                 self.resize((event.w, event.h))
-            elif event.type == getattr(pg, "WINDOWEXPOSED", -1):
-                redraw = True
+            elif event.type in self._shown_events:
+                redraw = True  # a picture drawn before the window was on screen is lost
         events += self._presses.holds(now)
         for button_event in events:
             if self._sink is not None:
@@ -584,7 +595,7 @@ class TableWindow(FixedSizePanel):
         self._text(hint, (centre_x, hint_y), max(13, size * 2 // 3), DIM_TEXT, width)
 
     def _label_size(self) -> int:
-        return max(14, min(24, self.layout.pitch * 2 // 3 + 6))
+        return label_size(self.layout)
 
     def _text(
         self,
