@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 import rules
 from controller import names
 from controller.games import presentation
+from controller.i18n import _
 from controller.machine import Mode
 from controller.scene import (
     AnyScene,
@@ -150,7 +151,7 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         return Scene(
             session.state,
             now,
-            banner="menu? OK=yes NEXT=no",
+            banner=_("menu? OK=yes NEXT=no"),
             banner_since=table.since,
             dice=table.motion.last_dice,
         )
@@ -244,11 +245,16 @@ def standings(table: Shown) -> tuple[Standing, ...]:
     if lost_colour is not None and len(players) == 1:
         (alone,) = players
         won = state.winners()[:1] == (alone,)
-        who = "you" if session.kinds[alone] == "human" else alone
-        return (Standing(f"{who} won!" if won else f"{who} lost", alone if won else lost_colour),)
+        colour = alone if won else lost_colour
+        if session.kinds[alone] == "human":
+            return (Standing(_("you won!") if won else _("you lost"), colour),)
+        words = _("{player} won!") if won else _("{player} lost")
+        return (Standing(words.format(player=alone), colour),)
     order = places(state, players)
     first = player_name(session, order[0])
-    words = [Standing("you win!" if first == "you" else f"{first} wins", order[0])]
+    you = first in ("you", _("you"))  # the panel's name for a lone human
+    said = _("you win!") if you else _("{player} wins").format(player=first)
+    words = [Standing(said, order[0])]
     if len(order) > 2:
         for place, player in enumerate(order[1:], start=2):
             words.append(Standing(f"  {place}. {player_name(session, player)}", player))
