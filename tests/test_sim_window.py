@@ -23,7 +23,8 @@ from controller.machine import Mode
 from controller.scene import Scene
 from controller.session import Session
 from controller.sim.status import TableStatus
-from controller.sim.window import TableWindow, WindowUnavailable, plan_window
+from controller.sim.window import TableWindow, WindowUnavailable
+from controller.sim.window_layout import plan_window
 from controller.status_line import table_status
 from controller.table import TableOptions
 from controller.testing.clock import FakeClock
@@ -353,7 +354,7 @@ def test_a_window_drawn_nowhere_counts_as_no_window(monkeypatch: pytest.MonkeyPa
 def test_seat_labels_are_as_big_at_32_leds_as_at_16() -> None:
     """At ``--size 32`` the LEDs are half as big as at 16 in the same window; the seats'
     labels grew with the LEDs and came out tiny. They follow the board now."""
-    from controller.sim.window import label_size
+    from controller.sim.window_layout import label_size
 
     for size in (SIZE, (1100, 1000)):
         at_16 = label_size(plan_window(size, 16, 16))

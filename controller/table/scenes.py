@@ -248,8 +248,8 @@ def standings(table: Shown) -> tuple[Standing, ...]:
         colour = alone if won else lost_colour
         if session.kinds[alone] == "human":
             return (Standing(_("you won!") if won else _("you lost"), colour),)
-        words = _("{player} won!") if won else _("{player} lost")
-        return (Standing(words.format(player=alone), colour),)
+        text = _("{player} won!") if won else _("{player} lost")
+        return (Standing(text.format(player=alone), colour),)
     order = places(state, players)
     first = player_name(session, order[0])
     you = first in ("you", _("you"))  # the panel's name for a lone human
