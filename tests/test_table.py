@@ -536,3 +536,29 @@ def test_sim_fast_shortens_every_delay() -> None:
     for key, value in FAST_PACE.items():
         assert value < getattr(normal, key), key
         assert getattr(fast, key) == value
+
+
+def test_bots_think_one_way_with_or_without_a_worker() -> None:
+    """One path for bot thinking: a table without a worker asks the same function the
+    worker runs (``bot_worker.think``) with the same seed, and the answer comes in as
+    the worker's does (``bot_arrived``), so both tables play the very same game."""
+    from controller.bot_worker import think
+    from controller.events import BotRequest
+    from rules.core import State
+
+    def game(ask_bot: object) -> list[dict[str, object]]:
+        table = Table(options(), ask_bot=ask_bot)  # type: ignore[arg-type]
+        session = Session.start("kleiner_aerger", "standard", ["bot", "bot"], seed=5, bot="random")
+        table.start_session(session)
+        for _ in range(60):
+            while asked:  # the worker's answers, taken by the loop
+                state, kind, request, seed = asked.pop(0)
+                table.bot_arrived(request, think(state, kind, seed), table.now)
+            wake = table.next_wakeup()
+            assert wake is not None
+            table.tick(max(wake, table.now))
+        return session.history
+
+    asked: list[tuple[State, str, BotRequest, int]] = []
+    by_worker = game(lambda *job: asked.append(job))
+    assert game(None) == by_worker and len(by_worker) > 20
