@@ -167,7 +167,7 @@ def test_an_unusable_database_path_is_set_aside_at_start_and_games_are_recorded(
     rig.start(new_game=game)
     moved = aside(state, side_files=True)
     assert moved, "nothing was set aside"
-    assert rig.table.banner.text is not None and rig.table.banner.startswith(
+    assert rig.table.banner.text is not None and rig.table.banner.text.startswith(
         "history damaged, moved to"
     )
     # every thing set aside is the very one that was there (renamed, not rewritten)

@@ -54,9 +54,7 @@ from controller.table.clock import TableTime
 from controller.table.effects import Effect, Outbox
 from controller.table.menu import START, MenuRoom
 from controller.table.motion import DiceEntry, Motion
-from controller.table.options import (
-    TableOptions,
-)
+from controller.table.options import TableOptions
 from controller.table.turns import Turns
 from controller.views.text import scroll_seconds
 from hardware.interfaces import ButtonEvent, Cue, Sound
