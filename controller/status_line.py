@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 
-import rules
 from controller.games import move_words as game_move_words
 from controller.games import presentation
 from controller.machine import Mode
@@ -148,7 +147,7 @@ def describe_game(
                 line += f" · move {index + 1} of {count}: NEXT shows another, OK plays it"
         if scene.hint is not None:
             line += f" · best: {move_words(state, scene.hint)}"
-            figures = rules.capabilities(state.game.name).hint_words
+            figures = presentation(state.game.name).hint_words
             if figures is not None and (words := figures(state, scene.hint)):
                 line += f" ({words})"
     else:

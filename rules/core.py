@@ -65,43 +65,37 @@ PASS: Final = Pass()
 
 @dataclass(frozen=True, slots=True)
 class MoveFacts:
-    """What a table needs to know to show a move, beyond its notation.
+    """What a table needs to know to animate and cue a move, beyond its notation.
 
     A game family declares a function that reads these from its own move classes
     (``Capabilities.move_facts``), so the appliance never probes a move for attributes
     that only some games' moves have. :func:`notation_facts` is the answer for a game
-    that declares nothing.
+    that declares nothing. Only facts every game can have live here, never words: how a
+    move is put in words for players is the table's business (each game family's
+    presentation reads the typed moves and facts of its own rules).
     """
 
-    words: str
-    """The move for a status line, e.g. "piece on 12 → 17" or "checkers 8/5 6/5"."""
     steps: int = 1
     """Field (or checker) steps the animation walks; at least one."""
     capture: bool = False
     """The move sends a piece home or hits a checker (the capture cue and flash)."""
-    checker_steps: tuple[tuple[int, int], ...] = ()
-    """A Backgammon play's single checker steps as (from, to) board indices in the
-    mover's view (24 the bar, negative borne off); empty for every other move. A
-    non-empty value makes the table animate at checker pace and order its choices by
-    checker."""
 
 
 def notation_facts(move: Move) -> MoveFacts:
-    """The facts a move's notation alone gives: its words are the notation, each ``/``
-    separates a step, and ``*`` marks a hit."""
+    """The facts a move's notation alone gives: each ``/`` separates a step, and ``*``
+    marks a hit."""
     notation = move.notation
-    return MoveFacts(notation, max(1, notation.count("/")), "*" in notation)
+    return MoveFacts(max(1, notation.count("/")), "*" in notation)
 
 
 @dataclass(frozen=True, slots=True)
 class PresetFacts:
-    """Rule switches of a preset that the appliance itself acts on; a game family reads
-    them from its own rule set (``Capabilities.preset_facts``)."""
+    """Rule switches of a preset that the appliance itself acts on in every game; a
+    game family reads them from its own rule set (``Capabilities.preset_facts``). A
+    switch only one family has stays in that family's own facts."""
 
     move_timer_s: float = 0.0
     """Seconds a player has for each move; 0 for no timer."""
-    crawford: bool = False
-    """A match preset that plays the Crawford rule (its history records Crawford games)."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -3,7 +3,7 @@
 A game family declares once, in its package's ``__init__``, what each of its games
 offers (:class:`GameInfo`): a title, its presets, its strong computer player and the
 optional capabilities that only some games have (GNU Backgammon Position IDs, a record
-format, a fast random playout, the facts a table shows of a move or acts on in a
+format, a fast random playout, the typed facts a table acts on of a move or a
 preset). The command line, the bots and the appliance ask the
 registry instead of keeping lists of game names, so a new game is one new folder plus
 one :func:`register_game` call. Presets are frozen rule sets of one engine ("presets,
@@ -26,11 +26,10 @@ PlayoutResult = tuple[Sequence[str], int, int, int]
 
 
 class RecordAnalysis(Protocol):
-    """What :attr:`Capabilities.record_analysis` returns."""
+    """What :attr:`Capabilities.record_analysis` returns: typed figures with their
+    JSON (the table words them, ``controller/games/<family>/``)."""
 
     def to_json(self) -> dict[str, Any]: ...
-
-    def lines(self) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -55,18 +54,16 @@ class Capabilities:
     (keys ending in ``_mean`` are averaged, the rest summed), e.g. Backgammon's gammons."""
     """A whole random game from ``state``, much faster than through the public API."""
     move_facts: Callable[[Move], MoveFacts] | None = None
-    """How the table words and animates a move; it is handed every move of the game,
+    """How the table animates and cues a move; it is handed every move of the game,
     the pass included. ``None``: :func:`rules.core.notation_facts`."""
     hint_details: Callable[[State, Move], Mapping[str, object]] | None = None
     """What a hint adds to its JSON beside the move (Backgammon: equities, chances, IDs)."""
-    hint_words: Callable[[State, Move], str] | None = None
-    """The figures the status line adds to a hinted move (Backgammon: equity, chances)."""
     preset_facts: Callable[[Game], PresetFacts] | None = None
-    """The rule switches of a preset the appliance acts on (a move timer, the Crawford
-    rule). ``None``: neither."""
+    """The rule switches of a preset the appliance acts on (a move timer). ``None``:
+    none."""
     record_analysis: Callable[[Iterable[Any]], RecordAnalysis] | None = None
     """An analysis of a finished record's replayed steps (how well each side played):
-    figures as JSON and as lines of text. ``None``: the game has none."""
+    typed figures and their JSON. ``None``: the game has none."""
 
 
 @dataclass(frozen=True)

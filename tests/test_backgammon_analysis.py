@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import rules
+from controller.games.backgammon.analysis_words import analysis_lines
 from rules.backgammon.analysis import PR_SCALE, WORST, Analysis, analyse
 from rules.backgammon.bot import BackgammonBot
 from rules.bots import RandomBot
@@ -63,7 +64,7 @@ def test_the_json_and_the_text_carry_every_figure(analysis: Analysis) -> None:
     assert {"played", "best", "played_equity", "best_equity", "position_id"} <= data["worst"][
         0
     ].keys()
-    assert any(line.startswith("  worst 1:") for line in analysis.lines())
+    assert any(line.startswith("  worst 1:") for line in analysis_lines(analysis))
 
 
 def test_an_analysis_is_the_same_each_time(played: list[PlayStep], analysis: Analysis) -> None:

@@ -8,7 +8,8 @@ import pytest
 
 import rules
 from controller.cli import main
-from rules.backgammon.hint import hint_words, ranked
+from controller.games.backgammon.words import hint_words
+from rules.backgammon.hint import hint_evaluation, ranked
 from rules.backgammon.net import equity
 
 OPENING_31 = ["rules", "hint", "backgammon", "--preset", "money", "--position-id", "4HPwATDgc/ABMA"]
@@ -40,6 +41,12 @@ def test_status_words_name_equity_and_chances() -> None:
     state = rules.get_game("backgammon", "money").state_from_position("4HPwATDgc/ABMA").roll((3, 1))
     words = hint_words(state, state.parse_move("8/5 6/5"))
     assert words.startswith("equity +0.") and "wins 5" in words and "gammon" in words
+    evaluation = hint_evaluation(state, state.parse_move("8/5 6/5"))
+    assert evaluation is not None and evaluation.move == "8/5 6/5"
+    assert (
+        f"equity {evaluation.equity:+.3f}, wins {round(100 * evaluation.probabilities[0])} %"
+        in words
+    )
 
 
 def test_a_bearoff_that_wins_is_exact() -> None:

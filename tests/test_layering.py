@@ -8,6 +8,7 @@ here even if no test happens to execute that line.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -230,14 +231,24 @@ def test_no_import_cycle_inside_a_package(package: str) -> None:
 # -- each game presents itself -----------------------------------------------------------
 
 FAMILIES = ROOT / "controller" / "games"
+RULE_FAMILIES = tuple(
+    sorted(p.name for p in (ROOT / "rules").iterdir() if (p / "__init__.py").is_file())
+)
+"""The game families of the rules (one package each: track, backgammon, minimaki)."""
 GAME_NAMES = ("maedn", "kleiner_aerger", "backgammon", "minimaki")
 """The games the product ships (the rules' registry names them; the controller must not)."""
-ENGINES = ("rules.track", "rules.backgammon", "rules.minimaki")
+GAME_TITLES = ("Mensch ärgere dich nicht", "Kleiner Ärger", "Backgammon", "Mini-Maki")
+"""Their titles: the registry's ``GameInfo.title`` is the only place that says them."""
+ENGINES = tuple(f"rules.{family}" for family in RULE_FAMILIES)
+PRESENTATIONS = tuple(f"controller.games.{family}" for family in RULE_FAMILIES)
+"""A family's own presentation package: only ``controller.games`` itself registers them."""
+STATE_TYPES = ("Maedn", "Backgammon", "Minimaki", "MiniMaki", "Track", "Play", "CubeAction")
 NOT_SCANNED = {
     "controller/testing": "the test harness shipped in the package builds configs and saves",
-    "controller/history/record.py": 'reads the rules\' win kinds "single/gammon/backgammon"',
 }
 """Where the scan does not look, and why."""
+REGISTERS_FAMILIES = "controller/games/__init__.py"
+"""Imports every family's package, which registers its presentation."""
 
 
 def generic_modules() -> list[Path]:
@@ -253,41 +264,65 @@ def generic_modules() -> list[Path]:
     return found
 
 
-def game_knowledge(path: Path) -> list[str]:
-    """Game names in string literals, imports of a game's engine, isinstance checks
-    against a game's state type, in one module (docstrings and comments excepted)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {
-        id(node.body[0].value)
+def _docstrings(tree: ast.AST) -> set[int]:
+    """Strings that are documentation: docstrings, and the bare strings that document
+    an attribute or a constant below its assignment."""
+    return {
+        id(node.value)
         for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
     }
+
+
+def _imports(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        return [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    return []
+
+
+def game_knowledge(path: Path, *, may_register: bool = False) -> list[str]:
+    """Game names or titles in string literals, imports of a game's engine or of a
+    family's presentation package, isinstance or type checks against a game's state or
+    move type, in one module (docstrings and comments excepted)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = _docstrings(tree)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if id(node) not in docstrings and node.value in GAME_NAMES:
-                found.append(f"line {node.lineno}: names {node.value!r}")
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            if node.module.startswith(ENGINES):
-                found.append(f"line {node.lineno}: imports {node.module}")
-        elif isinstance(node, ast.Import):
-            found += [
-                f"line {node.lineno}: imports {alias.name}"
-                for alias in node.names
-                if alias.name.startswith(ENGINES)
-            ]
+            if id(node) in docstrings:
+                continue
+            text = node.value.replace("GNU Backgammon", "a program")  # a program's name
+            words = set(re.findall(r"\w+", text.lower()))
+            named = [g for g in GAME_NAMES if text == g or g in words]
+            named += [t for t in GAME_TITLES if t in text]
+            found += [f"line {node.lineno}: names {name!r}" for name in named]
+        elif imported := _imports(node):
+            module = imported[0]
+            if module.startswith(ENGINES):
+                found.append(f"line {node.lineno}: imports {module}")
+            elif not may_register and any(name.startswith(PRESENTATIONS) for name in imported):
+                found.append(f"line {node.lineno}: imports a family's presentation")
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
-            and node.func.id == "isinstance"
-            and len(node.args) == 2
+            and node.func.id in ("isinstance", "issubclass", "type")
+            and node.args
         ):
-            kinds = ast.unparse(node.args[1])
-            if any(game in kinds for game in ("Maedn", "Backgammon", "Minimaki", "Track")):
-                found.append(f"line {node.lineno}: isinstance against {kinds}")
+            kinds = ast.unparse(node.args[-1] if node.func.id != "type" else node.args[0])
+            if node.func.id != "type" and any(kind in kinds for kind in STATE_TYPES):
+                found.append(f"line {node.lineno}: {node.func.id} against {kinds}")
+        elif isinstance(node, ast.Compare) and any(
+            isinstance(op, ast.Is | ast.IsNot | ast.Eq | ast.NotEq) for op in node.ops
+        ):
+            sides = [node.left, *node.comparators]
+            if any(
+                isinstance(side, ast.Call) and ast.unparse(side.func) == "type" for side in sides
+            ):
+                named = [ast.unparse(side) for side in sides if not isinstance(side, ast.Call)]
+                if any(kind in text for text in named for kind in STATE_TYPES):
+                    found.append(f"line {node.lineno}: type check against {named}")
     return found
 
 
@@ -295,9 +330,13 @@ def test_generic_controller_modules_know_no_game() -> None:
     """Outside a family's presentation package nothing in controller/ names a game,
     imports a game's engine or tests a game's state type: it asks the registration."""
     offenders = {
-        str(path.relative_to(ROOT)): found
+        relative: found
         for path in generic_modules()
-        if (found := game_knowledge(path))
+        if (
+            found := game_knowledge(
+                path, may_register=(relative := str(path.relative_to(ROOT))) == REGISTERS_FAMILIES
+            )
+        )
     }
     assert offenders == {}
 
@@ -307,15 +346,49 @@ def test_the_scan_finds_game_knowledge(tmp_path: Path) -> None:
     sample.write_text(
         '"""maedn in a docstring is fine."""\n'
         "from rules.backgammon.engine import BackgammonState\n"
+        "from controller.games.track import words\n"
+        "from controller.games import minimaki\n"
         "def f(state):\n"
-        '    return state.game.name == "minimaki" or isinstance(state, BackgammonState)\n',
+        '    return state.game.name == "minimaki" or isinstance(state, BackgammonState)\n'
+        "def g(state, move):\n"
+        '    title = "Mini-Maki for one"\n'
+        '    hint = "no hint (backgammon only)"\n'
+        "    return type(state) is MaednState or type(move) == Play\n",
         encoding="utf-8",
     )
     assert sorted(game_knowledge(sample)) == [
+        "line 10: type check against ['MaednState']",
+        "line 10: type check against ['Play']",
         "line 2: imports rules.backgammon.engine",
-        "line 4: isinstance against BackgammonState",
-        "line 4: names 'minimaki'",
+        "line 3: imports a family's presentation",
+        "line 4: imports a family's presentation",
+        "line 6: isinstance against BackgammonState",
+        "line 6: names 'minimaki'",
+        "line 8: names 'Mini-Maki'",
+        "line 9: names 'backgammon'",
     ]
+
+
+def test_the_rules_families_facts_hold_no_words() -> None:
+    """The rules keep typed facts (enums, dataclasses, numbers), never prose for
+    players: no string in a family's facts module, beyond its docstrings, has a space."""
+    prose = []
+    for family in RULE_FAMILIES:
+        path = ROOT / "rules" / family / "facts.py"
+        if not path.exists():
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = _docstrings(tree)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and any(char.isspace() for char in node.value)
+            ):
+                prose.append(f"rules/{family}/facts.py:{node.lineno}: {node.value!r}")
+    assert RULE_FAMILIES == ("backgammon", "minimaki", "track")
+    assert prose == []
 
 
 def test_the_loop_and_the_appliance_never_write_the_tables_fields() -> None:

@@ -116,6 +116,32 @@ def test_the_menu_and_the_status_line_show_its_title_and_words() -> None:
     assert "— run · move 1 of 2" in table.status().text
 
 
+def test_its_own_words_reach_the_status_line_and_it_keeps_the_default_view() -> None:
+    """A presentation that declares only its move words (as a family's words module
+    does): the menu shows the registered title, the status line the game's words, and
+    the board is drawn by the generic view."""
+    from controller.games import Presentation, register_presentation, unregister_presentation
+    from hardware.interfaces import ButtonEvent
+
+    register_presentation(toy_game.NAME, Presentation(move_words=toy_game.hare_words))
+    try:
+        menu = tuple(item for item in default_menu() if item.game == toy_game.NAME)
+        table = Table(TableOptions(menu=menu, bot="random"))
+        assert table.status().text.startswith("menu: Hasenrennen (1 of 1)")
+        table.handle(ButtonEvent(0, "ok", "down"), 0.0)
+        session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=1)
+        table.start_session(session)
+        table.turns.roll_now((5,))
+        while table.state is not Mode.CHOOSE:
+            wake = table.next_wakeup()
+            assert wake is not None
+            table.tick(wake)
+        assert "5 — the hare runs 5 fields · move 1 of 2" in table.status().text
+        assert views.view_of(toy_game.NAME) is views.GENERIC
+    finally:
+        unregister_presentation(toy_game.NAME)
+
+
 @pytest.mark.parametrize(("width", "height", "mode"), views.GENERIC.sizes())
 def test_a_generic_view_draws_it_at_every_layout(width: int, height: int, mode: str) -> None:
     state = rules.get_game(toy_game.NAME).new_state()
@@ -142,10 +168,10 @@ def test_the_text_board_shows_it() -> None:
 
 def test_the_table_words_and_animates_its_moves_by_their_notation() -> None:
     """Declaring no move or preset facts is fine: the notation is the words, one step
-    is animated, nothing is captured, there is no move timer and no Crawford rule."""
+    is animated, nothing is captured, and there is no move timer."""
     game = rules.get_game(toy_game.NAME)
-    assert rules.move_facts(toy_game.NAME, toy_game.HOP) == rules.MoveFacts("hop", 1, False)
-    assert rules.preset_facts(game) == rules.PresetFacts(move_timer_s=0.0, crawford=False)
+    assert rules.move_facts(toy_game.NAME, toy_game.HOP) == rules.MoveFacts(1, False)
+    assert rules.preset_facts(game) == rules.PresetFacts(move_timer_s=0.0)
     rolled = game.new_state().roll([4])
     assert cycling_order(toy_game.NAME, rolled.legal_moves()) == (toy_game.RUN, toy_game.HOP)
     session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=2, bot="random")

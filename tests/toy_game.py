@@ -15,7 +15,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import Dice, JsonDict, Move, ValueState, check_dice, uniform_outcomes
+from rules.core import (
+    Dice,
+    JsonDict,
+    Move,
+    State,
+    ValueState,
+    check_dice,
+    uniform_outcomes,
+)
 from rules.errors import IllegalMoveError, InvalidStateError, NotDecisionError
 from rules.registry import GameInfo, register_game, unregister_game
 
@@ -161,3 +169,10 @@ def register() -> None:
 
 def unregister() -> None:
     unregister_game(NAME)
+
+
+def hare_words(state: State, move: Move) -> str:
+    """The toy's own words for its moves, as a family's words module would give them:
+    "the hare runs 5 fields", "the hare hops"."""
+    assert isinstance(state, HareState) and state.die is not None
+    return f"the hare runs {state.die} fields" if move == RUN else "the hare hops"

@@ -29,12 +29,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from controller.games import presentation
 from controller.history.export import can_export_match, json_lines, match_text, replay
 from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Summary
 from controller.history.stats import tally
 from controller.history.store import HistoryError, HistoryStore
 from rules.playout import PlayStep
-from rules.registry import RecordAnalysis, capabilities
+from rules.registry import RecordAnalysis, capabilities, game_info, game_names
 
 FORMATS = ("mat", "jsonl")
 
@@ -60,11 +61,17 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     export.add_argument(
         "--format",
         choices=FORMATS,
-        help="mat (Backgammon only) or jsonl (default: mat for Backgammon, else jsonl)",
+        help=f"mat ({_match_games()} only) or jsonl (default: mat for {_match_games()}, "
+        "else jsonl)",
     )
     stats = cmds.add_parser("stats", help="wins per seat colour and per kind of player")
     stats.add_argument("--last", type=int, help="count only each game's last N finished games")
     stats.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _match_games() -> str:
+    """The titles of the games whose rules write a record file (``.mat``)."""
+    return ", ".join(g.title for g in map(game_info, game_names()) if g.capabilities.record_export)
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
@@ -221,6 +228,14 @@ def length_text(summary: Summary) -> str:
 # -- show ---------------------------------------------------------------------------------
 
 
+def analysis_lines(game: str, analysis: RecordAnalysis) -> list[str]:
+    """The analysis in the game's words; a game without words for it shows its JSON."""
+    words = presentation(game).analysis_lines
+    if words is None:
+        return [f"analysis: {json.dumps(analysis.to_json(), sort_keys=True)}"]
+    return words(analysis)
+
+
 def record_analysis(summary: Summary, steps: Sequence[PlayStep]) -> RecordAnalysis | None:
     """The game's analysis of a finished record (Backgammon's error rates, luck and
     worst decisions), or None where the game has none."""
@@ -263,7 +278,7 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         out.write("\n" + render_board(steps[0].before, colour=colour) + "\n")
     analysis = record_analysis(summary, steps)
     if analysis is not None:
-        out.write("\n".join(analysis.lines()) + "\n")
+        out.write("\n".join(analysis_lines(summary.game, analysis)) + "\n")
     for number, step in enumerate(steps, start=1):
         who = step.player or "dice"
         if step.dice is not None:

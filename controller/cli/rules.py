@@ -49,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
         "--position-id",
         "--position",
         dest="position_id",
-        help="GNU Backgammon Position ID (POSID or POSID:MATCHID) or XGID (backgammon only)",
+        help=POSITION_ID_HELP,
     )
 
     moves = cmds.add_parser("moves", help="legal moves of a state, each with its result")
@@ -96,7 +96,7 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     play.add_argument(
         "--export",
         metavar="FILE",
-        help="with --games 1: write the game in the game's record format (backgammon: .mat)",
+        help=f"with --games 1: write the game in the game's record format ({_record_formats()})",
     )
 
 
@@ -106,7 +106,7 @@ def state_args(p: argparse.ArgumentParser) -> None:
         "--position-id",
         "--position",
         dest="position_id",
-        help="GNU Backgammon Position ID (POSID or POSID:MATCHID) or XGID (backgammon only)",
+        help=POSITION_ID_HELP,
     )
     p.add_argument(
         "--dice",
@@ -200,11 +200,28 @@ def state_from(game: Game, data: Any) -> State:
     return chosen.state_from_json(data)
 
 
+def _record_formats() -> str:
+    """The games whose rules write a record file, with its suffix ("backgammon: .mat")."""
+    formats = {g: rules.capabilities(g).record_suffix for g in rules.game_names()}
+    return ", ".join(f"{g}: {suffix}" for g, suffix in formats.items() if suffix) or "none"
+
+
+def _games_with_position_ids() -> str:
+    return ", ".join(g for g in rules.game_names() if rules.capabilities(g).position_id) or "none"
+
+
+POSITION_ID_HELP = (
+    "GNU Backgammon Position ID (POSID or POSID:MATCHID) or XGID "
+    f"({_games_with_position_ids()} only)"
+)
+"""The games that read one are the ones whose rules declare it."""
+
+
 def from_position_id(game: Game, text: str, option: str = "--position-id") -> State:
     """A state from a GNU Backgammon Position ID, for the games that have them."""
     reader = rules.capabilities(game.name).position_id
     if reader is None:
-        raise CliError(f"{option} is only for backgammon, not {game.name}")
+        raise CliError(f"{option} is only for {_games_with_position_ids()}, not {game.name}")
     return reader(game, text)
 
 

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 import rules
 from rules.core import Dice, Move, Pass, State
+from rules.registry import RecordAnalysis
 
 if TYPE_CHECKING:
     from PIL import Image
 
+    from controller.games.record_extras import RecordExtras
     from controller.scene import Scene
     from controller.views.overlay import Box
 
@@ -42,7 +44,7 @@ class BoardView:
 
 
 def notation_words(move: Move) -> str:
-    """The default words of a move: what the rules say of it."""
+    """The default words of a move: its notation (the rules keep no words)."""
     return "pass (no move)" if isinstance(move, Pass) else move.notation
 
 
@@ -71,6 +73,20 @@ class Presentation:
     """The dice beside the board as the start of a line, given "3 5"; None: "3 5 — "."""
     step_words: Callable[[tuple[int, int, bool]], str] | None = None
     """One (from, to, hit) step of a move entered piece by piece, in words."""
+    checker_steps: Callable[[Move], tuple[tuple[int, int], ...]] | None = None
+    """A move's single (from, to) checker steps, for a game whose moves are made of
+    several: such a move animates at checker pace, and a held NEXT steps through the
+    choices checker by checker. None: no move has any."""
+    hint_words: Callable[[State, Move], str] | None = None
+    """The figures the status line adds to a hinted move (equity, chances); None:
+    none."""
+    analysis_lines: Callable[[RecordAnalysis], list[str]] | None = None
+    """A record analysis (``Capabilities.record_analysis``) as lines of text; None: its
+    JSON on one line."""
+    record_extras: Callable[[State, Mapping[str, Any]], RecordExtras] | None = None
+    """What a history record adds for a finished or abandoned game (given its final
+    position and that position's JSON): e.g. a match's score and games. None:
+    nothing."""
     checker_entry: Callable[[State, Sequence[Move]], Any] | None = None
     """How a human enters a move: None enters whole moves; a game whose moves are
     built checker by checker returns its entry object for a state, or None."""
@@ -140,6 +156,10 @@ def move_words(state: State, move: Move) -> str:
     words = presentation(state.game.name).move_words
     if words is not None:
         return words(state, move)
-    if isinstance(move, Pass):
-        return "pass (no move)"
-    return rules.move_facts(state.game.name, move).words
+    return notation_words(move)
+
+
+def checker_steps(game: str, move: Move) -> tuple[tuple[int, int], ...]:
+    """``move``'s single checker steps, if ``game``'s moves are made of several."""
+    steps = presentation(game).checker_steps
+    return () if steps is None else steps(move)

@@ -7,20 +7,21 @@ save file holds them (``{"player", "dice": [...]}`` and ``{"player", "move": not
 together with the start position, so a record can be replayed later
 (:mod:`controller.history.export`) even if a future version starts games differently.
 
-A Backgammon match is one record; its games (winner, points, how they were won, the
-cube, the Crawford game, the score after each) are derived from the final position's
-list of finished games, which the rules keep for every Backgammon game and match.
+What only some games have (a match's score and its games) the game's family adds
+through its presentation (``Presentation.record_extras``), from the final position.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import rules
+from controller.games import presentation
+from controller.games.record_extras import NO_EXTRAS, RecordedMatchGame
 from controller.session import Session
 
 FINISHED = "finished"
@@ -30,7 +31,19 @@ OUTCOMES = (FINISHED, ABANDONED)
 RULES_SIDE = "rules"
 """The kind of a side no seat plays: Mini-Maki's black pieces, moved by the dice."""
 
-_KIND_FACTOR = {"single": 1, "gammon": 2, "backgammon": 3}
+__all__ = [
+    "ABANDONED",
+    "FINISHED",
+    "OUTCOMES",
+    "RULES_SIDE",
+    "HistoryEntry",
+    "RecordedMatchGame",
+    "Seat",
+    "Summary",
+    "legacy_uid",
+    "record_of",
+    "seat_order",
+]
 
 
 @dataclass(frozen=True)
@@ -61,34 +74,6 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class RecordedMatchGame:
-    """One game of a Backgammon match (a single or money game is a match of one)."""
-
-    number: int
-    winner: str
-    points: int
-    kind: str
-    """single, gammon, backgammon, or drop (a double was refused)."""
-    cube: int
-    """The cube's value when the game ended; for a drop, its value before the refused
-    double (which is what the winner scores)."""
-    crawford: bool
-    score: dict[str, int]
-    """The match score after this game."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "winner": self.winner,
-            "points": self.points,
-            "kind": self.kind,
-            "cube": self.cube,
-            "crawford": self.crawford,
-            "score": dict(self.score),
-        }
-
-
-@dataclass(frozen=True)
 class Summary:
     """Everything about a game except its moves: what ``history list`` shows."""
 
@@ -107,7 +92,8 @@ class Summary:
     moves: int
     """Moves made (every decision but a pass)."""
     result: dict[str, Any] = field(default_factory=dict)
-    """Game-specific results: a Backgammon match's length and final score."""
+    """Game-specific results (the family's record extras): e.g. a match's length and
+    final score."""
     games: tuple[RecordedMatchGame, ...] = ()
     id: int | None = None
 
@@ -181,7 +167,8 @@ def record_of(
     seats.sort(key=lambda s: (s.seat, s.colour or ""))
     rolls = sum(1 for entry in session.history if "dice" in entry)
     moves = sum(1 for entry in session.history if entry.get("move") not in (None, "pass"))
-    result: dict[str, Any] = {k: final[k] for k in ("match_length", "score") if k in final}
+    extend = presentation(session.game).record_extras
+    extras = NO_EXTRAS if extend is None else extend(session.state, final)
     summary = Summary(
         uid=session.started or legacy_uid(session),
         game=session.game,
@@ -193,8 +180,8 @@ def record_of(
         seats=tuple(seats),
         rolls=rolls,
         moves=moves,
-        result=result,
-        games=match_games(final, crawford_rule(session)),
+        result=dict(extras.result),
+        games=extras.games,
     )
     return HistoryEntry(summary, start, final, list(session.history))
 
@@ -204,42 +191,6 @@ def legacy_uid(session: Session) -> str:
     events, which a replayed last move does not change."""
     head = json.dumps([session.game, session.preset, session.kinds, session.history[:40]])
     return "legacy-" + hashlib.sha256(head.encode()).hexdigest()[:24]
-
-
-def crawford_rule(session: Session) -> bool:
-    return rules.preset_facts(session.state.game).crawford
-
-
-def match_games(final: Mapping[str, Any], crawford_rule: bool) -> tuple[RecordedMatchGame, ...]:
-    """The games of a Backgammon match (or single game) from its final position.
-
-    The cube is the points divided by what the game was won by; a dropped double scores
-    the cube as it stood. The Crawford game is the one right after a side first came
-    within one point of the match length, as the rules play it.
-    """
-    finished = final.get("games")
-    if not isinstance(finished, list):
-        return ()
-    length = int(final.get("match_length") or 0)
-    sides = [str(p) for p in final.get("players", ())]
-    score = dict.fromkeys(sides, 0)
-    games = []
-    crawford = False
-    for number, game in enumerate(finished, start=1):
-        winner, points, kind = str(game["winner"]), int(game["points"]), str(game["kind"])
-        before = dict(score)
-        if length:
-            score[winner] = score.get(winner, 0) + points
-        cube = points // _KIND_FACTOR.get(kind, 1)
-        games.append(RecordedMatchGame(number, winner, points, kind, cube, crawford, dict(score)))
-        away = length - 1
-        crawford = (
-            crawford_rule
-            and bool(length)
-            and away in score.values()
-            and away not in before.values()
-        )
-    return tuple(games)
 
 
 def seat_order(colours: Sequence[str]) -> list[str]:

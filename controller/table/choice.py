@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import rules
-from controller.games import presentation
+from controller.games import checker_steps, presentation
 from controller.session import Session
 from rules.core import Move
 
@@ -111,7 +110,7 @@ class Choice:
 def cycling_order(game: str, moves: Sequence[Move]) -> tuple[Move, ...]:
     """Backgammon plays sorted by their first checker (highest point first, the bar is
     25), so a held NEXT steps checker by checker; other games keep the rules' order."""
-    sources = [rules.move_facts(game, m).checker_steps for m in moves]
+    sources = [checker_steps(game, m) for m in moves]
     if not any(sources):
         return tuple(moves)
 

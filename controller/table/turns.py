@@ -14,7 +14,7 @@ from typing import Protocol
 
 import rules
 from controller.events import BotRequest
-from controller.games import presentation
+from controller.games import checker_steps, presentation
 from controller.i18n import _
 from controller.machine import Mode
 from controller.session import Session
@@ -100,9 +100,11 @@ class Turns:
         if self.table.motion.moving is None:  # a decision with nothing to animate
             self.table.moved()
             return
-        facts = rules.move_facts(self.table.require_session().game, self.table.motion.moving[0])
+        game, move = self.table.require_session().game, self.table.motion.moving[0]
+        facts = rules.move_facts(game, move)
         options = self.table.options
-        per_step = options.checker_step_time_s if facts.checker_steps else options.step_time_s
+        by_checker = checker_steps(game, move)
+        per_step = options.checker_step_time_s if by_checker else options.step_time_s
         capture_s = options.capture_time_s if facts.capture else 0.0
         seconds = facts.steps * per_step + capture_s
         self.table.motion.begin(self.table.time.now, seconds * self.table.time.pace())

@@ -90,9 +90,7 @@ register_game(
             record_analysis=_analysis,
             play_stats=_play_stats,
             move_facts=facts.move_facts,
-            preset_facts=facts.preset_facts,
             hint_details=hint.hint_details,
-            hint_words=hint.hint_words,
         ),
     )
 )

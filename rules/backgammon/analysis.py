@@ -134,22 +134,6 @@ class Analysis:
             "worst": [d.to_json() for d in self.worst],
         }
 
-    def lines(self) -> list[str]:
-        """The analysis in words, for ``history show``."""
-        out = ["analysis (equity lost by the strong bot's one-roll lookahead):"]
-        for s in self.sides:
-            out.append(
-                f"  {s.player}: PR {s.pr:.1f} ({s.equity_lost:.3f} equity lost over "
-                f"{s.decisions} non-forced decisions), luck {s.luck:+.3f}"
-            )
-        for n, d in enumerate(self.worst, start=1):
-            out.append(
-                f"  worst {n}: event {d.step}, {d.player} {d.dice[0]}-{d.dice[1]} "
-                f"({d.position_id}): played {d.played} ({d.played_equity:+.3f}), "
-                f"best {d.best} ({d.best_equity:+.3f}), lost {d.lost:.3f}"
-            )
-        return out
-
 
 class Judge:
     """The evaluations an analysis needs, on the strong bot's network."""

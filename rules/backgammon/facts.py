@@ -1,34 +1,60 @@
-"""What the table shows of a Backgammon move and acts on in a preset: a play's checker
-steps (animated and ordered checker by checker), the cube decisions in words, the
-Crawford rule of a match."""
+"""What the table acts on of a Backgammon move and preset, as typed facts: how many
+checker steps a play animates and whether it hits, the play's single checker steps
+(the table animates and orders its choices checker by checker), which cube decision a
+move is, and whether a preset plays the Crawford rule.
+
+No words here: the table puts these facts into the players' language
+(``controller/games/backgammon/``).
+"""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import cast
 
 from rules.backgammon.engine import BackgammonGame, CubeAction, Play
-from rules.core import Game, Move, MoveFacts, PresetFacts, notation_facts
+from rules.core import Game, Move, MoveFacts, notation_facts
 
-CUBE_WORDS = {
-    "roll": "roll the dice",
-    "double": "offer a double",
-    "take": "take the double",
-    "drop": "drop (give up the game)",
-}
+CheckerSteps = tuple[tuple[int, int], ...]
+"""(from, to) board indices in the mover's view: 24 is the bar, negative borne off."""
+
+
+class CubeDecision(Enum):
+    """What a move does with the doubling cube (its value is the move's notation)."""
+
+    ROLL = "roll"
+    """Roll the dice instead of doubling."""
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    """Refuse the double and give up the game."""
 
 
 def move_facts(move: Move) -> MoveFacts:
     if isinstance(move, Play):
-        return MoveFacts(
-            f"checkers {move.notation}",
-            max(1, len(move.steps)),
-            any(hit for _, _, hit in move.steps),
-            tuple((src, dst) for src, dst, _ in move.steps),
-        )
-    if isinstance(move, CubeAction) and move.notation in CUBE_WORDS:
-        return MoveFacts(CUBE_WORDS[move.notation])
+        return MoveFacts(max(1, len(move.steps)), any(hit for _, _, hit in move.steps))
+    if isinstance(move, CubeAction):
+        return MoveFacts()
     return notation_facts(move)
 
 
-def preset_facts(game: Game) -> PresetFacts:
-    return PresetFacts(crawford=cast(BackgammonGame, game).rules.crawford)
+def checker_steps(move: Move) -> CheckerSteps:
+    """A play's single checker steps; empty for a cube decision and the pass."""
+    if isinstance(move, Play):
+        return tuple((src, dst) for src, dst, _ in move.steps)
+    return ()
+
+
+def cube_decision(move: Move) -> CubeDecision | None:
+    """The cube decision ``move`` is, or None for a play and the pass."""
+    if isinstance(move, CubeAction):
+        try:
+            return CubeDecision(move.notation)
+        except ValueError:
+            return None
+    return None
+
+
+def crawford_rule(game: Game) -> bool:
+    """A match preset that plays the Crawford rule (its history records Crawford games)."""
+    return cast(BackgammonGame, game).rules.crawford

@@ -50,14 +50,6 @@ class Evaluation:
             "lose_backgammon": round(lose_bg, 3),
         }
 
-    def words(self) -> str:
-        """For the status line: ``equity +0.123, wins 55 % (gammon 14 %)``."""
-        win, win_g, _, lose_g, _ = self.probabilities
-        return (
-            f"equity {self.equity:+.3f}, wins {round(100 * win)} % "
-            f"(gammon {round(100 * win_g)} %, loses a gammon {round(100 * lose_g)} %)"
-        )
-
 
 def _after_play(play: Play) -> Probabilities:
     """The mover's chances after ``play`` (exact when it bears off the last checker)."""
@@ -103,14 +95,15 @@ def hint_details(state: State, move: Move) -> dict[str, object]:
     }
 
 
-def hint_words(state: State, move: Move) -> str:
-    """The status line's figures for the hinted ``move`` (empty if none apply)."""
+def hint_evaluation(state: State, move: Move) -> Evaluation | None:
+    """The figures of the hinted ``move`` (equity and chances): at a cube decision the
+    position's; None if none apply. The table words them."""
     if not isinstance(state, BackgammonState):
-        return ""
+        return None
     for evaluation in ranked(state):
         if evaluation.move == move.notation or state.phase != MOVE:
-            return evaluation.words()
+            return evaluation
     if isinstance(move, Play):  # the bot's deeper pick is not in the network's top few
         p = _after_play(move)
-        return Evaluation(move.notation, equity(p), p).words()
-    return ""
+        return Evaluation(move.notation, equity(p), p)
+    return None

@@ -7,7 +7,6 @@ from typing import cast
 
 from rules.budget import Budget
 from rules.core import Bot, State
-from rules.minimaki import facts
 from rules.minimaki.engine import (
     DIAGONAL,
     FREE_SETUP,
@@ -41,6 +40,6 @@ register_game(
             "two_player": lambda: minimaki_game(TWO_PLAYER),
         },
         strong_bot=_strong_player,
-        capabilities=Capabilities(move_facts=facts.move_facts, play_stats=_play_stats),
+        capabilities=Capabilities(play_stats=_play_stats),
     )
 )

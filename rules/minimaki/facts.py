@@ -1,17 +1,25 @@
-"""How the table words a Mini-Maki move: red's king step, or a piece put on the board
-(red's start field on row 6, a black in the free setup)."""
+"""What the table acts on of a Mini-Maki move, as typed facts: a piece put on the board
+is red's start (on its baseline, row 6) or a black of the free setup.
+
+No words here: the table puts these facts into the players' language
+(``controller/games/minimaki/``). A Mini-Maki move walks one step and never captures,
+which is what its notation alone says, so the game declares no move facts.
+"""
 
 from __future__ import annotations
 
-from rules.core import Move, MoveFacts, notation_facts
-from rules.minimaki.engine import RED_BASE, Place, Step, field_name
+from enum import Enum
+
+from rules.minimaki.engine import RED_BASE, Place
 
 
-def move_facts(move: Move) -> MoveFacts:
-    if isinstance(move, Step):
-        return MoveFacts(f"step {field_name(move.src)} → {field_name(move.dst)}")
-    if isinstance(move, Place):
-        # Red starts on its baseline; a piece put anywhere else is a free-setup black.
-        side = "start on" if move.row == RED_BASE else "black on"
-        return MoveFacts(f"{side} {move.notation}")
-    return notation_facts(move)
+class Placed(Enum):
+    """Whose piece a :class:`~rules.minimaki.engine.Place` puts on the board."""
+
+    RED_START = "red_start"
+    BLACK = "black"
+
+
+def placed(move: Place) -> Placed:
+    """Red starts on its baseline; a piece put anywhere else is a free-setup black."""
+    return Placed.RED_START if move.row == RED_BASE else Placed.BLACK

@@ -1,12 +1,49 @@
-"""What the table shows of a track-game move and acts on in a preset: the words of the
-JSON position vocabulary, how many fields a piece walks, the move timer."""
+"""What the table acts on of a track-game move and preset, as typed facts: where a
+move starts and ends (a field of the track, home, or a goal field), how many fields a
+piece walks, whether it captures, the move timer.
+
+No words here: the table puts these facts into the players' language
+(``controller/games/track/``).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
 from typing import cast
 
 from rules.core import Game, Move, MoveFacts, PresetFacts, notation_facts
 from rules.track.engine import MaednGame, TrackMove
+
+
+class Area(Enum):
+    """The part of the board a position of the JSON vocabulary lies in."""
+
+    TRACK = "track"
+    HOME = "home"
+    """Where the pieces wait that have not entered (``home`` or ``out``)."""
+    GOAL = "goal"
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """A position of a move: its area and, on the track, the field's name (its number,
+    or its name in a geometry that names fields); in the goal, the goal field's number."""
+
+    area: Area
+    field: int | str = ""
+
+
+def spot(field: int | str) -> Spot:
+    """The typed reading of a position in the JSON vocabulary (``12``, ``home``,
+    ``goal2``)."""
+    if isinstance(field, int):
+        return Spot(Area.TRACK, field)
+    if field in ("home", "out"):
+        return Spot(Area.HOME)
+    if field.startswith("goal"):
+        return Spot(Area.GOAL, field[4:])
+    return Spot(Area.TRACK, field)
 
 
 def move_facts(move: Move) -> MoveFacts:
@@ -14,23 +51,7 @@ def move_facts(move: Move) -> MoveFacts:
     field onto the start); the pass is its notation."""
     if not isinstance(move, TrackMove):
         return notation_facts(move)
-    words = f"{field_words(move.src, start=True)} → {field_words(move.dst, start=False)}"
-    return MoveFacts(
-        words + (", captures" if move.capture else ""),
-        max(1, move.to_progress - max(move.from_progress, 0)),
-        move.capture,
-    )
-
-
-def field_words(field: int | str, *, start: bool) -> str:
-    """A position in words: the piece on it when it starts a move, else the place."""
-    if isinstance(field, int):
-        return f"piece on {field}" if start else str(field)
-    if field in ("home", "out"):
-        return "piece from home"
-    if field.startswith("goal"):
-        return f"piece in goal {field[4:]}" if start else f"goal {field[4:]}"
-    return f"piece on {field}" if start else field
+    return MoveFacts(max(1, move.to_progress - max(move.from_progress, 0)), move.capture)
 
 
 def preset_facts(game: Game) -> PresetFacts:

@@ -1,22 +1,22 @@
 """How Backgammon presents itself: white is drawn orange and black blue, a play is
-entered checker by checker, and a match flashes the score after each of its games."""
+entered and animated checker by checker, a match flashes the score after each of its
+games and its history record lists the match's games. The words are in
+:mod:`controller.games.backgammon.words`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from controller.games.backgammon.analysis_words import analysis_lines
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
+from controller.games.backgammon.record import record_extras
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
-from controller.games.presentation import (
-    BoardView,
-    Presentation,
-    colour_name,
-    register_presentation,
-)
-from rules.backgammon.engine import PLAYERS, BackgammonState, Play
-from rules.backgammon.moves import BAR
-from rules.core import Dice, Move, State
+from controller.games.backgammon.words import hint_words, move_words, opening_words, step_words
+from controller.games.presentation import BoardView, Presentation, register_presentation
+from rules.backgammon.engine import BackgammonState, Play
+from rules.backgammon.facts import checker_steps
+from rules.core import Move, State
 
 
 def checker_entry(state: State, moves: Sequence[Move]) -> CheckerEntry | None:
@@ -24,29 +24,6 @@ def checker_entry(state: State, moves: Sequence[Move]) -> CheckerEntry | None:
     if isinstance(state, BackgammonState) and all(isinstance(m, Play) for m in moves):
         return CheckerEntry(state)
     return None
-
-
-def point_words(index: int) -> str:
-    """A step end in the mover's numbering: 1–24, the bar, or off."""
-    if index == BAR:
-        return "bar"
-    return "off" if index < 0 else str(index + 1)
-
-
-def step_words(step: tuple[int, int, bool]) -> str:
-    a, b, hit = step
-    return f"{point_words(a)}/{point_words(b)}{'*' if hit else ''}"
-
-
-def opening_words(dice: Dice, after: State) -> str:
-    """Both sides throw one die; the higher begins with both dice, a tie throws again."""
-    white, black = dice
-    names = [colour_name("backgammon", p) for p in PLAYERS]
-    line = f"{names[0]} {white}, {names[1]} {black}"
-    if white == black:
-        return f"{line}: a tie, both throw again"
-    starter = after.current_player
-    return f"{line}: {colour_name('backgammon', starter or '')} begins"
 
 
 # Backgammon: points (triangles) from both sides.
@@ -83,7 +60,12 @@ register_presentation(
             "money-automatic": "with cube, Jacoby, 2 automatic doubles",
             **{f"match{n}": f"match to {n}" for n in (1, 3, 5, 7, 11)},
         },
+        move_words=move_words,
+        hint_words=hint_words,
+        checker_steps=checker_steps,
         checker_entry=checker_entry,
+        record_extras=record_extras,
+        analysis_lines=analysis_lines,
         game_end_banner=game_end_banner,
         opening_words=opening_words,
         step_words=step_words,

@@ -5,13 +5,8 @@ ends in "you won!" or "you lost"."""
 from __future__ import annotations
 
 from controller.games.minimaki.text_board import MINIMAKI_LEGEND, render_minimaki
+from controller.games.minimaki.words import dice_words, move_words
 from controller.games.presentation import BoardView, Presentation, register_presentation
-
-
-def dice_words(values: str) -> str:
-    """The dice beside the board are the blacks' roll, not red's."""
-    return f"black rolled {values} — "
-
 
 # Mini-Maki: six black pieces on row 1, the red Maki at the bottom.
 MINIMAKI_ICON = (
@@ -46,6 +41,7 @@ register_presentation(
             "free_setup": "free start",
             "two_player": "2 players",
         },
+        move_words=move_words,
         dice_words=dice_words,
         hint=True,
         dice_roll_themselves=True,

@@ -1,23 +1,19 @@
 """How the track games (Mensch ärgere dich nicht, Kleiner Ärger) present themselves.
 
 Why here: the finishing order by how far the pieces got, and whose piece a capture
-sends home, are facts of a track state; the generic table only asks for them.
+sends home, are facts of a track state; the generic table only asks for them. The
+words are in :mod:`controller.games.track.words`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import rules
-from controller.games.presentation import (
-    BoardView,
-    Presentation,
-    colour_name,
-    register_presentation,
-)
+from controller.games.presentation import BoardView, Presentation, register_presentation
 from controller.games.track.text_board import render_track_game, track_legend
-from rules.core import Move, Pass, State
-from rules.track.engine import MaednState, TrackMove
+from controller.games.track.words import move_words
+from rules.core import State
+from rules.track.engine import MaednState
 
 
 def places(state: State, players: Sequence[str]) -> list[str]:
@@ -28,32 +24,6 @@ def places(state: State, players: Sequence[str]) -> list[str]:
     if isinstance(state, MaednState):
         rest.sort(key=lambda p: -sum(max(-1, x) + 1 for x in state.progress(p)))
     return ranked + rest
-
-
-def victim(state: State, move: Move) -> str | None:
-    """The player whose piece ``move`` sends home, if it captures."""
-    if not isinstance(state, MaednState) or not isinstance(move, TrackMove) or not move.capture:
-        return None
-    after = state.apply(move)
-    if not isinstance(after, MaednState):
-        return None
-    for player in state.players:
-        if player == state.current_player:
-            continue
-        if after.progress(player).count(-1) > state.progress(player).count(-1):
-            return player
-    return None
-
-
-def move_words(state: State, move: Move) -> str:
-    """The rules' words of the move, and whose piece a capture hits."""
-    if isinstance(move, Pass):
-        return "pass (no move)"
-    words = rules.move_facts(state.game.name, move).words
-    hit = victim(state, move)
-    if hit is not None and words.endswith(", captures"):
-        words += f" {colour_name(state.game.name, hit)}"
-    return words
 
 
 # MÄDN: the cross-shaped track with a home circle in each seat's corner.

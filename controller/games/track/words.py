@@ -1,0 +1,56 @@
+"""The track games (Mensch ärgere dich nicht, Kleiner Ärger) in the players' words: a
+piece's move from where to where, and whose piece a capture sends home.
+
+The rules give typed facts (:func:`rules.track.facts.spot` reads a position into an
+:class:`Area` and a field); this module is the only place that turns them into words,
+through the catalog.
+"""
+
+from __future__ import annotations
+
+from controller.games.presentation import colour_name, notation_words
+from controller.i18n import _
+from rules.core import Move, State
+from rules.track.engine import MaednState, TrackMove
+from rules.track.facts import Area, Spot, spot
+
+
+def spot_words(where: Spot, *, start: bool) -> str:
+    """A position in words: the piece on it when it starts a move, else the place."""
+    if where.area is Area.HOME:
+        return _("piece from home")
+    if where.area is Area.GOAL:
+        if start:
+            return _("piece in goal {field}").format(field=where.field)
+        return _("goal {field}").format(field=where.field)
+    return _("piece on {field}").format(field=where.field) if start else str(where.field)
+
+
+def victim(state: State, move: Move) -> str | None:
+    """The player whose piece ``move`` sends home, if it captures."""
+    if not isinstance(state, MaednState) or not isinstance(move, TrackMove) or not move.capture:
+        return None
+    after = state.apply(move)
+    if not isinstance(after, MaednState):
+        return None
+    for player in state.players:
+        if player == state.current_player:
+            continue
+        if after.progress(player).count(-1) > state.progress(player).count(-1):
+            return player
+    return None
+
+
+def move_words(state: State, move: Move) -> str:
+    """ "piece on 12 → 17", and whose piece a capture hits: ", captures green"."""
+    if not isinstance(move, TrackMove):
+        return notation_words(move)
+    words = _("{src} → {dst}").format(
+        src=spot_words(spot(move.src), start=True), dst=spot_words(spot(move.dst), start=False)
+    )
+    if not move.capture:
+        return words
+    hit = victim(state, move)
+    if hit is None:
+        return words + _(", captures")
+    return words + _(", captures {colour}").format(colour=colour_name(state.game.name, hit))
