@@ -70,6 +70,21 @@ class NoticeEvent:
 
     text: str
     seconds: float = 30.0
+    qr: tuple[str, ...] = ()
+    """A QR code to show beside (alternating with) the text on panels large enough
+    (32×32): one string of "1" (dark) and "0" per row, made by the page's server."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartGameEvent:
+    """Start ``game`` (the companion page's Setup): ``seats`` holds one kind per seat
+    (human, bot or empty; a phone seat is a human seat). The table starts it only
+    while no game is being played, as its own menu would."""
+
+    game: str
+    preset: str
+    seats: tuple[str, ...]
+    bot: str = "strong"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +93,14 @@ class ReloadEvent:
 
 
 Event = (
-    ButtonEvent | ShutdownEvent | StatusEvent | BotMoveEvent | WakeEvent | ReloadEvent | NoticeEvent
+    ButtonEvent
+    | ShutdownEvent
+    | StatusEvent
+    | BotMoveEvent
+    | WakeEvent
+    | ReloadEvent
+    | NoticeEvent
+    | StartGameEvent
 )
 
 

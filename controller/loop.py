@@ -24,18 +24,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from PIL import Image
+
 from controller.events import (
     BotMoveEvent,
     EventQueue,
     NoticeEvent,
     ShutdownEvent,
+    StartGameEvent,
     StatusEvent,
     WakeEvent,
 )
+from controller.page_start import start_requested
 from controller.safekeeping import SAVE_WARNING_S, Safekeeping
 from controller.scene import AnyScene
 from controller.table import Table
-from controller.views import timing
+from controller.views import qr, timing
 from hardware.display import DisplayClosed
 from hardware.interfaces import ButtonEvent, Display
 
@@ -65,6 +69,8 @@ class Loop:
         self.events = events
         self.display = display
         self.render = render
+        self.qr: tuple[tuple[str, ...], float, float] | None = None
+        """The pairing QR code's rows and when its notice began and ends."""
         self.clock = clock
         self.watchdog = watchdog
         self.watchdog_interval = watchdog_interval
@@ -145,12 +151,18 @@ class Loop:
             table.redraw()
         elif isinstance(event, NoticeEvent):
             table.notify(event.text, event.seconds, now)
+            self.qr = (event.qr, table.banner.since, table.banner.until) if event.qr else None
+        elif isinstance(event, StartGameEvent):
+            table.at(now)
+            start_requested(table, event)
 
     def draw(self) -> None:
         table = self.table
         scene = table.scene()
         with timing.collect() as change:
             image = self.render(scene, self.display.width, self.display.height, self.display.mode)
+            if self.qr is not None and table.now < self.qr[2] and isinstance(image, Image.Image):
+                image = qr.overlay(image, self.qr[0], table.now, self.qr[1])
         self.renders += 1
         table.drawn()
         self.next_frame = None

@@ -620,6 +620,11 @@ SUMMARY=("${SUMMARY[0]}" "$gpio_line" "${SUMMARY[@]:1}")
 step "4. config in $CONF_DIR, saved games in $STATE_DIR"
 hint "the lines above say which file; fix it, then run sudo systemd/install.sh again"
 run install -d -m 0755 "$CONF_DIR"
+# The companion page's Setup saves the config as the service's user: it writes a new
+# file in this directory and renames it over config.toml, so the service's group may
+# write the directory (the unit's ReadWritePaths= lets it, under ProtectSystem=strict).
+system chgrp "$USER_NAME" "$CONF_DIR"
+run chmod 0775 "$CONF_DIR"
 new_config=$(mktemp)
 TEMP_FILES+=("$new_config")
 if [ -f "$CONF_DIR/config.toml" ]; then

@@ -186,6 +186,7 @@ def check_first_install(
     assert f"{config}: ok: ws2812 16x16" in result.stdout
     state = root / "var" / "lib" / "spieltisch"
     assert stat.S_IMODE(state.stat().st_mode) == 0o750
+    assert stat.S_IMODE(config.parent.stat().st_mode) == 0o775  # group: the service
     assert list(state.iterdir()) == []
     # what it would have done to the system, in this order
     actions = recorded(root, "install")
@@ -208,6 +209,7 @@ def check_first_install(
         "useradd --system --user-group --home-dir /var/lib/spieltisch --no-create-home "
         "--shell /usr/sbin/nologin --comment spieltisch\\ game\\ table spieltisch",
         "usermod --append --groups gpio\\,spi\\,dialout spieltisch",
+        f"chgrp spieltisch {etc / 'spieltisch'}",  # the page's Setup saves the config
         f"chown spieltisch:spieltisch {state}",
         "systemctl daemon-reload",
         "systemctl enable spieltisch.service",
@@ -305,7 +307,7 @@ def check_upgrade(checkout: Path, root: Path, first_revision: str, save: bytes) 
     """After a "git pull" (one module changed, a data file added, a file removed) the
     installer runs again: the new code is installed, the config (edited for fake
     hardware) and the save stay byte for byte, and it says what it changed."""
-    cli = checkout / "controller" / "cli.py"
+    cli = checkout / "controller" / "cli" / "command.py"
     cli.write_text(cli.read_text(encoding="utf-8") + "# upgraded\n", encoding="utf-8")
     (checkout / "hardware" / "NOTES.txt").write_text("shipped as package data\n")
     (checkout / "wiring.md").unlink()
@@ -328,7 +330,11 @@ def check_upgrade(checkout: Path, root: Path, first_revision: str, save: bytes) 
     state = root / "var" / "lib" / "spieltisch"
     assert (state / "session.json").read_bytes() == save
     site = site_packages(root / "opt" / "spieltisch" / "venv")
-    assert (site / "controller" / "cli.py").read_text(encoding="utf-8").endswith("# upgraded\n")
+    assert (
+        (site / "controller" / "cli" / "command.py")
+        .read_text(encoding="utf-8")
+        .endswith("# upgraded\n")
+    )
     assert (site / "hardware" / "NOTES.txt").is_file()
     assert not (root / "opt" / "spieltisch" / "src" / "wiring.md").exists()
     report = result.stdout[result.stdout.index("== done") :]

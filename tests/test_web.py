@@ -137,12 +137,18 @@ def test_a_code_is_void_after_too_many_wrong_tries() -> None:
 class ServedTable:
     """A rig whose panel is mirrored to a running server."""
 
-    def __init__(self, seats: tuple[str, ...] = ("human", "bot")) -> None:
-        self.rig = ApplianceRig(None, seats=seats, buttons=False)
+    def __init__(
+        self,
+        seats: tuple[str, ...] = ("human", "bot"),
+        state_dir: Path | None = None,
+        config_path: Path | None = None,
+        size: int = 16,
+    ) -> None:
+        self.rig = ApplianceRig(state_dir, seats=seats, buttons=False, size=size)
         tee, self.publisher = mirrored(self.rig.app.loop.display)
         self.rig.app.loop.display = tee
         phones = [0]
-        self.server = serve(self.rig.app, self.publisher, 0, phones)
+        self.server = serve(self.rig.app, self.publisher, 0, phones, config_path)
         assert self.server is not None
         self.url = f"http://127.0.0.1:{self.server.port}"
 

@@ -1,7 +1,9 @@
 """The companion page in a real headless Chromium (Debian's chromium and
 chromium-driver, driven by Selenium): pair with the code from the panel, play a phone
 seat with the page's buttons, and see the live mirror equal the panel's last frame
-pixel for pixel, with screenshots along the way (docs/web.md shows them)."""
+pixel for pixel; start a game from Setup; open a finished game's replay, step it, and
+download its ``.mat``, which GNU Backgammon imports. Screenshots along the way
+(docs/web.md shows them)."""
 
 from __future__ import annotations
 
@@ -36,12 +38,28 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
+def downloads(tmp_path: Path) -> Path:
+    """Where the browser saves what the page downloads."""
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def browser(downloads: Path) -> Iterator[Any]:
     from selenium.webdriver.chrome.service import Service
 
     profile = tempfile.mkdtemp(prefix="spieltisch-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    options.add_experimental_option(
+        "prefs",
+        {
+            "download.default_directory": str(downloads),
+            "download.prompt_for_download": False,
+            "safebrowsing.enabled": False,
+        },
+    )
     for flag in (
         "--headless",
         "--no-sandbox",
@@ -133,3 +151,111 @@ def next_notice(table: ServedTable) -> NoticeEvent | None:
         if isinstance(event, NoticeEvent):
             return event
     return None
+
+
+def pair_in_browser(browser: Any, table: ServedTable) -> None:
+    browser.get(table.url + "/")
+    wait_for(lambda: browser.find_element("id", "link").text == "live", "the stream")
+    browser.find_element("id", "show-code").click()
+    notice = wait_for(lambda: next_notice(table), "the code on the panel")
+    browser.find_element("id", "code").send_keys(notice.text.split()[-1])
+    browser.find_element("css selector", "#pair-form button").click()
+    wait_for(lambda: browser.find_element("id", "pairing").is_displayed() is False, "pairing")
+
+
+def test_start_a_game_from_setup(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    from tests.test_web_pages import config_file
+
+    shots = Path(os.environ.get(SHOTS_ENV) or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    path = config_file(tmp_path)
+    table = ServedTable(seats=("human", "bot", "human", "human"), config_path=path)
+    try:
+        table.rig.start()  # the menu
+        table.rig.app.loop.draw()
+        pair_in_browser(browser, table)
+        browser.get(table.url + "/setup")
+        wait_for(lambda: browser.find_element("id", "game").get_attribute("value"), "the form")
+        Select(browser.find_element("id", "game")).select_by_value("kleiner_aerger")
+        Select(browser.find_element("id", "seat2")).select_by_value("phone")
+        timer = browser.find_element("id", "move_timer_s")
+        timer.clear()
+        timer.send_keys("-4")
+        browser.find_element("id", "save").click()
+        error = wait_for(
+            lambda: browser.find_element("id", "err-move_timer_s").text, "the error beside it"
+        )
+        assert "out of range" in error
+        browser.save_screenshot(str(shots / "setup-error.png"))
+        timer.clear()
+        timer.send_keys("8")
+        browser.find_element("id", "start").click()
+        wait_for(lambda: "started" in browser.find_element("id", "setup-message").text, "started")
+        session = wait_for(lambda: table.rig.app.table.session, "the game at the table", table)
+        assert session.game == "kleiner_aerger" and len(session.seats) == 3
+        browser.save_screenshot(str(shots / "setup.png"))
+    finally:
+        table.close()
+
+
+def test_replay_a_finished_game_and_import_its_mat_in_gnubg(
+    browser: Any, tmp_path: Path, downloads: Path
+) -> None:
+    from tests.test_backgammon_mat import GNUBG, gnubg_scores
+    from tests.test_web_pages import GAMES, add_games
+
+    shots = Path(os.environ.get(SHOTS_ENV) or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    state = tmp_path / "state"
+    add_games(state, GAMES)
+    table = ServedTable(state_dir=state)
+    try:
+        table.rig.start()
+        browser.get(table.url + "/history")
+        rows = wait_for(
+            lambda: browser.find_elements("css selector", "#games tbody tr"), "the games"
+        )
+        assert len(rows) == len(GAMES)
+        wait_for(lambda: browser.find_elements("css selector", ".player .chi"), "the charts")
+        browser.save_screenshot(str(shots / "history.png"))
+        backgammon = next(r for r in rows if "backgammon" in r.text)
+        backgammon.click()
+        wait_for(lambda: browser.find_element("id", "detail").is_displayed(), "the game")
+        image = browser.find_element("id", "replay")
+        for _ in range(5):
+            browser.find_element("id", "forward").click()
+        wait_for(lambda: image.get_attribute("data-step") == "5", "step 5")
+        wait_for(
+            lambda: browser.execute_script(
+                "const i = document.getElementById('replay'); return i.complete && i.naturalWidth;"
+            ),
+            "the frame",
+        )
+        assert browser.execute_script("return document.getElementById('replay').naturalWidth") == 16
+        assert "step 5 of" in browser.find_element("id", "step-text").text
+        browser.save_screenshot(str(shots / "replay.png"))
+        stats = browser.find_element("id", "player-stats")
+        browser.execute_script("arguments[0].scrollIntoView()", stats)
+        browser.save_screenshot(str(shots / "statistics.png"))
+
+        browser.find_element("id", "download-mat").click()
+        files = wait_for(lambda: list(downloads.glob("game-*.mat")), "the download")
+        mat = files[0]
+        assert " point match" in mat.read_text(encoding="utf-8")
+        if GNUBG is None:
+            pytest.skip("GNU Backgammon (Debian package gnubg) is not installed: import not tried")
+        record_id = int(mat.stem.split("-")[1])
+        from controller.history.store import HistoryStore
+
+        store = HistoryStore(state)
+        store.open(create=False)
+        final = store.get(record_id).final_state
+        store.close()
+        won = {"white": 0, "black": 0}
+        last = final["games"][-1]
+        won[last["winner"]] = last["points"]
+        assert gnubg_scores([mat], tmp_path) == [(len(final["games"]), won["white"], won["black"])]
+    finally:
+        table.close()

@@ -253,7 +253,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         from controller.web.attach import serve
 
         phones = [i for i, p in enumerate(config.players) if p == "phone"]
-        server = serve(app, publisher, config.web.port, phones)
+        server = serve(app, publisher, config.web.port, phones, Path(args.config))
     announcement = None
     if server is not None:
         from controller.web.mdns import announce
@@ -418,7 +418,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         if publisher is not None:
             from controller.web.attach import serve
 
-            server = serve(app, publisher, args.web, phones)
+            server = serve(app, publisher, args.web, phones, args.config)
             if server is not None:
                 sys.stderr.write(
                     f"spieltisch sim: companion page on http://localhost:{server.port}/\n"

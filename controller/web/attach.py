@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from controller.page_start import game_on
 from controller.web.publish import FramePublisher
 from hardware.interfaces import Display
 from hardware.tee import TeeDisplay
@@ -30,12 +32,16 @@ def serve(
     publisher: FramePublisher,
     port: int,
     phone_seats: Sequence[int] = (),
+    config_path: Path | None = None,
 ) -> WebServer | None:
     """Start the server for ``app``; None (and one logged line) if it cannot listen or
-    aiohttp is missing: the table plays on without its page."""
+    aiohttp is missing: the table plays on without its page. ``config_path`` is the
+    file the Setup page saves to (the one the appliance was started with; None: the
+    page cannot save), and the history is read from ``app``'s state directory."""
     table = app.table
     publisher.status_source = table.status
     publisher.dice_source = lambda: table.motion.last_dice
+    publisher.playing_source = lambda: game_on(table)
     try:
         from controller.web.server import WebServer
 
@@ -45,6 +51,8 @@ def serve(
             port,
             phone_seats=phone_seats,
             hold_s=app.config.buttons.hold_s,
+            config_path=config_path,
+            state_dir=app.store.directory if app.store is not None else None,
         ).start()
     except ImportError as exc:
         log.error("companion page off: %s (install spieltisch[web])", exc)

@@ -34,6 +34,8 @@ class Snapshot:
     rgb: bytes
     status: TableStatus | None
     dice: tuple[int, ...] | None
+    playing: bool = False
+    """A game is being played: the page's Setup cannot start another."""
 
     def frame_message(self) -> bytes:
         """The WebSocket frame: width, height (one byte each), then the RGB pixels."""
@@ -57,6 +59,7 @@ class Snapshot:
             "text": self.status.text if self.status is not None else "",
             "seats": seats,
             "dice": list(self.dice) if self.dice else [],
+            "playing": self.playing,
         }
 
 
@@ -69,6 +72,7 @@ class FramePublisher:
         self.mode = mode
         self.status_source: StatusSource | None = None
         self.dice_source: Callable[[], tuple[int, ...] | None] | None = None
+        self.playing_source: Callable[[], bool] | None = None
         self.listeners: list[Callable[[], None]] = []
         self.clock: Callable[[], float] = time.monotonic
         self._lock = threading.Lock()
@@ -95,9 +99,12 @@ class FramePublisher:
             rgb = image.convert("RGB").tobytes() if image.mode != "RGB" else image.tobytes()
             status = self.status_source() if self.status_source is not None else None
             dice = self.dice_source() if self.dice_source is not None else None
+            playing = self.playing_source() if self.playing_source is not None else False
         except Exception:  # the page must never stop the table
             return
-        snapshot = Snapshot(next(self._numbers), image.width, image.height, rgb, status, dice)
+        snapshot = Snapshot(
+            next(self._numbers), image.width, image.height, rgb, status, dice, playing
+        )
         with self._lock:
             if self.clock() < self._hidden_until:
                 self.held_back += 1

@@ -20,13 +20,19 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from controller.events import EventQueue, NoticeEvent
+from controller.web import qr
+from controller.web.connections import HEADER_TIMEOUT_S, Counted, Counter, Refuse
+from controller.web.history_routes import HistoryRoutes
 from controller.web.pairing import CODE_S, Pairing, PairingError
 from controller.web.publish import FramePublisher
+from controller.web.replies import json_body, json_error
+from controller.web.setup_routes import SetupRoutes
 from hardware.interfaces import ButtonEvent
 
 log = logging.getLogger(__name__)
@@ -38,8 +44,13 @@ SEND_TIMEOUT_S = 5.0
 COOKIE = "spieltisch_session"
 STATIC = {
     "/": ("index.html", "text/html"),
+    "/setup": ("setup.html", "text/html"),
+    "/history": ("history.html", "text/html"),
     "/static/style.css": ("style.css", "text/css"),
     "/static/app.js": ("app.js", "text/javascript"),
+    "/static/common.js": ("common.js", "text/javascript"),
+    "/static/setup.js": ("setup.js", "text/javascript"),
+    "/static/history.js": ("history.js", "text/javascript"),
 }
 """The only files served: fixed names, never a path taken from a request."""
 BUTTONS = ("ok", "next")
@@ -60,6 +71,8 @@ class WebApp:
         phone_seats: Sequence[int] = (),
         hold_s: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
+        config_path: Path | None = None,
+        state_dir: Path | None = None,
     ) -> None:
         self.publisher = publisher
         self.events = events
@@ -71,6 +84,9 @@ class WebApp:
         self.changed = asyncio.Event()
         self.held: dict[tuple[int, str], asyncio.TimerHandle] = {}
         self.files = {path: (static_text(name), kind) for path, (name, kind) in STATIC.items()}
+        self.setup = SetupRoutes(self, config_path)
+        panel = (publisher.width, publisher.height, publisher.mode)
+        self.history = HistoryRoutes(state_dir, panel)
 
     def build(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self.guard])
@@ -81,6 +97,9 @@ class WebApp:
         app.router.add_post("/api/pair/code", self.show_code)
         app.router.add_post("/api/pair", self.pair)
         app.router.add_post("/api/press", self.press)
+        app.router.add_get(r"/P/{code:\d{6}}", self.scanned)
+        self.setup.add(app.router)
+        self.history.add(app.router)
         return app
 
     # -- safety ---------------------------------------------------------------------------
@@ -105,6 +124,11 @@ class WebApp:
         )
         response.headers.setdefault("Cache-Control", "no-store")
         return response
+
+    def game_on(self) -> bool:
+        """The newest frame says a game is being played."""
+        snapshot = self.publisher.latest()
+        return snapshot is not None and snapshot.playing
 
     def paired(self, request: web.Request) -> bool:
         return self.pairing.allowed(
@@ -141,9 +165,25 @@ class WebApp:
         shown = CODE_S / 4
         self.publisher.hide_for(shown + 2)
         asyncio.get_running_loop().call_later(shown + 2, self.publisher.reveal)
-        self.events.put(NoticeEvent(f"code {code}", shown))
+        self.events.put(NoticeEvent(f"code {code}", shown, self.qr_rows(request, code)))
         log.warning("companion page: pairing code %s is on the panel", code)
         return web.json_response({"shown": True})
+
+    def qr_rows(self, request: web.Request, code: str) -> tuple[str, ...]:
+        """The QR code of this page's address with ``code``; none without segno."""
+        where = request.transport.get_extra_info("sockname") if request.transport else None
+        if not where:
+            return ()
+        try:
+            return qr.rows(qr.pairing_url(str(where[0]), int(where[1]), code))
+        except ImportError:
+            log.warning("companion page: no QR code on the panel (install segno)")
+            return ()
+
+    async def scanned(self, request: web.Request) -> web.Response:
+        """The QR code's address: on to the page, the code filled in."""
+        location = f"/?code={request.match_info['code']}"
+        return web.Response(status=302, headers={"Location": location})
 
     async def pair(self, request: web.Request) -> web.Response:
         data = await json_body(request)
@@ -243,20 +283,6 @@ async def drain(ws: web.WebSocketResponse) -> None:
             break
 
 
-async def json_body(request: web.Request) -> dict[str, Any]:
-    try:
-        data = await request.json()
-    except (ValueError, UnicodeDecodeError):
-        raise web.HTTPBadRequest(reason="the body must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise web.HTTPBadRequest(reason="the body must be a JSON object")
-    return data
-
-
-def json_error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
-
-
 class WebServer:
     """The server thread: start() returns once it listens (or raises OSError)."""
 
@@ -268,9 +294,16 @@ class WebServer:
         host: str = "0.0.0.0",
         phone_seats: Sequence[int] = (),
         hold_s: float = 1.0,
+        config_path: Path | None = None,
+        state_dir: Path | None = None,
+        header_s: float = HEADER_TIMEOUT_S,
     ) -> None:
         self.publisher = publisher
         self.events = events
+        self.config_path = config_path
+        self.state_dir = state_dir
+        self.header_s = header_s
+        self.counter = Counter()
         self.host = host
         self.port = port
         self.phone_seats = phone_seats
@@ -300,7 +333,14 @@ class WebServer:
     async def _serve(self) -> None:
         self.loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        self.web = WebApp(self.publisher, self.events, self.phone_seats, self.hold_s)
+        self.web = WebApp(
+            self.publisher,
+            self.events,
+            self.phone_seats,
+            self.hold_s,
+            config_path=self.config_path,
+            state_dir=self.state_dir,
+        )
         runner = web.AppRunner(
             self.web.build(), handle_signals=False, access_log=None, keepalive_timeout=15
         )
@@ -308,14 +348,15 @@ class WebServer:
         handlers = runner.server
         assert handlers is not None
 
-        counter = Counter()
+        counter = self.counter
+        header_s = self.header_s
 
         def limited() -> asyncio.BaseProtocol:
             # Counted here, when asyncio accepts: a burst of connections is accepted
             # all at once, before aiohttp registers any of them.
             if counter.open >= MAX_CONNECTIONS:
                 return Refuse()
-            return Counted(handlers(), counter)
+            return Counted(handlers(), counter, header_s)
 
         server = await self.loop.create_server(limited, self.host, self.port, backlog=256)
         self.port = server.sockets[0].getsockname()[1]
@@ -342,47 +383,3 @@ class WebServer:
                 self.loop.call_soon_threadsafe(self._stop.set)
         if self.thread is not None:
             self.thread.join(5)
-
-
-class Counter:
-    open = 0
-
-
-class Counted(asyncio.Protocol):
-    """aiohttp's protocol for one connection, counted while it is open."""
-
-    def __init__(self, inner: Any, counter: Counter) -> None:
-        self.inner = inner
-        self.counter = counter
-        counter.open += 1
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.inner.connection_made(transport)
-
-    def data_received(self, data: bytes) -> None:
-        self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        result: bool | None = self.inner.eof_received()
-        return result
-
-    def pause_writing(self) -> None:
-        self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        self.inner.resume_writing()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.counter.open -= 1
-        self.inner.connection_lost(exc)
-
-
-class Refuse(asyncio.Protocol):
-    """A connection over the limit: one short answer, then closed."""
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        transport.write(
-            b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-        )
-        transport.close()

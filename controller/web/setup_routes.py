@@ -1,0 +1,100 @@
+"""The Setup page's routes: read the settings, check them, save them, start a game.
+
+Reading needs nothing (like watching); checking, saving and starting need a paired
+phone and its CSRF token. Saving writes the file the appliance was started with
+(:mod:`controller.web.settings`); starting puts a
+:class:`~controller.events.StartGameEvent` on the table's queue, as a button would,
+and the table starts the game on its own thread when no game is being played.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from aiohttp import web
+
+import rules
+from controller.events import EventQueue, StartGameEvent
+from controller.web import settings
+from controller.web.replies import json_body, json_error
+from controller.web.settings import SettingsError
+
+
+class Server(Protocol):
+    """What the routes need of the server's app (:class:`~controller.web.server.WebApp`)."""
+
+    events: EventQueue
+    phone_seats: tuple[int, ...]
+
+    def paired(self, request: web.Request) -> bool: ...
+
+    def game_on(self) -> bool: ...
+
+
+ACTIONS = ("check", "save", "start")
+
+
+class SetupRoutes:
+    def __init__(self, app: Server, config_path: Path | None) -> None:
+        self.app = app
+        self.config_path = config_path
+
+    def add(self, router: web.UrlDispatcher) -> None:
+        router.add_get("/api/setup", self.read)
+        router.add_post("/api/setup", self.change)
+
+    def source(self) -> str:
+        return str(self.config_path) if self.config_path is not None else "<simulator>"
+
+    async def read(self, request: web.Request) -> web.Response:
+        try:
+            document = settings.read_document(self.config_path)
+        except SettingsError as exc:
+            return json_error(500, str(exc))
+        return web.json_response(
+            {
+                "values": settings.current(document),
+                "choices": settings.choices(),
+                "saves_to": str(self.config_path) if self.config_path is not None else None,
+            }
+        )
+
+    async def change(self, request: web.Request) -> web.Response:
+        if not self.app.paired(request):
+            return json_error(403, "pair this phone with the table first")
+        data = await json_body(request)
+        action, form = data.get("action"), data.get("values")
+        if action not in ACTIONS or not isinstance(form, dict):
+            return json_error(400, "setup: send {action: check|save|start, values: {...}}")
+        try:
+            document = settings.read_document(self.config_path)
+        except SettingsError as exc:
+            return json_error(500, str(exc))
+        checked = settings.check(document, form, self.source())
+        if checked.errors or checked.config is None:
+            return web.json_response({"ok": False, "errors": checked.errors}, status=422)
+        config = checked.config
+        if action == "save":
+            if self.config_path is None:
+                return json_error(409, "the simulator runs without --config FILE: nothing to save")
+            try:
+                settings.save(self.config_path, checked.document)
+            except SettingsError as exc:
+                return json_error(500, str(exc))
+            return web.json_response({"ok": True, "saved": str(self.config_path)})
+        if action == "start":
+            preset = config.game.preset or rules.default_preset(config.game.name)
+            playing = sum(kind != "empty" for kind in config.players)
+            counts = rules.get_game(config.game.name, preset).player_counts
+            if playing not in counts:
+                allowed = ", ".join(map(str, counts))
+                message = f"{config.game.name} is for {allowed} players, {playing} chosen"
+                return web.json_response({"ok": False, "errors": {"seats": [message]}}, status=422)
+            if self.app.game_on():
+                return json_error(409, "a game is being played: end it at the table first")
+            kinds = tuple("human" if kind == "phone" else kind for kind in config.players)
+            self.app.phone_seats = tuple(i for i, k in enumerate(config.players) if k == "phone")
+            self.app.events.put(StartGameEvent(config.game.name, preset, kinds, config.game.bot))
+            return web.json_response({"ok": True, "started": config.game.name, "preset": preset})
+        return web.json_response({"ok": True})

@@ -1,0 +1,156 @@
+// The History page: the kept games, a game's replay stepped frame by frame, statistics.
+"use strict";
+let current = null;  // {id, frames, moves}
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function query() {
+  const params = new URLSearchParams();
+  for (const [name, id] of [["game", "f-game"], ["player", "f-player"], ["from", "f-from"], ["to", "f-to"]]) {
+    if ($(id).value) params.set(name, $(id).value);
+  }
+  return params.toString();
+}
+
+function resultText(game) {
+  if (game.outcome !== "finished") return "abandoned";
+  return game.winner ? game.winner + " won" : "finished";
+}
+
+function fillOnce(select, values) {
+  const chosen = select.value;
+  while (select.options.length > 1) select.remove(1);
+  for (const value of values) select.append(el("option", { value, text: value }));
+  select.value = chosen;
+}
+
+async function showList() {
+  $("history-message").textContent = "";
+  let data;
+  try { data = await getJSON("/api/history?" + query()); } catch (error) {
+    $("history-message").textContent = error.message; return;
+  }
+  fillOnce($("f-game"), data.game_names);
+  fillOnce($("f-player"), data.players);
+  $("count").textContent = data.matched + " games" + (data.matched > data.shown ? ", the newest " + data.shown + " shown" : "");
+  const body = document.querySelector("#games tbody");
+  body.textContent = "";
+  for (const game of data.games) {
+    const row = el("tr", { "data-id": game.id, tabindex: "0" },
+      el("td", { text: game.id }), el("td", { text: game.ended.slice(0, 16).replace("T", " ") }),
+      el("td", { text: game.game + " · " + game.preset }),
+      el("td", { text: Object.values(game.players).join(", ") }),
+      el("td", { text: resultText(game) }), el("td", { text: game.moves }));
+    row.onclick = () => openGame(game.id);
+    body.append(row);
+  }
+  showStats();
+}
+
+async function openGame(id) {
+  let data;
+  try { data = await getJSON("/api/history/" + id); } catch (error) {
+    $("history-message").textContent = error.message; return;
+  }
+  current = { id, frames: data.frames, moves: data.moves };
+  $("detail").hidden = false;
+  $("detail-title").textContent = "Game " + id + ": " + data.game.game + " · " + data.game.preset + " · " + resultText(data.game);
+  $("download-json").href = "/api/history/" + id + "/game.json";
+  $("download-mat").hidden = !data.game.has_mat;
+  $("download-mat").href = "/api/history/" + id + "/game.mat";
+  const list = $("moves");
+  list.textContent = "";
+  for (const move of data.moves) {
+    const item = el("li", { text: move.player + ": " + (move.dice ? "rolls " + move.dice.join("-") : move.move) });
+    item.onclick = () => step(move.n);
+    list.append(item);
+  }
+  $("step").max = String(data.frames - 1);
+  step(0);
+  $("detail").scrollIntoView();
+}
+
+function step(number) {
+  if (!current) return;
+  const n = Math.max(0, Math.min(current.frames - 1, number));
+  $("step").value = String(n);
+  $("replay").src = "/api/history/" + current.id + "/frame/" + n + ".png";
+  $("replay").dataset.step = String(n);
+  const move = current.moves[n - 1];
+  $("step-text").textContent = n === 0 ? "the start" : "step " + n + " of " + (current.frames - 1) + ": " + move.player + " " + (move.dice ? "rolls " + move.dice.join("-") : "plays " + move.move);
+  document.querySelectorAll("#moves li").forEach((item, index) => item.classList.toggle("now", index === n - 1));
+}
+
+function bars(values, labels, options) {
+  // A plain SVG bar chart; options.expected draws a dashed line at that height.
+  const width = 320, height = 100, pad = 24, room = 14;
+  const top = Math.max(1, ...values, options.expected || 0);
+  const chart = svg("svg", { viewBox: `0 ${-room} ${width} ${height + pad + room}`, class: "chart", role: "img", "aria-label": options.title });
+  const slot = (width - pad) / values.length;
+  values.forEach((value, index) => {
+    const h = (value / top) * height;
+    const x = pad + index * slot + slot * 0.15;
+    chart.append(svg("rect", { x, y: height - h, width: slot * 0.7, height: h, fill: (options.colours || [])[index] || "#6ab" }));
+    chart.append(svg("text", { x: x + slot * 0.35, y: height + 16, "text-anchor": "middle" }, labels[index]));
+    chart.append(svg("text", { x: x + slot * 0.35, y: height - h - 3, "text-anchor": "middle", class: "value" }, String(value)));
+  });
+  if (options.expected) {
+    const y = height - (options.expected / top) * height;
+    chart.append(svg("line", { x1: pad, x2: width, y1: y, y2: y, class: "expected" }));
+    chart.append(svg("text", { x: 2, y: y - 2, class: "value" }, "exp"));
+  }
+  return chart;
+}
+
+const COLOURS = { red: "#e33", blue: "#36f", green: "#3b3", yellow: "#ed2", white: "#ddd", black: "#666" };
+
+function pText(dice) {
+  if (dice.p === null) return "no dice yet";
+  const p = dice.p < 0.0001 ? dice.p.toExponential(2) : dice.p.toFixed(4);
+  const verdict = !dice.enough ? "too few dice to tell" : dice.p < 0.01 ? "unusual: worth a look" : "consistent with fair dice";
+  return `${dice.dice} dice, χ² = ${dice.chi2.toFixed(2)} (5 df), p = ${p}: ${verdict}`;
+}
+
+async function showStats() {
+  let data;
+  try { data = await getJSON("/api/stats?" + query()); } catch (error) {
+    $("history-message").textContent = error.message; return;
+  }
+  const games = $("game-stats"), players = $("player-stats");
+  games.textContent = ""; players.textContent = "";
+  for (const [name, game] of Object.entries(data.games)) {
+    const colours = Object.keys(game.colours);
+    const block = el("div", { class: "stat" }, el("h3", { text: name }),
+      el("p", { text: `${game.recorded || 0} kept, ${game.games} finished; ${game.moves || 0} moves, ${game.rolls || 0} rolls` }));
+    if (colours.length) {
+      block.append(el("p", { class: "hint", text: "wins per colour" }));
+      block.append(bars(colours.map((c) => game.colours[c].won), colours, { title: name + ": wins per colour", colours: colours.map((c) => COLOURS[c]) }));
+    }
+    games.append(block);
+  }
+  for (const [name, player] of Object.entries(data.players)) {
+    const block = el("div", { class: "stat player", "data-player": name }, el("h3", { text: name }),
+      el("p", { text: `${player.games} ${player.games === 1 ? "game" : "games"}, ${player.won} won; the faces of the dice:` }),
+      bars(player.dice.counts, ["1", "2", "3", "4", "5", "6"], { title: name + ": dice", expected: player.dice.expected }),
+      el("p", { class: "chi", text: pText(player.dice) }));
+    players.append(block);
+  }
+  if (data.read >= data.limit) players.append(el("p", { class: "hint", text: "statistics of the newest " + data.limit + " games matching" }));
+}
+
+function start() {
+  $("filters").onsubmit = (event) => { event.preventDefault(); showList(); };
+  $("first").onclick = () => step(0);
+  $("back").onclick = () => step(Number($("step").value) - 1);
+  $("forward").onclick = () => step(Number($("step").value) + 1);
+  $("last").onclick = () => current && step(current.frames - 1);
+  $("step").oninput = () => step(Number($("step").value));
+  showList();
+}
+start();
