@@ -45,6 +45,7 @@ class Triggers:
         def pick_game(self) -> bool: ...
         def back(self) -> bool: ...
         def finish(self) -> bool: ...
+        def cancel(self) -> bool: ...
         def start_game(self) -> bool: ...
         def roll(self) -> bool: ...
         def rolled(self) -> bool: ...
@@ -151,9 +152,17 @@ BUTTONS: list[dict[str, Any]] = [
         "before": "clear_action",
     },
     {"trigger": "ok", "source": Mode.GAME_OVER, "dest": Mode.MENU},
+    {"trigger": "next", "source": Mode.GAME_OVER, "dest": None, "after": "game_over_next"},
     {"trigger": "system_held", "source": Mode.GAME_OVER, "dest": Mode.MENU},
-    {"trigger": "ok", "source": Mode.CONFIRM_MENU, "dest": None, "after": "abandon_game"},
-    {"trigger": "next", "source": Mode.CONFIRM_MENU, "dest": Mode.NEXT_TURN},
+    # OK leaves the game, or makes the side move (a resignation) a system tap showed
+    {"trigger": "ok", "source": Mode.CONFIRM_MENU, "dest": None, "after": "menu_ok"},
+    {
+        "trigger": "system_tap",
+        "source": Mode.CONFIRM_MENU,
+        "dest": None,
+        "after": "menu_tap",
+    },
+    {"trigger": "next", "source": Mode.CONFIRM_MENU, "dest": Mode.NEXT_TURN, "after": "menu_left"},
     {"trigger": "ok", "source": Mode.MESSAGE, "dest": Mode.MENU},
     {"trigger": "next", "source": Mode.MESSAGE, "dest": Mode.MENU},
     {"trigger": "ok", "source": Mode.STATISTICS, "dest": Mode.MENU},

@@ -101,8 +101,8 @@ def describe_setup(scene: SetupScene) -> str:
     marked = [f"[{text}]" if i == scene.cursor else text for i, text in enumerate(entries)]
     if scene.rules is not None:
         rules_entry = f"rules: {scene.rules}"
-        marked.insert(0, f"[{rules_entry}]" if scene.cursor == -1 else rules_entry)
-    if scene.cursor == -1:
+        marked.insert(0, f"[{rules_entry}]" if scene.cursor < 0 else rules_entry)
+    if scene.cursor < 0:
         action = "OK: next rule set"
     elif scene.cursor == len(scene.seats):
         action = "OK: begin"

@@ -36,6 +36,7 @@ from rules.registry import (
     preset_facts,
     presets,
     register_game,
+    side_moves,
     state_from_json,
 )
 
@@ -67,6 +68,7 @@ __all__ = [
     "preset_facts",
     "presets",
     "register_game",
+    "side_moves",
     "state_from_json",
     "track",
 ]

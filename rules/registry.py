@@ -64,6 +64,11 @@ class Capabilities:
     record_analysis: Callable[[Iterable[Any]], RecordAnalysis] | None = None
     """An analysis of a finished record's replayed steps (how well each side played):
     typed figures and their JSON. ``None``: the game has none."""
+    side_moves: Callable[[State], tuple[Move, ...]] | None = None
+    """Moves the side on turn may make that are not among its legal moves, because no
+    player should pick them by cycling or searching (Backgammon's offers to resign):
+    ``apply`` takes them; the table offers them only behind a deliberate sequence of
+    presses. ``None``: the game has none."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,12 @@ def move_facts(name: str, move: Move) -> MoveFacts:
     """The facts of a move of game ``name``: the game's own, else its notation's."""
     read = capabilities(name).move_facts
     return notation_facts(move) if read is None else read(move)
+
+
+def side_moves(name: str, state: State) -> tuple[Move, ...]:
+    """The side moves (:attr:`Capabilities.side_moves`) open to the side on turn."""
+    read = capabilities(name).side_moves
+    return () if read is None else read(state)
 
 
 def preset_facts(game: Game) -> PresetFacts:

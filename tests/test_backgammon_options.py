@@ -74,3 +74,53 @@ def test_a_centred_cube_above_the_automatic_limit_is_refused() -> None:
 def test_every_match_length_is_a_preset(length: int) -> None:
     state = rules.get_game("backgammon", f"match{length}").new_state()
     assert state.to_json()["match_length"] == length
+
+
+@pytest.mark.parametrize(
+    ("preset", "jacoby", "beavers", "automatic"),
+    [
+        ("money-jacoby-beavers-auto3", True, True, 3),
+        ("money-beavers", False, True, 0),
+        ("money-auto1", False, False, 1),
+        ("money-all", True, True, 2),
+    ],
+)
+def test_money_options_compose_into_a_preset_name(
+    preset: str, jacoby: bool, beavers: bool, automatic: int
+) -> None:
+    """Rule options are independent: every combination is a preset that reads back."""
+    game = rules.get_game("backgammon", preset)
+    assert (game.rules.jacoby, game.rules.beavers, game.rules.automatic) == (  # type: ignore[attr-defined]
+        jacoby,
+        beavers,
+        automatic,
+    )
+    state = game.new_state(first="white")
+    assert state.to_json()["preset"] == preset
+    assert rules.state_from_json(state.to_json()) == state
+
+
+def test_a_match_without_the_crawford_rule_keeps_the_cube_at_four_away() -> None:
+    """Rule: without the Crawford rule the cube may be turned when a side is 1 away."""
+    game = rules.get_game("backgammon", "match5-nocrawford")
+    state = game.state_from_json(
+        {
+            **game.new_state().to_json(),
+            "phase": "double",
+            "score": {"white": 4, "black": 0},
+            "games": [{"winner": "white", "points": 4, "kind": "single"}],
+            "turn": "black",
+        }
+    )
+    assert "double" in [m.notation for m in state.legal_moves()]
+    from rules.backgammon.mat import header_tags
+
+    assert '; [Crawford "Off"]' in header_tags(state)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "name", ["money-beavers-jacoby", "money-auto4", "single-jacoby", "match7-jacoby", "match9"]
+)
+def test_a_name_that_spells_no_rule_set_is_refused(name: str) -> None:
+    with pytest.raises(rules.UnknownGameError, match="unknown preset"):
+        rules.get_game("backgammon", name)

@@ -330,11 +330,8 @@ def check_upgrade(checkout: Path, root: Path, first_revision: str, save: bytes) 
     state = root / "var" / "lib" / "spieltisch"
     assert (state / "session.json").read_bytes() == save
     site = site_packages(root / "opt" / "spieltisch" / "venv")
-    assert (
-        (site / "controller" / "cli" / "command.py")
-        .read_text(encoding="utf-8")
-        .endswith("# upgraded\n")
-    )
+    installed_cli = site / "controller" / "cli" / "command.py"
+    assert installed_cli.read_text(encoding="utf-8").endswith("# upgraded\n")
     assert (site / "hardware" / "NOTES.txt").is_file()
     assert not (root / "opt" / "spieltisch" / "src" / "wiring.md").exists()
     report = result.stdout[result.stdout.index("== done") :]

@@ -35,6 +35,26 @@ CellBox = Callable[[int, int, str, tuple[int, int]], "Box"]
 
 
 @dataclass(frozen=True)
+class AnalysisFrame:
+    """One picture of the replay an analysis offers at game over: a position, the
+    move shown in it (drawn as the preview) and what is said of it."""
+
+    state: State
+    move: Move
+    words: str
+
+
+@dataclass(frozen=True)
+class SetupRow:
+    """One rule row of setup (:mod:`controller.setup_rows`): which option it sets
+    (``key``), its words with the value now chosen, and the preset OK switches to."""
+
+    key: str
+    words: str
+    next_preset: str
+
+
+@dataclass(frozen=True)
 class BoardView:
     """A game's own LED view: its layouts, how it draws, where a board cell lies."""
 
@@ -109,6 +129,12 @@ class Presentation:
     opening_words: Callable[[Dice, State], str] | None = None
     """The result of an opening roll in words (its dice, the state after it); None:
     the dice and who is on turn next."""
+    setup_rows: Callable[[str], Sequence[SetupRow]] | None = None
+    """Setup's rule rows for a preset, one per independent option; None: one row that
+    steps through the presets."""
+    analysis_frames: Callable[[Any], Sequence[AnalysisFrame]] | None = None
+    """The replay of a finished game's analysis (what the game's ``record_analysis``
+    returned) that game over offers; None: game over offers none."""
 
 
 DEFAULT = Presentation()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import rules
+from controller import setup_rows
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage
 from controller.session import SEAT_KINDS, Session
 from controller.table.options import TableOptions
@@ -28,8 +29,8 @@ class MenuRoom:
         self.kinds: list[str] = []
         """Setup: what sits at each seat ("human", "bot", "empty")."""
         self.entry = 0
-        """Setup's cursor: -1 the rule set (where there is a choice), then each seat,
-        then "start" (``len(kinds)``)."""
+        """Setup's cursor: the rule rows (negative, ``controller.setup_rows``), then each
+        seat, then "start" (``len(kinds)``)."""
         self.preset = ""
         """Setup: the rule set chosen."""
         self.pages: tuple[StatisticsPage, ...] = ()
@@ -53,7 +54,9 @@ class MenuRoom:
         self.entry = self.first_entry()
 
     def first_entry(self) -> int:
-        return -1 if len(rules.presets(self.item.game)) > 1 else 0
+        """The first rule row (``setup_rows``: negative, before the seats), else 0."""
+        item = self.item
+        return -len(setup_rows.rows(item.game, self.preset or item.preset))
 
     def default_kinds(self, game_name: str, preset: str) -> list[str]:
         game = rules.get_game(game_name, preset)
@@ -75,9 +78,8 @@ class MenuRoom:
         if self.entry == len(self.kinds):
             return START
         if self.entry < 0:
-            presets = rules.presets(item.game)
-            index = presets.index(self.preset) if self.preset in presets else -1
-            self.preset = presets[(index + 1) % len(presets)]
+            preset = self.preset or item.preset
+            self.preset, self.entry = setup_rows.chosen(item.game, preset, self.entry)
             kinds = self.default_kinds(item.game, self.preset)
             if len(kinds) != len(self.kinds):
                 self.kinds = kinds

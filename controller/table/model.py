@@ -55,6 +55,7 @@ from controller.table.effects import Effect, Outbox
 from controller.table.menu import START, MenuRoom
 from controller.table.motion import DiceEntry, Motion
 from controller.table.options import TableOptions
+from controller.table.side_buttons import SideButtons
 from controller.table.turns import Turns
 from controller.views.text import scroll_seconds
 from hardware.interfaces import ButtonEvent, Cue, Sound
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class Table(Triggers):
+class Table(Triggers, SideButtons):
     """The machine's model. ``state`` (a :class:`Mode`) is maintained by transitions."""
 
     def __init__(
@@ -88,7 +89,9 @@ class Table(Triggers):
         self.dirty = True
         self.menu = MenuRoom(self.options)
         self.choice = Choice()
-        self.bots = Thinking(ask_bot or AnswerHere(self.answered_here).request)
+        self.bots = Thinking(
+            ask_bot or AnswerHere(lambda *answer: self.turns.bot_answer(*answer)).request
+        )
         """Without a worker thread the bots think here and answer at once."""
         self.motion = Motion()
         self.dice_entry = DiceEntry()
@@ -150,9 +153,6 @@ class Table(Triggers):
         self.time.now = now
         self.turns.bot_answer(request, move)
 
-    def answered_here(self, request: BotRequest, move: Move) -> None:
-        self.turns.bot_answer(request, move)  # a bot that thought on this thread
-
     def handle(self, event: ButtonEvent, now: float) -> None:
         """A button was pressed, held or let go (:class:`~controller.table.buttons.Buttons`)."""
         self.time.now = now
@@ -162,9 +162,7 @@ class Table(Triggers):
         """After every transition: the next frame shows the new state."""
         self.dirty = True
 
-    # -- guards used by the transition table ---------------------------------------------
-
-    def game_is_over(self, *_press: object) -> bool:
+    def game_is_over(self, *_press: object) -> bool:  # the machine's guards from here
         return self.session is not None and self.session.state.is_terminal()
 
     def dice_are_due(self, *_press: object) -> bool:
@@ -297,6 +295,12 @@ class Table(Triggers):
         self.confirm()
 
     # -- presses, pace and sleep ------------------------------------------------------------
+
+    def schedule(self, delay: float, action: Callable[[], object], paced: bool = True) -> None:
+        self.time.schedule(delay, action, paced)
+
+    def commit_move(self, move: Move) -> None:
+        self.turns.commit_move(move)
 
     def clear_action(self, *_press: object) -> None:
         self.time.clear()

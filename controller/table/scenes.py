@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import rules
-from controller import names
+from controller import names, setup_rows
 from controller.games import presentation
 from controller.i18n import _
 from controller.machine import Mode
@@ -31,6 +31,8 @@ from controller.scene import (
 )
 from controller.scene import CheckerEntryView as EntryView
 from controller.session import Session
+from controller.table import analysis as table_analysis
+from controller.table import resign as table_resign
 from controller.table.banner import Banner
 from controller.table.bots import Thinking
 from controller.table.choice import Choice
@@ -64,6 +66,8 @@ class Shown(Protocol):
     dice_entry: DiceEntry
     bots: Thinking
     time: TableTime
+    offer_index: int
+    analysis: Any
 
 
 def require(table: Shown) -> Session:
@@ -151,12 +155,25 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         return Scene(
             session.state,
             now,
-            banner=_("menu? OK=yes NEXT=no"),
+            banner=table_resign.menu_banner(session, table.offer_index),
             banner_since=table.since,
             dice=table.motion.last_dice,
         )
     choice = table.choice
     motion = table.motion
+    run = table.analysis if mode is Mode.GAME_OVER else None
+    frame = run.frame() if run is not None and run.session is session else None
+    if frame is not None:  # game over's analysis replays a decision
+        shown_dice = frame.state.to_json().get("dice") or None
+        return Scene(
+            frame.state,
+            now,
+            preview=frame.move,
+            dice=None if shown_dice is None else tuple(shown_dice),
+            banner=frame.words,
+            preview_since=table.since,
+            banner_since=table.since,
+        )
     preview = None
     entry = None
     if mode is Mode.CHOOSE and choice.checkers is not None:
@@ -190,6 +207,11 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
             winner = state.winners()[0]
         result = standings(table)
     dice = tuple(table.dice_entry.values) if table.dice_entry.values else motion.last_dice
+    banner = table.banner.text
+    if mode is Mode.GAME_OVER and banner is None:
+        words = table_analysis.offer_banner(session, table.analysis)
+        if words and (run is not None or not motion.length):
+            banner = words
     cue = None
     player = session.player
     if mode is Mode.AWAIT_ROLL and player in session.seats and not session.is_bot(player):
@@ -204,7 +226,7 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         countdown=countdown,
         countdown_total=table.time.timer_total if countdown is not None else None,
         winner=winner,
-        banner=table.banner.text,
+        banner=banner,
         hint=table.bots.hint if mode is Mode.CHOOSE else None,
         preview_since=table.since,
         banner_since=table.banner.since,
@@ -221,7 +243,6 @@ def setup_scene(table: Shown) -> SetupScene:
     preset = menu.preset or item.preset
     shown = MenuItem(item.game, preset, item.label)
     colours = colours_of(shown, len(menu.kinds))
-    several = len(rules.presets(item.game)) > 1
     return SetupScene(
         shown,
         tuple(menu.kinds),
@@ -230,7 +251,7 @@ def setup_scene(table: Shown) -> SetupScene:
         table.now,
         since=table.since,
         names=tuple(names.colour_name(item.game, c) for c in colours),
-        rules=names.preset_name(item.game, preset) if several else None,
+        rules=setup_rows.words(item.game, preset, menu.entry),
     )
 
 

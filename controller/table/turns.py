@@ -50,6 +50,7 @@ class TurnTable(Protocol):
     def rolled(self) -> bool: ...
     def commit(self) -> bool: ...
     def moved(self) -> bool: ...
+    def side_move(self, move: Move | None) -> bool: ...
 
 
 class Turns:
@@ -163,6 +164,10 @@ class Turns:
         played after ``bot_delay_s``."""
         if self.table.state is not Mode.CHOOSE:
             return  # stale: the game moved on (menu, resume...)
+        bots = self.table.bots
+        if request == bots.move_request and bots.waiting and self.table.side_move(move):
+            bots.waiting = False  # a resignation: played after the usual preview delay
+            return
         hint = self.table.bots.hint
         chosen = self.table.bots.answer(request, move, self.table.choice.moves)
         if chosen is None:

@@ -4,23 +4,20 @@ GNU Backgammon's formats (Position IDs, Match IDs, ``.mat`` match files)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import partial
 from typing import Any, cast
 
 from rules.backgammon import facts, hint
 from rules.backgammon.engine import (
     MATCHES,
     MONEY,
-    MONEY_AUTOMATIC,
-    MONEY_JACOBY,
-    SINGLE_GAME,
     BackgammonGame,
     BackgammonState,
     backgammon_game,
 )
 from rules.backgammon.mat import match_file
+from rules.backgammon.options import Presets
 from rules.budget import Budget
-from rules.core import Bot, Game, State
+from rules.core import Bot, Game, Move, State
 from rules.errors import InvalidStateError
 from rules.registry import Capabilities, GameInfo, RecordAnalysis, register_game
 
@@ -63,6 +60,10 @@ def _analysis(steps: Iterable[Any]) -> RecordAnalysis:
     return analyse(steps)
 
 
+def _side_moves(state: State) -> tuple[Move, ...]:
+    return cast(BackgammonState, state).resign_offers()
+
+
 def _match_file(steps: Iterable[Any]) -> str:
     return match_file(steps)
 
@@ -71,16 +72,17 @@ register_game(
     GameInfo(
         name="backgammon",
         title="Backgammon",
-        presets={
-            "single": lambda: backgammon_game(SINGLE_GAME),
-            "money": lambda: backgammon_game(MONEY),
-            "money-jacoby": lambda: backgammon_game(MONEY_JACOBY),
-            "money-automatic": lambda: backgammon_game(MONEY_AUTOMATIC),
-            **{
-                rules_set.name: partial(backgammon_game, rules_set)
-                for rules_set in MATCHES.values()
-            },
-        },
+        presets=Presets(
+            (
+                "single",
+                "money",
+                "money-jacoby",
+                "money-automatic",
+                "money-beavers",
+                "money-all",
+                *(rules_set.name for rules_set in MATCHES.values()),
+            )
+        ),
         strong_bot=_strong_player,
         capabilities=Capabilities(
             position_id=_from_position_id,
@@ -91,6 +93,7 @@ register_game(
             play_stats=_play_stats,
             move_facts=facts.move_facts,
             hint_details=hint.hint_details,
+            side_moves=_side_moves,
         ),
     )
 )

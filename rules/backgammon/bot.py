@@ -16,6 +16,11 @@ budget runs out in the middle of a candidate, that candidate is dropped and the 
 the candidates re-scored completely wins, or the network's ranking when none was.
 
 Cube: :mod:`rules.backgammon.cube` (money thresholds; match-winning chances in a match).
+Resigning and beavers: :mod:`rules.backgammon.resign`. With the cube in play the bot
+offers a resignation as its move at a double decision or a play when it is lost beyond
+doubt (never in the cubeless ``single`` preset, where it plays every game out) (the offer is not
+among the legal moves, see :mod:`rules.backgammon.engine`, and the table takes it as the
+bot's move).
 
 Its yardstick is Tesauro's linear *pubeval* (:mod:`rules.backgammon.pubeval`), played by
 the separate implementation in ``benchmarks/pubeval.py``.
@@ -27,10 +32,15 @@ import random
 
 from rules.backgammon.cube import match_double, match_take, money_double, money_take
 from rules.backgammon.engine import (
+    ACCEPT_ACTION,
+    BEAVER,
+    BEAVER_ACTION,
     DOUBLE,
     DOUBLE_ACTION,
     DROP_ACTION,
     MOVE,
+    REJECT_ACTION,
+    RESIGNATIONS,
     ROLL_ACTION,
     ROLL_OUTCOMES,
     TAKE,
@@ -43,6 +53,13 @@ from rules.backgammon.engine import (
 from rules.backgammon.moves import legal_plays
 from rules.backgammon.net import Network, equity, flip, shipped
 from rules.backgammon.pubeval import pubeval
+from rules.backgammon.resign import (
+    match_accepts,
+    money_accepts,
+    money_beavers,
+    offer_level,
+    takes_beaver,
+)
 from rules.budget import Budget, Meter, deeper_search_fits
 from rules.core import Move, State
 
@@ -86,10 +103,20 @@ class BackgammonBot:
         if not isinstance(state, BackgammonState):
             raise TypeError(f"BackgammonBot plays backgammon, not {state.game.name}")
         moves = state.legal_moves()
+        if state.offer:
+            return ACCEPT_ACTION if self._accepts(state) else REJECT_ACTION
+        offer = self.resignation(state)
+        if offer is not None:
+            return offer
         if state.phase == DOUBLE:
             return DOUBLE_ACTION if DOUBLE_ACTION in moves and self._doubles(state) else ROLL_ACTION
         if state.phase == TAKE:
-            return TAKE_ACTION if self._takes(state) else DROP_ACTION
+            if not self._takes(state):
+                return DROP_ACTION
+            return BEAVER_ACTION if BEAVER_ACTION in moves and self._beavers(state) else TAKE_ACTION
+        if state.phase == BEAVER:
+            p = self.network.probabilities(state.boards[state.turn], state.boards[1 - state.turn])
+            return TAKE_ACTION if takes_beaver(p) else DROP_ACTION
         if len(moves) == 1 or state.phase != MOVE:
             return moves[0]
         # pubeval is ~20x cheaper than the network: it orders the candidates so that a
@@ -153,6 +180,36 @@ class BackgammonBot:
                 worst = min(worst, -self.value(reply[0], reply[1]))
             total += p * worst
         return total
+
+    def resignation(self, state: BackgammonState) -> Move | None:
+        """The resignation the bot offers now, or None (:mod:`rules.backgammon.resign`)."""
+        offers = state.resign_offers()
+        if not offers or not state.game.rules.cube:
+            # Without the cube (the cubeless benchmarks against other programs) the bot
+            # plays every game out: an opponent program may know no resignations.
+            return None
+        me = state.turn
+        p = self.network.probabilities(state.boards[me], state.boards[1 - me])
+        level = offer_level(p)
+        if not level:
+            return None
+        offer = RESIGNATIONS[min(level, max(o.level for o in offers))]
+        return offer if offer in offers else None
+
+    def _accepts(self, state: BackgammonState) -> bool:
+        resigner, me = state.turn, 1 - state.turn
+        p = flip(self.network.probabilities(state.boards[resigner], state.boards[me]))
+        if state.match_length:
+            away = state.match_length - state.score[me]
+            other_away = state.match_length - state.score[resigner]
+            return match_accepts(p, state.offer, away, other_away, state.cube)
+        return money_accepts(p, state.offer)
+
+    def _beavers(self, state: BackgammonState) -> bool:
+        doubler, me = state.turn, 1 - state.turn
+        return money_beavers(
+            flip(self.network.probabilities(state.boards[doubler], state.boards[me]))
+        )
 
     def _doubles(self, state: BackgammonState) -> bool:
         me, them = state.turn, 1 - state.turn

@@ -15,11 +15,23 @@ Turn structure, all explicit (the rules never roll):
   thrown again, otherwise the higher side moves with both dice;
 * ``double``: a decision of the side on turn, ``roll`` or ``double`` (only where the
   cube may be turned);
-* ``take``: the opponent of the doubler decides ``take`` or ``drop``;
+* ``take``: the opponent of the doubler decides ``take`` or ``drop`` (or, where beavers
+  are played, ``beaver``: it takes and at once redoubles, keeping the cube);
+* ``beaver``: the doubler answers a beaver: ``take`` plays on for four times the cube
+  offered, the beaverer owning it; ``drop`` gives up twice the cube offered (GNU
+  Backgammon's reading of the rule: the cube shows 2 while the beaver is answered);
 * ``roll``: a chance node of the side on turn, 21 distinct rolls;
 * ``move``: a decision; each legal play is one move of up to four checker steps, one per
   distinct resulting position; a roll with no legal play has the single move ``pass``;
 * ``over``: the single game, or the match, is finished.
+
+Resigning (:class:`Resignation`): at any of its decisions, or before its roll, the side
+on turn may offer to give up the game as a single, a gammon or a backgammon (``resign
+single`` …; not among :meth:`BackgammonState.legal_moves`, so that no random or
+searching player stumbles on it, but :meth:`BackgammonState.resign_offers` lists them
+and ``apply``/``parse_move`` take them). Then the opponent decides ``accept`` (the game
+ends, worth the cube times the level) or ``reject`` (play goes on where it was; the
+same turn cannot offer that level or less again).
 
 Boards are per side, from the side's own view (see :mod:`rules.backgammon.moves`), which
 is also GNU Backgammon's layout. White is GNU Backgammon's player 0, black player 1.
@@ -61,7 +73,8 @@ TAKE: Final = 2
 ROLL: Final = 3
 MOVE: Final = 4
 OVER: Final = 5
-PHASE_NAMES = ("opening", "double", "take", "roll", "move", "over")
+BEAVER: Final = 6
+PHASE_NAMES = ("opening", "double", "take", "roll", "move", "over", "beaver")
 MAX_CUBE: Final = 1 << 15
 """The highest cube value a Match ID can hold; doubling stops there."""
 
@@ -72,7 +85,14 @@ the 8 and 5 on the 6 (the rule text's "fest vorgegebene Aufstellung")."""
 SINGLE: Final = 1
 GAMMON: Final = 2
 BACKGAMMON: Final = 3
-KIND_NAMES = {0: "drop", SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
+RESIGNED: Final = 10
+"""A result's kind is ``RESIGNED + level`` when the loser's resignation was accepted."""
+LEVEL_NAMES: Final = {SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
+KIND_NAMES = {
+    0: "drop",
+    **LEVEL_NAMES,
+    **{RESIGNED + level: f"resigned {name}" for level, name in LEVEL_NAMES.items()},
+}
 
 
 @dataclass(frozen=True)
@@ -88,12 +108,18 @@ class BackgammonRules:
     automatic: int = 0
     """Money play: automatic doubles, at most this many; each tie of the opening roll
     doubles the centred cube once more."""
+    beavers: bool = False
+    """Money play: a doubled side may beaver (take and redouble at once, keeping the
+    cube); one beaver per double, no raccoons."""
 
 
 SINGLE_GAME = BackgammonRules("single")
 MONEY = BackgammonRules("money", cube=True)
 MONEY_JACOBY = BackgammonRules("money-jacoby", cube=True, jacoby=True)
 MONEY_AUTOMATIC = BackgammonRules("money-automatic", cube=True, jacoby=True, automatic=2)
+MONEY_BEAVERS = BackgammonRules("money-beavers", cube=True, beavers=True)
+MONEY_ALL = BackgammonRules("money-all", cube=True, jacoby=True, automatic=2, beavers=True)
+"""Every money option on: Jacoby, beavers and two automatic doubles."""
 MATCH_LENGTHS: Final = (1, 3, 5, 7, 11)
 MATCHES: Final = {n: BackgammonRules(f"match{n}", cube=True, match_length=n) for n in MATCH_LENGTHS}
 MATCH5 = MATCHES[5]
@@ -171,7 +197,29 @@ ROLL_ACTION = CubeAction("roll")
 DOUBLE_ACTION = CubeAction("double")
 TAKE_ACTION = CubeAction("take")
 DROP_ACTION = CubeAction("drop")
-_CUBE_ACTIONS = {a.notation: a for a in (ROLL_ACTION, DOUBLE_ACTION, TAKE_ACTION, DROP_ACTION)}
+BEAVER_ACTION = CubeAction("beaver")
+ACCEPT_ACTION = CubeAction("accept")
+"""Accept the opponent's resignation: the game ends at the level offered."""
+REJECT_ACTION = CubeAction("reject")
+"""Reject the opponent's resignation: play goes on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    """The side on turn offers to give up the game at ``level`` (SINGLE, GAMMON or
+    BACKGAMMON), i.e. for the cube times the level."""
+
+    level: int
+
+    @property
+    def notation(self) -> str:
+        return f"resign {LEVEL_NAMES[self.level]}"
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+RESIGNATIONS: Final = {level: Resignation(level) for level in LEVEL_NAMES}
 
 _OPENING_OUTCOMES: tuple[tuple[Dice, float], ...] = tuple(
     ((w, b), 1 / 36) for w in range(1, 7) for b in range(1, 7)
@@ -416,6 +464,17 @@ class BackgammonGame:
         crawford = data.get("crawford", False)
         if not isinstance(crawford, bool):
             raise InvalidStateError('"crawford" must be true or false')
+        offer_name = data.get("resign_offer")
+        levels = {name: level for level, name in LEVEL_NAMES.items()}
+        if offer_name is not None and offer_name not in levels:
+            raise InvalidStateError(
+                '"resign_offer" must be null, "single", "gammon" or "backgammon"'
+            )
+        declined_name = data.get("resign_declined")
+        if declined_name is not None and declined_name not in levels:
+            raise InvalidStateError(
+                '"resign_declined" must be null, "single", "gammon" or "backgammon"'
+            )
         raw_games = data.get("games", [])
         if not isinstance(raw_games, list):
             raise InvalidStateError('"games" must list the finished games of the match')
@@ -432,6 +491,8 @@ class BackgammonGame:
             crawford,
             results,
             int(length),
+            0 if offer_name is None else levels[str(offer_name)],
+            0 if declined_name is None else levels[str(declined_name)],
         )
         off = data.get("off")
         if off is not None and off != {c: state.off(i) for i, c in enumerate(PLAYERS)}:
@@ -484,6 +545,19 @@ class BackgammonGame:
             raise InvalidStateError(f"{PLAYERS[state.turn]} may not double here")
         if state.phase == TAKE and not state._may_double(state.turn):
             raise InvalidStateError(f"{PLAYERS[state.turn]} could not have doubled here")
+        if state.phase == BEAVER and not (
+            rules.beavers
+            and not length
+            and state.cube_owner == 1 - state.turn
+            and 2 <= state.cube <= MAX_CUBE // 2
+        ):
+            raise InvalidStateError(
+                "a beaver is answered in money play with beavers, the beaverer owning the cube"
+            )
+        if state.offer and state.phase not in (DOUBLE, ROLL, MOVE):
+            raise InvalidStateError("a resignation is offered only at its side's turn")
+        if state.offer and state.offer <= state.declined:
+            raise InvalidStateError("that resignation was already rejected this turn")
         if state.phase == OPENING and state.boards != (START, START):
             raise InvalidStateError("the opening roll happens before any checker moved")
         return state
@@ -519,9 +593,11 @@ class BackgammonState(ValueState):
         "crawford",
         "cube",
         "cube_owner",
+        "declined",
         "dice",
         "game",
         "match_length",
+        "offer",
         "phase",
         "results",
         "score",
@@ -541,6 +617,8 @@ class BackgammonState(ValueState):
         crawford: bool,
         results: tuple[tuple[int, int, int], ...] = (),
         match_length: int | None = None,
+        offer: int = 0,
+        declined: int = 0,
     ) -> None:
         self.game = game
         self.boards = boards
@@ -553,6 +631,10 @@ class BackgammonState(ValueState):
         self.crawford = crawford
         self.results = results
         self.match_length = game.rules.match_length if match_length is None else match_length
+        self.offer = offer
+        """The level of a resignation the side on turn offers (0: none)."""
+        self.declined = declined
+        """The highest level rejected this turn (0: none); it may not be offered again."""
         self._moves: tuple[Move, ...] | None = None
         self._hash: int | None = None
 
@@ -568,6 +650,8 @@ class BackgammonState(ValueState):
             "crawford": self.crawford,
             "results": self.results,
             "match_length": self.match_length,
+            "offer": self.offer,
+            "declined": self.declined,
         }
         values.update(changes)
         return BackgammonState(self.game, **values)
@@ -587,6 +671,8 @@ class BackgammonState(ValueState):
             self.crawford,
             self.results,
             self.match_length,
+            self.offer,
+            self.declined,
         )
 
     # -- queries ----------------------------------------------------------------------
@@ -597,12 +683,12 @@ class BackgammonState(ValueState):
         opening both throw; white is named as the one who throws first."""
         if self.phase == OVER:
             return None
-        if self.phase == TAKE:
+        if self.phase == TAKE or self.offer:
             return PLAYERS[1 - self.turn]
         return PLAYERS[self.turn]
 
     def is_chance(self) -> bool:
-        return self.phase == ROLL or self.phase == OPENING
+        return (self.phase == ROLL or self.phase == OPENING) and not self.offer
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -629,16 +715,18 @@ class BackgammonState(ValueState):
     def describe(self) -> str:
         who = self.current_player or "nobody"
         extra = f" with {self.dice[0]}-{self.dice[1]}" if self.phase == MOVE else ""
-        return (
-            f"backgammon/{self.game.preset} {self.position_id()}, {who} to "
-            f"{PHASE_NAMES[self.phase]}{extra}"
-        )
+        doing = PHASE_NAMES[self.phase]
+        if self.offer:
+            doing = f"answer {PLAYERS[self.turn]}'s offer to resign a {LEVEL_NAMES[self.offer]}"
+        return f"backgammon/{self.game.preset} {self.position_id()}, {who} to {doing}{extra}"
 
     # -- chance -----------------------------------------------------------------------
 
     def chance_outcomes(self) -> tuple[tuple[Dice, float], ...]:
         """Opening: 36 ordered pairs (white's die, black's die); later the 21 distinct
         rolls, larger die first, 1/36 for a double and 2/36 otherwise."""
+        if self.offer:
+            raise InvalidDiceError(f"no roll is due: {self.describe()}")
         if self.phase == OPENING:
             return _OPENING_OUTCOMES
         if self.phase == ROLL:
@@ -646,6 +734,8 @@ class BackgammonState(ValueState):
         raise InvalidDiceError(f"no roll is due: {self.describe()}")
 
     def roll(self, dice: Sequence[int]) -> BackgammonState:
+        if self.offer:
+            raise InvalidDiceError(f"no roll is due: {self.describe()}")
         if self.phase == OPENING:
             white, black = check_dice(dice, 2)
             if white == black:
@@ -670,6 +760,8 @@ class BackgammonState(ValueState):
             self.crawford,
             self.results,
             self.match_length,
+            0,
+            self.declined,
         )
 
     # -- moves ------------------------------------------------------------------------
@@ -681,11 +773,17 @@ class BackgammonState(ValueState):
         if moves is not None:
             return moves
         phase = self.phase
-        if phase == MOVE:
+        if self.offer:
+            moves = (ACCEPT_ACTION, REJECT_ACTION)
+        elif phase == MOVE:
             moves = self._plays()
         elif phase == DOUBLE:
             moves = (ROLL_ACTION, DOUBLE_ACTION)
         elif phase == TAKE:
+            moves = (TAKE_ACTION, DROP_ACTION)
+            if self._may_beaver():
+                moves = (TAKE_ACTION, DROP_ACTION, BEAVER_ACTION)
+        elif phase == BEAVER:
             moves = (TAKE_ACTION, DROP_ACTION)
         else:
             raise NotDecisionError(
@@ -694,6 +792,22 @@ class BackgammonState(ValueState):
             )
         self._moves = moves
         return moves
+
+    def _may_beaver(self) -> bool:
+        rules = self.game.rules
+        return rules.beavers and not self.match_length and self.cube * 4 <= MAX_CUBE
+
+    def resign_offers(self) -> tuple[Resignation, ...]:
+        """The resignations the side on turn may offer now: at its decisions and before
+        its roll, levels above one rejected this turn. With the Jacoby rule and a
+        centred cube only a single is offered (a gammon would count single anyway;
+        GNU Backgammon would score it double)."""
+        if self.offer or self.phase not in (DOUBLE, ROLL, MOVE):
+            return ()
+        levels = [SINGLE, GAMMON, BACKGAMMON]
+        if self.game.rules.jacoby and self.cube_owner is None and not self.match_length:
+            levels = [SINGLE]
+        return tuple(RESIGNATIONS[level] for level in levels if level > self.declined)
 
     def _plays(self) -> tuple[Move, ...]:
         mover = self.boards[self.turn]
@@ -709,8 +823,11 @@ class BackgammonState(ValueState):
         """Read a move: a cube word, ``pass``, or checker steps in any order and
         grouping (``24/23 13/9``, ``13/10 10/9``, ``8/5(2)``) that reach a legal play's
         position."""
-        moves = self.legal_moves()
         wanted = " ".join(text.strip().lower().split())
+        for offer in self.resign_offers():
+            if offer.notation == wanted:
+                return offer
+        moves = self.legal_moves()
         for move in moves:
             if move.notation == wanted:
                 return move
@@ -751,6 +868,10 @@ class BackgammonState(ValueState):
         return tuple(own), tuple(opp)
 
     def apply(self, move: Move) -> BackgammonState:
+        if isinstance(move, Resignation):
+            if move not in self.resign_offers():
+                raise IllegalMoveError(f"{move} cannot be offered in {self.describe()}")
+            return self._replace(offer=move.level)
         moves = self.legal_moves()
         chosen = None
         for candidate in moves:
@@ -769,14 +890,31 @@ class BackgammonState(ValueState):
             return self._after_play(chosen)
         if chosen is PASS:
             return self._next_turn(self.boards)
+        if chosen is ACCEPT_ACTION:
+            return self._resigned()
+        if chosen is REJECT_ACTION:
+            return self._replace(offer=0, declined=self.offer)
         if chosen is ROLL_ACTION:
             return self._replace(phase=ROLL)
         if chosen is DOUBLE_ACTION:
             return self._replace(phase=TAKE)
+        if chosen is BEAVER_ACTION:
+            # GNU Backgammon's reading: the beaverer now owns a cube of twice the value
+            # and has in effect redoubled it; the doubler answers.
+            return self._replace(phase=BEAVER, cube=self.cube * 2, cube_owner=1 - self.turn)
         if chosen is TAKE_ACTION:
+            # A beaver taken: the beaverer already owns the cube, now twice as high.
             return self._replace(phase=ROLL, cube=self.cube * 2, cube_owner=1 - self.turn)
+        if self.phase == BEAVER:  # the doubler drops the beaver: it loses the cube shown
+            return self._end_game(self.boards, 1 - self.turn, self.cube, 0)
         # Drop: the doubler wins the cube's value before the double.
         return self._end_game(self.boards, self.turn, self.cube, 0)
+
+    def _resigned(self) -> BackgammonState:
+        """The opponent accepts the resignation of the side on turn."""
+        return self._end_game(
+            self.boards, 1 - self.turn, self.cube * self.offer, RESIGNED + self.offer
+        )
 
     def _after_play(self, play: Play) -> BackgammonState:
         seat = self.turn
@@ -878,6 +1016,7 @@ class BackgammonState(ValueState):
             "gammons": kinds.count(GAMMON),
             "backgammons": kinds.count(BACKGAMMON),
             "drops": kinds.count(0),
+            "resignations": sum(1 for kind in kinds if kind > RESIGNED),
         }
 
     # -- interchange ------------------------------------------------------------------
@@ -890,7 +1029,7 @@ class BackgammonState(ValueState):
 
     def match_id(self) -> str:
         """GNU Backgammon Match ID: cube, score, side on roll, dice and game state."""
-        doubled = self.phase == TAKE
+        doubled = self.phase in (TAKE, BEAVER)
         if self.phase == OVER:
             state = GAME_DROP if self.results and self.results[-1][2] == 0 else GAME_OVER
         else:
@@ -903,8 +1042,9 @@ class BackgammonState(ValueState):
                 on_roll=self.turn,
                 crawford=self.crawford,
                 game_state=state,
-                decision=1 - self.turn if doubled else self.turn,
+                decision=1 - self.turn if self.phase == TAKE or self.offer else self.turn,
                 doubled=doubled,
+                resigned=self.offer,
                 dice=(dice[0], dice[1]),
                 match_length=self.match_length,
                 score=self.score,
@@ -968,6 +1108,11 @@ class BackgammonState(ValueState):
         }
         if self.phase == OVER:
             data["winner"] = PLAYERS[self._match_winner()]
+        # Only while they say something: a state without them is what it always was.
+        if self.offer:
+            data["resign_offer"] = LEVEL_NAMES[self.offer]
+        if self.declined:
+            data["resign_declined"] = LEVEL_NAMES[self.declined]
         return data
 
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from rules.backgammon.engine import (
     BACKGAMMON,
+    BEAVER,
     DOUBLE,
     GAMMON,
     MOVE,
@@ -64,6 +65,8 @@ def _after_play(play: Play) -> Probabilities:
 def ranked(state: BackgammonState, top: int = SHOWN) -> tuple[Evaluation, ...]:
     """The best ``top`` plays of a ``move`` decision by the network, best first; at a
     cube decision the position's cubeless chances for the side deciding."""
+    if state.offer:  # a resignation to answer: the bot's answer is the hint, no figures
+        return ()
     if state.phase == MOVE:
         found = []
         for move in state.legal_moves():
@@ -72,7 +75,7 @@ def ranked(state: BackgammonState, top: int = SHOWN) -> tuple[Evaluation, ...]:
                 found.append(Evaluation(move.notation, equity(p), p))
         found.sort(key=lambda e: -e.equity)
         return tuple(found[:top])
-    if state.phase in (DOUBLE, TAKE):
+    if state.phase in (DOUBLE, TAKE, BEAVER):  # beaver: the doubler decides again
         doubler = state.turn
         p = shipped().probabilities(state.boards[doubler], state.boards[1 - doubler])
         if state.phase == TAKE:

@@ -8,16 +8,24 @@ score line and numbered lines with the left player's (white, GNU Backgammon's pl
 * a checker play ``52: 13/8 24/22``: the dice, then every single step in the mover's
   numbering, ``25`` for the bar, ``0`` for off and ``*`` for a hit; a roll without a
   legal play is the dice and nothing else;
-* cube actions `` Doubles => 2``, `` Takes``, `` Drops``;
-* the end of a game, ``Wins N point(s)``, under the winner's column.
+* cube actions `` Doubles => 2``, `` Takes``, `` Drops``; a beaver is `` Beavers => 4``
+  in the taker's column, answered by the doubler's `` Drops`` or, taken, by nothing
+  (the doubler's next roll says it);
+* the end of a game, ``Wins N point(s)``, under the winner's column. After an accepted
+  resignation that line is all there is (the game neither dropped nor borne off), which
+  is how GNU Backgammon's importer recognises a resignation: it reads the level from
+  the points and the cube (N up to the cube a single, up to twice a gammon). Offers
+  that were rejected leave no trace (the format has no words for them).
 
 Pure text in, text out: the caller writes the file. A money game (no match length) is
 written as a ``0 point match``, which GNU Backgammon reads as a money session.
 
 The rules played head the file as comment tags in the form eXtreme Gammon writes and
 GNU Backgammon's importer looks for: ``; [Crawford "On"]`` in a match, ``; [Jacoby
-"On"]`` and ``; [Beaver "Off"]`` in money play, ``; [CubeLimit "1024"]``, plus
-``; [AutoDoubles "2"]`` when automatic doubles are played.
+"On"]`` and ``; [Beaver "On"]`` in money play, ``; [CubeLimit "1024"]``, plus
+``; [AutoDoubles "2"]`` when automatic doubles are played. GNU Backgammon recognises
+them (they stay out of the match comment) but plays by its own settings: a reader
+of a Jacoby file sets ``set jacoby on`` first.
 """
 
 from __future__ import annotations
@@ -26,6 +34,8 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from rules.backgammon.engine import (
+    BEAVER,
+    BEAVER_ACTION,
     DOUBLE_ACTION,
     DROP_ACTION,
     MAX_CUBE,
@@ -115,7 +125,7 @@ def header_tags(state: BackgammonState) -> list[str]:
     if state.match_length:
         tags.append(("Crawford", _on(rules.crawford)))
     else:
-        tags += [("Jacoby", _on(rules.jacoby)), ("Beaver", "Off")]
+        tags += [("Jacoby", _on(rules.jacoby)), ("Beaver", _on(rules.beavers))]
         if rules.automatic:
             tags.append(("AutoDoubles", str(rules.automatic)))
     tags.append(("CubeLimit", str(MAX_CUBE if rules.cube else 1)))
@@ -155,15 +165,21 @@ def match_file(steps: Iterable[StepLike]) -> str:
             lines.append(f" {PLAYERS[0]} : {score[0]:<{LEFT_WIDTH - 5}}{PLAYERS[1]} : {score[1]}")
             game = _GameLines()
         move = step.move
-        if move is not None:
-            if before.phase == MOVE:  # a checker play (or a lost roll)
+        if move is not None and not before.offer:
+            # The side answering: the doubler after a beaver, else the doubled side.
+            answering = before.turn if before.phase == BEAVER else 1 - before.turn
+            if before.phase == MOVE and (move is PASS or isinstance(move, Play)):
                 game.add(before.turn, _play_text(before, move))
             elif move == DOUBLE_ACTION:
                 game.add(before.turn, f" Doubles => {before.cube * 2}")
-            elif move == TAKE_ACTION:
-                game.add(1 - before.turn, " Takes")
+            elif move == BEAVER_ACTION:
+                game.add(1 - before.turn, f" Beavers => {before.cube * 4}")
+            elif move == TAKE_ACTION and before.phase != BEAVER:
+                # A beaver taken is not written: GNU Backgammon reads the doubler's next
+                # roll as the take (a `` Takes`` there would count as a second beaver).
+                game.add(answering, " Takes")
             elif move == DROP_ACTION:
-                game.add(1 - before.turn, " Drops")
+                game.add(answering, " Drops")
         if len(after.results) > len(before.results):
             winner, points, _ = after.results[-1]
             game.won(winner, points)

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from controller.games.backgammon.analysis_replay import analysis_frames
 from controller.games.backgammon.analysis_words import analysis_lines
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
+from controller.games.backgammon.offer_words import offer_words
 from controller.games.backgammon.record import record_extras
+from controller.games.backgammon.rule_rows import PresetWords, setup_rows
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
-from controller.games.backgammon.words import hint_words, move_words, opening_words, step_words
+from controller.games.backgammon.words import hint_words, opening_words, step_words
 from controller.games.presentation import BoardView, Presentation, register_presentation
 from rules.backgammon.engine import BackgammonState, Play
 from rules.backgammon.facts import checker_steps
@@ -53,19 +56,15 @@ register_presentation(
         text_board=render_backgammon,
         text_legend=BACKGAMMON_LEGEND,
         side_colours={"white": "orange", "black": "blue"},
-        preset_names={
-            "single": "one game",
-            "money": "with cube",
-            "money-jacoby": "with cube, Jacoby rule",
-            "money-automatic": "with cube, Jacoby, 2 automatic doubles",
-            **{f"match{n}": f"match to {n}" for n in (1, 3, 5, 7, 11)},
-        },
-        move_words=move_words,
+        preset_names=PresetWords(),
+        setup_rows=setup_rows,
+        move_words=offer_words,
         hint_words=hint_words,
         checker_steps=checker_steps,
         checker_entry=checker_entry,
         record_extras=record_extras,
         analysis_lines=analysis_lines,
+        analysis_frames=analysis_frames,
         game_end_banner=game_end_banner,
         opening_words=opening_words,
         step_words=step_words,

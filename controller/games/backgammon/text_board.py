@@ -62,12 +62,17 @@ def _status(state: BackgammonState) -> str:
     else:
         who = state.current_player
         phase = PHASE_NAMES[state.phase]
-        if phase == "move":
+        offer = data.get("resign_offer")
+        if offer:
+            parts.append(f"{who}: accept or reject {data['turn']}'s resignation ({offer})?")
+        elif phase == "move":
             parts.append(f"{who} rolled {state.dice[0]}-{state.dice[1]}")
         elif phase == "opening":
             parts.append("opening roll: one die each")
         elif phase == "take":
             parts.append(f"{who}: take or drop the cube at {state.cube * 2}?")
+        elif phase == "beaver":
+            parts.append(f"{who}: take or drop the beaver at {state.cube * 2}?")
         elif phase == "double":
             parts.append(f"{who} to roll or double")
         else:
