@@ -22,6 +22,7 @@ from controller.bot_worker import BotWorker
 from controller.config import Config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
 from controller.history.keeper import HistoryKeeper
+from controller.i18n import _
 from controller.loop import Loop, Renderer
 from controller.persistence import CorruptSaveError, SaveStore
 from controller.safekeeping import Safekeeping
@@ -190,7 +191,7 @@ class Appliance:
         for _frame in range(int(self.farewell_s / interval) + 2):  # bounded, whatever the clock
             elapsed = self.loop.clock() - start
             image = self.loop.render(
-                MessageScene("bye", elapsed, "shutdown"),
+                MessageScene(_("bye"), elapsed, "shutdown"),
                 self.display.width,
                 self.display.height,
                 self.display.mode,

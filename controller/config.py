@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import rules
+from controller import i18n
 from controller.games import first_game
 from controller.input_checks import TomlError, clip, is_finite_number, quote, read_toml
 from hardware.specs import (
@@ -47,7 +48,7 @@ PLAYERS = ("human", "bot", "phone", "empty")
 """A "phone" seat is a human seat played from the companion page's two buttons."""
 BLOCK_ORIENTATIONS = (0, 90, -90, 180)
 SPI_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK", 7: "SPI0 CE1"}
-SECTIONS = ("display", "input", "seats", "sound", "game", "web")
+SECTIONS = ("display", "input", "seats", "sound", "game", "web", "table")
 
 
 class ConfigError(ValueError):
@@ -91,6 +92,8 @@ class Config:
     """Minutes without a press (while the table waits for a person) before the panel
     sleeps: dim and still; 0 never sleeps."""
     web: WebConfig = field(default_factory=WebConfig)
+    language: str | None = None
+    """The words' language ("de", "en"); None: the locale's (:mod:`controller.i18n`)."""
 
     @property
     def display(self) -> DisplaySpec:
@@ -143,11 +146,14 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     sound = _sound(_Table("sound", data.get("sound", {}), errors))
     game = _game(_Table("game", data.get("game", {}), errors))
     web = _web(_Table("web", data.get("web", {}), errors))
+    table = _Table("table", data.get("table", {}), errors)
+    language = table.get("language", str, None, choices=i18n.LANGUAGES)
+    table.finish()
     _check_pins(display, buttons, sound, errors)
     if errors:
         raise ConfigError([f"{source}: {line}" for line in errors])
     hardware = HardwareSpec(display, input_type, buttons, sound)
-    return Config(hardware, players, game, source, sleep_after_min, web)
+    return Config(hardware, players, game, source, sleep_after_min, web, language)
 
 
 def display_section(path: str | Path) -> DisplaySpec | None:

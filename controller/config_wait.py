@@ -24,6 +24,7 @@ from pathlib import Path
 
 from controller.config import Config, ConfigError, load_config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
+from controller.i18n import _
 from controller.scene import MessageScene
 from controller.sdnotify import Notifier
 from controller.views.text import SCROLL_PX_PER_S
@@ -59,12 +60,12 @@ def unchosen_panel(config: Config) -> PanelNotChosen | None:
 def panel_text(error: ConfigError) -> str:
     """The errors without the file path (the panel is small; the log has the path)."""
     if isinstance(error, PanelNotChosen):
-        return "no panel chosen yet"
+        return _("no panel chosen yet")
     lines = []
     for line in error.errors:
         _path, sep, rest = line.partition(": ")
         lines.append(rest if sep and rest else line)
-    return "config: " + " | ".join(lines)
+    return _("config: {errors}").format(errors=" | ".join(lines))
 
 
 class ConfigWait:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from controller.games import colour_name, preset_name, title
+from controller.words import seat_word
 
 __all__ = ["colour_name", "player_name", "preset_name", "title"]
 
@@ -24,5 +25,5 @@ def player_name(game: str, player: str, kinds: Mapping[str, str]) -> str:
     humans = [p for p, kind in kinds.items() if kind == "human"]
     bots = [p for p, kind in kinds.items() if kind == "bot"]
     if len(kinds) == 2 and len(humans) == 1 and len(bots) == 1:
-        return "you" if player in humans else "bot"
+        return seat_word("you" if player in humans else "bot")
     return colour_name(game, player)

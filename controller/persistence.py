@@ -22,6 +22,7 @@ from pathlib import Path
 from controller.disk_reserve import FULL, DiskReserve
 from controller.history import pending as pending_records
 from controller.history.pending import PendingRecord
+from controller.i18n import _
 from controller.session import SAVE_VERSION, Session
 
 log = logging.getLogger(__name__)
@@ -177,16 +178,17 @@ class SaveStore:
         except FileNotFoundError:
             return None
         except OSError as exc:
-            raise self._move_aside(f"cannot read save: {exc}") from None
+            raise self._move_aside(_("cannot read save: {reason}").format(reason=exc)) from None
         # A FIFO or device would block or never end; a huge file would exhaust memory.
         if not stat.S_ISREG(info.st_mode):
-            raise self._move_aside("corrupt save: not a regular file")
+            raise self._move_aside(_("corrupt save: not a regular file"))
         if info.st_size > MAX_SAVE_BYTES:
-            raise self._move_aside(f"corrupt save: {info.st_size} bytes is too big")
+            size = info.st_size
+            raise self._move_aside(_("corrupt save: {size} bytes is too big").format(size=size))
         try:
             text = self.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise self._move_aside(f"cannot read save: {exc}") from None
+            raise self._move_aside(_("cannot read save: {reason}").format(reason=exc)) from None
         try:
             data = json.loads(text)
             if isinstance(data, dict):
@@ -196,12 +198,14 @@ class SaveStore:
             check_history(data)
             session = Session.from_json(data)
         except (ValueError, RecursionError, OverflowError) as exc:  # JSONDecodeError too
-            raise self._move_aside(f"corrupt save: {first_line(exc)}") from None
+            reason = _("corrupt save: {reason}").format(reason=first_line(exc))
+            raise self._move_aside(reason) from None
         except Exception as exc:
             # A parser bug must not turn one bad file into a crash loop at every boot:
             # the save goes aside like any other bad one, with the bug in the log.
             log.exception("unexpected error reading the save")
-            reason = f"corrupt save: {type(exc).__name__}: {first_line(exc)}"
+            problem = f"{type(exc).__name__}: {first_line(exc)}"
+            reason = _("corrupt save: {reason}").format(reason=problem)
             raise self._move_aside(reason) from None
         if session.state.is_terminal():
             return None
@@ -219,9 +223,11 @@ class SaveStore:
             self._sync_directory()
         except OSError as exc:
             log.error("could not move the bad save aside: %s", exc)
-            return CorruptSaveError(f"{reason} (could not move it aside: {exc})", None)
+            aside = _("{reason} (could not move it aside: {problem})")
+            return CorruptSaveError(aside.format(reason=reason, problem=exc), None)
         log.error("%s; moved to %s", reason, target)
-        return CorruptSaveError(f"{reason}; moved to {target.name}", target)
+        moved = _("{reason}; moved to {name}").format(reason=reason, name=target.name)
+        return CorruptSaveError(moved, target)
 
     def _sync_directory(self) -> None:
         sync_directory(self.directory)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from controller.i18n import N_, _
 from rules.core import Move, State
 
 
@@ -121,6 +122,13 @@ class MenuItem:
     game: str
     preset: str
     label: str
+    translated: bool = False
+    """``label`` is an English text of the catalog (not a game's own title)."""
+
+    @property
+    def words(self) -> str:
+        """The label as the panel shows it, in the table's language."""
+        return _(self.label) if self.translated else self.label
 
 
 @dataclass(frozen=True)
@@ -186,7 +194,7 @@ class StatisticsScene:
     t: float = 0.0
 
 
-STATISTICS_ITEM = MenuItem("statistics", "", "statistics")
+STATISTICS_ITEM = MenuItem("statistics", "", N_("statistics"), translated=True)
 """The menu entry of the statistics screen (on tables that keep a history)."""
 
 

@@ -18,8 +18,9 @@ import math
 
 from controller.games import move_words as game_move_words
 from controller.games import presentation
+from controller.i18n import _, ngettext
 from controller.machine import Mode
-from controller.names import colour_name, player_name
+from controller.names import colour_name, player_name, title
 from controller.scene import (
     AnyScene,
     CheckerEntryView,
@@ -33,6 +34,7 @@ from controller.scene import (
 from controller.session import Session
 from controller.sim.status import SEAT_DEFAULTS, SeatLook, TableStatus
 from controller.views.palette import SEAT
+from controller.words import seat_word
 from rules.core import Move, State
 
 
@@ -68,25 +70,26 @@ def describe(
 ) -> str:
     """The one line in words."""
     if isinstance(scene, SleepScene):
-        return "asleep: press any button to wake the table (that press does nothing else)"
+        return _("asleep: press any button to wake the table (that press does nothing else)")
     if isinstance(scene, MenuScene):
         item = scene.items[scene.selected]
-        line = (
-            f"menu: {item.label} ({scene.selected + 1} of {len(scene.items)}) · "
-            "NEXT: next game, OK: choose it"
+        line = _("menu: {game} ({number} of {count}) · NEXT: next game, OK: choose it").format(
+            game=item.words, number=scene.selected + 1, count=len(scene.items)
         )
         return _with_banner(line, scene.banner)
     if isinstance(scene, SetupScene):
         return describe_setup(scene)
     if isinstance(scene, MessageScene):
-        return "shutting down: bye" if scene.kind == "shutdown" else scene.text
+        return _("shutting down: bye") if scene.kind == "shutdown" else scene.text
     if isinstance(scene, StatisticsScene):
         if not scene.pages:
-            return "statistics: no finished games yet · OK: back to the menu"
+            return _("statistics: no finished games yet · OK: back to the menu")
         page = scene.pages[scene.page % len(scene.pages)]
-        wins = ", ".join(f"{colour} {count}" for colour, count in page.wins)
-        last = "the last game" if page.games == 1 else f"last {page.games} games"
-        return f"statistics: {page.game}, {last}: {wins} · NEXT: next game, OK: back to the menu"
+        wins = ", ".join(f"{colour_name(page.game, c)} {count}" for c, count in page.wins)
+        last = ngettext("the last game", "last {n} games", page.games).format(n=page.games)
+        return _(
+            "statistics: {game}, {last}: {wins} · NEXT: next game, OK: back to the menu"
+        ).format(game=title(page.game), last=last, wins=wins)
     if session is None:
         return ""
     return describe_game(mode, scene, session, choice, physical_dice, entering)
@@ -96,19 +99,21 @@ def describe_setup(scene: SetupScene) -> str:
     """The setup entries in order (the rule set where the game has several, each seat,
     "start"), the one under the cursor in brackets, and what the buttons do there."""
     names = scene.names or scene.colours
-    entries = [f"{name} {kind}" for name, kind in zip(names, scene.seats, strict=False)]
-    entries.append("start")
+    entries = [f"{name} {seat_word(kind)}" for name, kind in zip(names, scene.seats, strict=False)]
+    entries.append(_("start"))
     marked = [f"[{text}]" if i == scene.cursor else text for i, text in enumerate(entries)]
     if scene.rules is not None:
-        rules_entry = f"rules: {scene.rules}"
+        rules_entry = _("rules: {rules}").format(rules=scene.rules)
         marked.insert(0, f"[{rules_entry}]" if scene.cursor < 0 else rules_entry)
     if scene.cursor < 0:
-        action = "OK: next rule set"
+        action = _("OK: next rule set")
     elif scene.cursor == len(scene.seats):
-        action = "OK: begin"
+        action = _("OK: begin")
     else:
-        action = "OK: human/bot/empty"
-    return f"{scene.item.label}: {', '.join(marked)} · NEXT: next entry, {action}"
+        action = _("OK: human/bot/empty")
+    return _("{game}: {entries} · NEXT: next entry, {action}").format(
+        game=scene.item.words, entries=", ".join(marked), action=action
+    )
 
 
 def describe_game(
@@ -124,15 +129,15 @@ def describe_game(
     who = who_is(session, player)
     dice = dice_words(scene, session)
     if mode is Mode.CONFIRM_MENU:
-        return "back to the menu? OK: yes (the game ends), NEXT: no"
+        return _("back to the menu? OK: yes (the game ends), NEXT: no")
     if mode is Mode.GAME_OVER or scene.winner is not None:
-        line = f"{game_over_words(scene, session)} · OK: back to the menu"
+        line = _("{result} · OK: back to the menu").format(result=game_over_words(scene, session))
     elif mode is Mode.AWAIT_ROLL:
         line = describe_roll(state.to_json(), session, player, who, physical_dice, entering)
     elif mode is Mode.ROLLING and scene.roll is not None and scene.roll.opening:
-        line = f"opening roll: {opening_words(scene, session)}"
+        line = _("opening roll: {words}").format(words=opening_words(scene, session))
     elif mode is Mode.ROLLING:
-        line = f"{who}: rolling the dice"
+        line = _("{who}: rolling the dice").format(who=who)
     elif mode is Mode.MOVING and scene.moving is not None:
         line = f"{who}: {dice}{move_words(scene.moving.before, scene.moving.move)}"
     elif mode is Mode.CHOOSE and scene.entry is not None:
@@ -142,18 +147,20 @@ def describe_game(
         if not session.is_bot(player) and choice is not None:
             index, count = choice
             if count == 1:
-                line += " · the only move: it plays itself"
+                line += _(" · the only move: it plays itself")
             else:
-                line += f" · move {index + 1} of {count}: NEXT shows another, OK plays it"
+                line += _(" · move {number} of {count}: NEXT shows another, OK plays it").format(
+                    number=index + 1, count=count
+                )
         if scene.hint is not None:
-            line += f" · best: {move_words(state, scene.hint)}"
+            line += _(" · best: {move}").format(move=move_words(state, scene.hint))
             figures = presentation(state.game.name).hint_words
             if figures is not None and (words := figures(state, scene.hint)):
                 line += f" ({words})"
     else:
         line = f"{who}: {dice.removesuffix(' — ')}" if dice else who
     if scene.countdown is not None:
-        line += f" · {math.ceil(scene.countdown)} s left"
+        line += _(" · {seconds} s left").format(seconds=math.ceil(scene.countdown))
     return _with_banner(line, scene.banner)
 
 
@@ -167,33 +174,40 @@ def describe_roll(
 ) -> str:
     automatic = player is None or player not in session.seats or session.is_bot(player)
     if facts.get("phase") == "opening":
-        action = "rolls" if automatic else "OK rolls"
-        return f"opening roll: {who} {action}; the highest die begins"
+        if automatic:
+            return _("opening roll: {who} rolls; the highest die begins").format(who=who)
+        return _("opening roll: {who} OK rolls; the highest die begins").format(who=who)
     if player is None or player not in session.seats:
-        return "the dice roll"
+        return _("the dice roll")
     if session.is_bot(player):
-        return f"{who}: rolls the dice"
+        return _("{who}: rolls the dice").format(who=who)
     if physical_dice:
-        line = f"{who}: throw your dice, then NEXT counts up, OK confirms each die"
+        line = _("{who}: throw your dice, then NEXT counts up, OK confirms each die").format(
+            who=who
+        )
         if entering:
-            counted = ", ".join(f"die {i + 1}: {value}" for i, value in enumerate(entering))
+            counted = ", ".join(
+                _("die {number}: {value}").format(number=i + 1, value=value)
+                for i, value in enumerate(entering)
+            )
             line += f" · {counted}"
         return line
     tries = facts.get("tries")
-    extra = f" (try {tries + 1} of 3)" if isinstance(tries, int) and tries > 0 else ""
-    return f"{who}: OK rolls the dice{extra}"
+    if isinstance(tries, int) and tries > 0:
+        return _("{who}: OK rolls the dice (try {number} of 3)").format(who=who, number=tries + 1)
+    return _("{who}: OK rolls the dice").format(who=who)
 
 
 def who_is(session: Session, player: str | None) -> str:
     """How a player is named: "red (seat 1)" for a human, "blue (bot)" for a bot, by the
     colour the panel draws it in (Backgammon's white is orange)."""
     if player is None:
-        return "the dice"
+        return _("the dice")
     name = colour_name(session.game, player)
     if session.is_bot(player):
-        return f"{name} (bot)"
+        return _("{name} (bot)").format(name=name)
     seat = session.seats.get(player)
-    return name if seat is None else f"{name} (seat {seat + 1})"
+    return name if seat is None else _("{name} (seat {number})").format(name=name, number=seat + 1)
 
 
 def step_words(game: str, step: tuple[int, int, bool]) -> str:
@@ -208,10 +222,11 @@ def step_words(game: str, step: tuple[int, int, bool]) -> str:
 def entry_words(game: str, entry: CheckerEntryView) -> str:
     """A play being entered checker by checker: the fixed steps, then the previewed one."""
     fixed = " ".join(step_words(game, step) for step in entry.played)
-    parts = [f"fixed {fixed}"] if fixed else []
+    parts = [_("fixed {steps}").format(steps=fixed)] if fixed else []
     if entry.step is not None:
-        parts.append(f"NEXT shows checker {step_words(game, entry.step)}, OK fixes it")
-    return " · ".join(parts) if parts else "play complete"
+        step = step_words(game, entry.step)
+        parts.append(_("NEXT shows checker {step}, OK fixes it").format(step=step))
+    return " · ".join(parts) if parts else _("play complete")
 
 
 def dice_words(scene: Scene, session: Session) -> str:
@@ -237,8 +252,8 @@ def game_over_words(scene: Scene, session: Session) -> str:
         return ", ".join(standing.text.strip() for standing in scene.result)
     winner = scene.winner or next(iter(scene.state.winners()), None)
     if winner is None:
-        return "nobody wins"
-    return f"{player_name(session.game, winner, session.kinds)} wins"
+        return _("nobody wins")
+    return _("{name} wins").format(name=player_name(session.game, winner, session.kinds))
 
 
 def opening_words(scene: Scene, session: Session) -> str:
@@ -251,9 +266,9 @@ def opening_words(scene: Scene, session: Session) -> str:
     if words is not None:
         return words(roll.final, state)
     values = " ".join(str(d) for d in roll.final)
-    line = f"{who_is(session, roll.roller)} threw {values}"
+    line = _("{who} threw {dice}").format(who=who_is(session, roll.roller), dice=values)
     if state.to_json().get("phase") != "opening" and state.current_player is not None:
-        line += f" · {who_is(session, state.current_player)} begins"
+        line += _(" · {who} begins").format(who=who_is(session, state.current_player))
     return line
 
 
@@ -269,14 +284,14 @@ def seat_looks(
                 name = scene.names[seat] if seat < len(scene.names) else colour
                 looks.append(
                     SeatLook(
-                        f"{name} · {kind}",
+                        f"{name} · {seat_word(kind)}",
                         SEAT.get(colour, _default(seat)),
                         on_turn=seat == scene.cursor,
                         playing=kind != "empty",
                     )
                 )
             else:
-                looks.append(SeatLook("empty", _default(seat), playing=False))
+                looks.append(SeatLook(seat_word("empty"), _default(seat), playing=False))
         return tuple(looks)
     if session is None or isinstance(scene, MenuScene | MessageScene):
         return tuple(SeatLook("", _default(s)) for s in range(seat_count))
@@ -289,12 +304,12 @@ def seat_looks(
     for seat in range(seat_count):
         players = players_at.get(seat, [])
         if not players:
-            looks.append(SeatLook("empty", _default(seat), playing=False))
+            looks.append(SeatLook(seat_word("empty"), _default(seat), playing=False))
             continue
         kind = "bot" if all(session.is_bot(p) for p in players) else "you"
         looks.append(
             SeatLook(
-                f"{' + '.join(colour_name(session.game, p) for p in players)} · {kind}",
+                f"{' + '.join(colour_name(session.game, p) for p in players)} · {seat_word(kind)}",
                 SEAT.get(players[0], _default(seat)),
                 on_turn=playing and current in players,
             )

@@ -81,6 +81,7 @@ PROCESS = (
     "tests/test_appliance_process.py",
     "tests/test_corrupt_saves.py",
     "tests/test_sim_terminal.py",
+    "tests/test_sim_record_path.py::test_a_recording_that_cannot",  # a sim process, SIGTERM
     "tests/test_sim_signals.py",  # the simulator in tmux and ptys, hung up and terminated
     "tests/test_sim_window_x11.py",  # the simulator's window in Xvfb, keys sent by xdotool
     "tests/test_bridge_e2e.py",

@@ -29,11 +29,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from controller import i18n
 from controller.games import presentation
 from controller.history.export import can_export_match, json_lines, match_text, replay
-from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Summary
+from controller.history.record import ABANDONED, FINISHED, RULES_SIDE, HistoryEntry, Seat, Summary
 from controller.history.stats import tally
 from controller.history.store import HistoryError, HistoryStore
+from controller.i18n import _, ngettext
+from controller.words import colour_word, seat_word
 from rules.playout import PlayStep
 from rules.registry import RecordAnalysis, capabilities, game_info, game_names
 
@@ -78,6 +81,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     command: Callable[[HistoryStore | None, argparse.Namespace, IO[str]], int] = COMMANDS[
         args.history_command
     ]
+    i18n.use(i18n.language_from_environment(os.environ))  # the words follow the locale
     directory = state_dir(args.state_dir)
     check_directory(directory)
     with opened(directory) as store:
@@ -154,7 +158,7 @@ def cmd_list(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         emit(out, [s.to_json() for s in summaries])
         return 0
     if not summaries:
-        out.write("no games recorded yet\n")
+        out.write(_("no games recorded yet") + "\n")
         return 0
     rows = [
         [
@@ -187,32 +191,57 @@ def local_time(stamp: str) -> str:
 
 
 def seats_text(summary: Summary) -> str:
-    return ", ".join(s.label() for s in summary.seats if s.colour is not None)
+    return ", ".join(seat_label(s) for s in summary.seats if s.colour is not None)
+
+
+def seat_label(seat: Seat) -> str:
+    """A seat in words: "red human", "blue bot (strong)", "seat 3 empty"."""
+    if seat.colour is None:
+        return _("seat {number} empty").format(number=seat.seat + 1)
+    colour = colour_word(seat.colour)
+    if seat.kind == "bot":
+        return _("{colour} bot ({bot})").format(colour=colour, bot=seat.bot)
+    return f"{colour} {seat_word(seat.kind)}"
+
+
+def kind_label(kind: str) -> str:
+    """A kind of player the statistics count ("human", "bot (strong)", "rules")."""
+    if kind.startswith("bot ("):
+        return seat_word("bot") + kind[3:]
+    return _("the rules") if kind == RULES_SIDE else seat_word(kind)
 
 
 def result_text(summary: Summary) -> str:
     if summary.outcome == ABANDONED:
-        return "abandoned"
-    winner = summary.winner
-    if winner is None:
-        return "no winner"
+        return _("abandoned")
+    if summary.winner is None:
+        return _("no winner")
+    winner = colour_word(summary.winner)
     length = summary.result.get("match_length")
     score = summary.result.get("score")
-    if length and isinstance(score, dict) and winner in score:
-        other = ":".join(str(v) for side, v in score.items() if side != winner)
-        return f"{winner} won {score[winner]}:{other} (match to {length})"
+    if length and isinstance(score, dict) and summary.winner in score:
+        other = ":".join(str(v) for side, v in score.items() if side != summary.winner)
+        return _("{winner} won {score} (match to {length})").format(
+            winner=winner, score=f"{score[summary.winner]}:{other}", length=length
+        )
     if summary.games:
         last = summary.games[-1]
-        return f"{winner} won {points(last.points)} ({last.kind})"
-    return f"{winner} won"
+        return _("{winner} won {points} ({kind})").format(
+            winner=winner, points=points(last.points), kind=last.kind
+        )
+    return _("{winner} won").format(winner=winner)
+
+
+def outcome_word(outcome: str) -> str:
+    return {ABANDONED: _("abandoned"), FINISHED: _("finished")}.get(outcome, outcome)
 
 
 def points(count: int) -> str:
-    return f"{count} point{'s' if count != 1 else ''}"
+    return ngettext("{n} point", "{n} points", count).format(n=count)
 
 
 def length_text(summary: Summary) -> str:
-    text = f"{summary.moves} moves"
+    text = ngettext("{n} move", "{n} moves", summary.moves).format(n=summary.moves)
     if summary.started is None:
         return text
     try:
@@ -222,7 +251,9 @@ def length_text(summary: Summary) -> str:
     except ValueError:
         return text
     minutes = round(seconds / 60)
-    return f"{text}, {minutes} min" if minutes >= 1 else f"{text}, <1 min"
+    if minutes < 1:
+        return _("{length}, <1 min").format(length=text)
+    return _("{length}, {minutes} min").format(length=text, minutes=minutes)
 
 
 # -- show ---------------------------------------------------------------------------------
@@ -263,16 +294,34 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         emit(out, data)
         return 0
     colour = out.isatty()
-    out.write(f"game {summary.id}: {summary.game}/{summary.preset}, {summary.outcome}\n")
-    out.write(f"played {local_time(summary.started or summary.ended)}, {length_text(summary)}\n")
-    out.write(f"seats: {', '.join(s.label() for s in summary.seats)}\n")
-    out.write(f"result: {result_text(summary)}\n")
+    outcome = outcome_word(summary.outcome)
+    name = f"{summary.game}/{summary.preset}"
+    out.write(
+        _("game {number}: {game}, {outcome}").format(number=summary.id, game=name, outcome=outcome)
+        + "\n"
+    )
+    played_at = local_time(summary.started or summary.ended)
+    out.write(
+        _("played {time}, {length}").format(time=played_at, length=length_text(summary)) + "\n"
+    )
+    out.write(
+        _("seats: {seats}").format(seats=", ".join(seat_label(s) for s in summary.seats)) + "\n"
+    )
+    out.write(_("result: {result}").format(result=result_text(summary)) + "\n")
     for played in summary.games:
         score = ":".join(str(v) for v in played.score.values())
-        crawford = ", Crawford game" if played.crawford else ""
+        crawford = _(", Crawford game") if played.crawford else ""
+        line = _("  game {number}: {winner} won {points} ({kind}), cube {cube}, score {score}")
         out.write(
-            f"  game {played.number}: {played.winner} won {points(played.points)} ({played.kind}),"
-            f" cube {played.cube}, score {score}{crawford}\n"
+            line.format(
+                number=played.number,
+                winner=colour_word(played.winner),
+                points=points(played.points),
+                kind=played.kind,
+                cube=played.cube,
+                score=score,
+            )
+            + f"{crawford}\n"
         )
     if steps:
         out.write("\n" + render_board(steps[0].before, colour=colour) + "\n")
@@ -280,12 +329,13 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
     if analysis is not None:
         out.write("\n".join(analysis_lines(summary.game, analysis)) + "\n")
     for number, step in enumerate(steps, start=1):
-        who = step.player or "dice"
+        who = colour_word(step.player) if step.player else _("dice")
         if step.dice is not None:
-            out.write(f"{number:4d}  {who} rolls {'-'.join(map(str, step.dice))}\n")
+            rolled = _("{who} rolls {dice}").format(who=who, dice="-".join(map(str, step.dice)))
+            out.write(f"{number:4d}  {rolled}\n")
             continue
         notation = step.move.notation if step.move is not None else "?"
-        out.write(f"{number:4d}  {who} plays {notation}\n")
+        out.write(f"{number:4d}  " + _("{who} plays {move}").format(who=who, move=notation) + "\n")
         out.write(render_board(step.after, colour=colour) + "\n")
     return 0
 
@@ -335,19 +385,22 @@ def cmd_stats(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]
         emit(out, {game: t.to_json() for game, t in counted.items()})
         return 0
     if not counted:
-        out.write("no finished games yet\n")
+        out.write(_("no finished games yet") + "\n")
         return 0
     for game, t in counted.items():
-        out.write(f"{game}: {t.games} finished game{'s' if t.games != 1 else ''}\n")
-        colours = [(c, t.colours[c].seated, won) for c, won in t.wins()]
-        table(out, "colour", colours, t.games)
-        table(out, "player", [(k, n.seated, n.won) for k, n in sorted(t.kinds.items())], t.games)
+        finished = ngettext("{n} finished game", "{n} finished games", t.games)
+        out.write(f"{game}: {finished.format(n=t.games)}\n")
+        colours = [(colour_word(c), t.colours[c].seated, won) for c, won in t.wins()]
+        table(out, _("colour"), colours, t.games)
+        kinds = [(kind_label(k), n.seated, n.won) for k, n in sorted(t.kinds.items())]
+        table(out, _("player"), kinds, t.games)
     return 0
 
 
 def table(out: IO[str], title: str, rows: Sequence[tuple[str, int, int]], games: int) -> None:
-    width = max(len(title), *(len(name) for name, _, _ in rows))
-    out.write(f"  {title:<{width}}  seated   won  of all games\n")
+    width = max(len(title), *(len(name) for name, _seated, _won in rows))
+    header = _("seated   won  of all games")
+    out.write(f"  {title:<{width}}  {header}\n")
     for name, seated, won in rows:
         share = f"{100 * won / games:5.1f} %" if games else ""
         out.write(f"  {name:<{width}}  {seated:6d}  {won:4d}  {share}\n")

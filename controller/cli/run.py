@@ -76,6 +76,11 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         help="window: write the whole window as a PNG to FILE on F12, and at exit if F12 "
         "was not pressed (without it, F12 writes spieltisch-DATE-TIME.png here)",
     )
+    sim.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the table's language: de or en (default: the config's, else the locale's)",
+    )
     sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
     sim.add_argument(
         "--record",
@@ -208,6 +213,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     events = EventQueue()
     notifier = Notifier()
     install_signal_handlers(events)
+    speak(None)  # a config error on the panel is shown in the locale's language
     try:
         try:
             config = load_config(args.config)
@@ -220,6 +226,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 notifier.stopping()
                 return 0
             config = fixed
+        speak(config.language)
         state_dir = resolve_state_dir(args.state_dir, DEFAULT_STATE_DIR)
         try:
             display, inputs = open_hardware(config, events, notifier)
@@ -271,6 +278,14 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     return 0
 
 
+def speak(setting: str | None) -> None:
+    """Start speaking the table's language: ``setting`` (the config's or ``--lang``), else
+    the locale's; one the table has no words for is a ``ValueError`` (exit 2)."""
+    from controller import i18n
+
+    i18n.use(i18n.table_language(setting, os.environ))
+
+
 def has_screen() -> bool:
     return bool(
         os.environ.get("DISPLAY")
@@ -292,6 +307,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 
     validate_sim_args(args)
     config = sim_config(args)  # a broken --config stops every display alike, before one opens
+    speak(args.lang if args.lang is not None else config.language)
     choice = args.display
     if choice == "auto" and not has_screen() and not sys.stdin.isatty():
         # No window and no keyboard to play with: watch the bots on the text board.
@@ -302,6 +318,10 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             raise ValueError(
                 "--web serves a played table: use it with --display window or terminal"
             )
+        if args.record is not None:
+            # The text board has no panel frames to record; saying so beats an empty file
+            # or none at all after a whole game.
+            raise ValueError("--record records the panel: use it with --display window or terminal")
         if args.game is None:
             args.game, args.preset = config.game.name, config.game.preset
         args.seat_kinds = validate_sim_args(args)
@@ -335,6 +355,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from controller.sim.window import TableWindow
     from controller.table import FAST_PACE
     from controller.views import render
+    from hardware.gif_recording import GifRecorder
     from hardware.interfaces import HardwareError
     from hardware.keyboard import TerminalKeys
     from hardware.tee import TeeDisplay
@@ -353,6 +374,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     hardware = replace(config.hardware, display=display_spec, input_type="keyboard")
     config = replace(config, hardware=hardware)
     closers: list[Display | InputBackend] = []
+    recorder: GifRecorder | None = None
     try:
         inputs: list[InputBackend]
         primary: TerminalDisplay | TableWindow
@@ -372,7 +394,6 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         display: Display = primary
         if args.record is not None:
             from controller.record_progress import RecordProgress
-            from hardware.gif_recording import GifRecorder
 
             progress = RecordProgress(args.record, fd=terminal if terminal is not None else 2)
             recorder = GifRecorder(
@@ -432,7 +453,11 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 server.stop()
     finally:
         # Put the terminal back before anything is printed (the error, the kept log).
+        # The recording is written on close; its failure is said once the terminal is
+        # back (it used to end a whole game on exit 0 with no GIF and no word).
         for closer in closers:
             with contextlib.suppress(Exception):
                 closer.close()
+    if recorder is not None and recorder.failure is not None:
+        raise recorder.failure
     return 0

@@ -13,11 +13,13 @@ the tests) plays with the generic view, its notation as words and its title from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import rules
+from controller.i18n import _
+from controller.words import colour_word
 from rules.core import Dice, Move, Pass, State
 from rules.registry import RecordAnalysis
 
@@ -65,7 +67,7 @@ class BoardView:
 
 def notation_words(move: Move) -> str:
     """The default words of a move: its notation (the rules keep no words)."""
-    return "pass (no move)" if isinstance(move, Pass) else move.notation
+    return _("pass (no move)") if isinstance(move, Pass) else move.notation
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,8 @@ class Presentation:
     side_colours: Mapping[str, str] = field(default_factory=dict)
     """Players whose colour on the panel differs from their rules name."""
     preset_names: Mapping[str, str] = field(default_factory=dict)
-    """Short words for the rule sets, e.g. "match to 5"."""
+    """Short words for the rule sets, e.g. "match to 5", in the table's language (a
+    :class:`CatalogWords` translates its marked texts when they are read)."""
     move_words: Callable[[State, Move], str] | None = None
     """A move in words for the status line (the state it is played in, the move);
     None: the rules' own words for it."""
@@ -172,9 +175,26 @@ def preset_name(game: str, preset: str) -> str:
     return presentation(game).preset_names.get(preset, preset.replace("_", " "))
 
 
+class CatalogWords(Mapping[str, str]):
+    """Words kept at import time (marked ``N_``) and translated when they are read: a
+    family's rule-set names, shown in the language the table speaks at that moment."""
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self._words = dict(words)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._words[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+
 def colour_name(game: str, player: str) -> str:
-    """The colour ``player`` is drawn in, as a word."""
-    return presentation(game).side_colours.get(player, player)
+    """The colour ``player`` is drawn in, as a word (in the table's language)."""
+    return colour_word(presentation(game).side_colours.get(player, player))
 
 
 def move_words(state: State, move: Move) -> str:

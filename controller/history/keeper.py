@@ -26,6 +26,7 @@ from controller.history.pending import PendingRecord
 from controller.history.record import HistoryEntry, record_of
 from controller.history.stats import tally
 from controller.history.store import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
+from controller.i18n import _
 from controller.scene import StatisticsPage
 from controller.session import Session, utc_now
 
@@ -77,7 +78,7 @@ def disk_problem(directory: Path) -> int | None:
 
 def moved_notice(moved: Path) -> str:
     """The panel's words for a database set aside."""
-    return f"history damaged, moved to {moved.name}"
+    return _("history damaged, moved to {name}").format(name=moved.name)
 
 
 class HistoryKeeper:

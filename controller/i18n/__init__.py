@@ -72,6 +72,11 @@ def check_language(language: str) -> str:
     return language
 
 
+def table_language(setting: str | None, environ: Mapping[str, str]) -> str:
+    """The language a table starts in: its config's (or ``--lang``), else the locale's."""
+    return check_language(setting) if setting is not None else language_from_environment(environ)
+
+
 class _Pseudo(gettext.NullTranslations):
     """Marks every text it is asked for, translated or not (module docstring)."""
 

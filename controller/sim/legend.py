@@ -1,4 +1,4 @@
-"""The simulator's words for its keys: the one-line key help and the terminal's legend.
+"""The simulator's words: the key help, the terminal's legend and the window's labels.
 
 The keys themselves (``DEFAULT_KEYS``) are read by :mod:`hardware.keyboard`; these are
 what the command line prints and what the terminal display writes under the board.
@@ -6,6 +6,7 @@ what the command line prints and what the terminal display writes under the boar
 
 from __future__ import annotations
 
+from controller.i18n import _, pgettext
 from hardware.keyboard import DEFAULT_KEYS, Key
 
 
@@ -13,9 +14,39 @@ def key_help(keys: dict[str, Key] | None = None) -> str:
     """One line naming every key, for the simulator's banner."""
     parts = []
     for char, (seat, button) in (keys or DEFAULT_KEYS).items():
-        who = "system" if seat is None else f"{seat + 1}{button.upper()}"
+        who = system_word() if seat is None else f"{seat + 1}{button_word(button)}"
         parts.append(f"{char}={who}")
-    return " ".join(parts) + " (Shift = long press in a terminal)"
+    return " ".join(parts) + _(" (Shift = long press in a terminal)")
+
+
+def button_word(button: str) -> str:
+    """A seat button's name as printed on it: OK, NEXT (in German OK, WEITER)."""
+    words = {"ok": pgettext("button", "OK"), "next": pgettext("button", "NEXT")}
+    return words.get(button, button.upper())
+
+
+def system_word() -> str:
+    return _("system")
+
+
+def seat_label(seat: int, label: str) -> str:
+    """The window's words over a seat's buttons: "seat 1 · red · you"."""
+    number = _("seat {number}").format(number=seat + 1)
+    return f"{number} · {label}" if label else number
+
+
+def window_hint() -> str:
+    """The window's footer: how its buttons are pressed."""
+    return _(
+        "click a button or press its key · hold for a long press · F12: screenshot · Esc: quit"
+    )
+
+
+def screenshot_notice(saved: object = None, problem: object = None) -> str:
+    """What the window's footer says after F12: where the picture went, or why not."""
+    if saved is None:
+        return _("screenshot not saved: {reason}").format(reason=problem)
+    return _("screenshot saved to {path}").format(path=saved)
 
 
 def legend_lines(columns: int, keys: dict[str, Key] | None = None) -> list[str]:
@@ -32,15 +63,18 @@ def legend_lines(columns: int, keys: dict[str, Key] | None = None) -> list[str]:
         else:
             per_seat.setdefault(seat, {})[button] = char
     wide = columns >= 80
-    seat_word = "seat " if wide else ""
-    separator = " " if wide else ": "
-    parts = ["keys OK/NEXT:" if wide else "OK/NEXT"]
+    buttons = f"{button_word('ok')}/{button_word('next')}"
+    parts = [_("keys {buttons}:").format(buttons=buttons) if wide else buttons]
     for seat in sorted(per_seat):
-        ok, next_ = per_seat[seat].get("ok", "-"), per_seat[seat].get("next", "-")
-        parts.append(f"{seat_word}{seat + 1}{separator}{ok}/{next_}")
+        keys_of_seat = f"{per_seat[seat].get('ok', '-')}/{per_seat[seat].get('next', '-')}"
+        if wide:
+            parts.append(_("seat {number} {keys}").format(number=seat + 1, keys=keys_of_seat))
+        else:
+            parts.append(f"{seat + 1}: {keys_of_seat}")
     if system:
-        parts.append(f"system {system}" if wide else f"system: {system}")
-    parts += ["Shift+key: long press" if wide else "Shift+key: hold", "Ctrl+C: quit"]
+        shown = _("system {key}") if wide else _("system: {key}")
+        parts.append(shown.format(key=system))
+    parts += [_("Shift+key: long press") if wide else _("Shift+key: hold"), _("Ctrl+C: quit")]
     return wrap_parts(parts, columns)
 
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from PIL import Image
 
+from controller.i18n import _
 from controller.sim.legend import legend_lines
 from controller.sim.status import TableStatus
 from hardware.interfaces import FixedSizePanel, HardwareError
@@ -298,9 +299,10 @@ class TerminalDisplay(FixedSizePanel):
         lines: dict[int, str] = {}
         if layout.scale == 0:
             columns, rows = minimum_size(self._width, self._height)
-            message = (
-                f"terminal too small ({layout.columns}x{layout.rows}): the "
-                f"{self._width}x{self._height} panel needs {columns}x{rows}"
+            message = _("terminal too small ({size}): the {panel} panel needs {needed}").format(
+                size=f"{layout.columns}x{layout.rows}",
+                panel=f"{self._width}x{self._height}",
+                needed=f"{columns}x{rows}",
             )
             for index, text in enumerate(textwrap.wrap(message, max(layout.columns, 10))):
                 lines[index] = f"{RESET}\x1b[2K{text[: layout.columns]}"

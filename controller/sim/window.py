@@ -33,6 +33,7 @@ from typing import Any
 
 from PIL import Image
 
+from controller.sim import legend
 from controller.sim.status import RGB, TableStatus, idle_status
 from controller.sim.window_layout import (
     DIM_TEXT,
@@ -57,7 +58,6 @@ GLYPHS = {"→": "->"}
 """Characters pygame's bundled font lacks, and what the window writes instead."""
 NOTICE_S = 4.0
 """How long the window's hint line says where a screenshot went."""
-HINT = "click a button or press its key · hold for a long press · F12: screenshot · Esc: quit"
 
 
 HEADLESS_DRIVERS = ("offscreen", "dummy")
@@ -119,7 +119,6 @@ class TableWindow(FixedSizePanel):
         self._board_cache: tuple[int, Any] | None = None
         """(pitch, the board drawn at that pitch); dropped when the frame changes."""
         self._closed = False
-        self._shown_events = shown_events(pygame)
         try:
             pygame.display.init()
             pygame.font.init()
@@ -227,7 +226,7 @@ class TableWindow(FixedSizePanel):
                     redraw = True
             elif event.type == pg.VIDEORESIZE:
                 self.resize((event.w, event.h))
-            elif event.type in self._shown_events:
+            elif event.type in shown_events(pg):
                 redraw = True  # a picture drawn before the window was on screen is lost
         events += self._presses.holds(now)
         for button_event in events:
@@ -268,10 +267,10 @@ class TableWindow(FixedSizePanel):
         try:
             saved = self.save_screenshot(target)
         except (OSError, self._pg.error) as exc:
-            self._tell(f"screenshot not saved: {exc}")
+            self._tell(legend.screenshot_notice(problem=exc))
             return None
         if saved is not None:
-            self._tell(f"screenshot saved to {saved}")
+            self._tell(legend.screenshot_notice(saved=saved))
         return saved
 
     def _tell(self, text: str) -> None:
@@ -357,7 +356,7 @@ class TableWindow(FixedSizePanel):
                 width=3,
                 border_radius=12,
             )
-        label = f"seat {seat + 1}" + (f" · {look.label}" if look is not None and look.label else "")
+        label = legend.seat_label(seat, look.label if look is not None else "")
         self._text(
             label,
             self.layout.labels[seat],
@@ -366,10 +365,12 @@ class TableWindow(FixedSizePanel):
             box.w - 8,
         )
         for button in ("ok", "next"):
-            self._draw_button((seat, button), colour, "OK" if button == "ok" else "NEXT")
+            self._draw_button((seat, button), colour, legend.button_word(button))
 
     def _draw_system(self) -> None:
-        self._text("system", self.layout.labels[-1], label_size(self.layout), DIM_TEXT, 200)
+        self._text(
+            legend.system_word(), self.layout.labels[-1], label_size(self.layout), DIM_TEXT, 200
+        )
         self._draw_button((None, "system"), SYSTEM, "")
 
     def _draw_button(self, key: Key, colour: RGB, name: str) -> None:
@@ -430,7 +431,7 @@ class TableWindow(FixedSizePanel):
         for index, line in enumerate(lines):
             self._text(line, (centre_x, first_y + index * line_h), size, TEXT, width)
         hint_y = box.y + box.h - max(8, box.h // 9)
-        hint = HINT
+        hint = legend.window_hint()
         if self._notice is not None and self._clock() < self._notice[1]:
             hint = self._notice[0]
         self._text(hint, (centre_x, hint_y), max(13, size * 2 // 3), DIM_TEXT, width)

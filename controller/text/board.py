@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from controller.games import presentation
+from controller.i18n import _
 from controller.text.paint import ANSI, paint
 from rules.core import State
 
@@ -29,8 +30,12 @@ def register(game: str, renderer: TextRenderer, legend: str = "") -> None:
 
 
 def legend(game: str) -> str:
-    """One line explaining the symbols of ``game``'s text board ("" if it has none)."""
-    return LEGENDS.get(game, presentation(game).text_legend)
+    """One line explaining the symbols of ``game``'s text board ("" if it has none), in
+    the table's language (a family's legend is a catalog text, marked where it is kept)."""
+    if game in LEGENDS:
+        return LEGENDS[game]
+    text = presentation(game).text_legend
+    return _(text) if text else ""
 
 
 def render_board(state: State, colour: bool = False) -> str:
@@ -48,11 +53,12 @@ def render_any_game(state: State, colour: bool = False) -> str:
             lines.append(f"  {key}: {value}")
     if state.is_terminal():
         winners = state.winners()
-        lines.append(f"{winners[0]} wins" if winners else "game over")
+        lines.append(_("{name} wins").format(name=winners[0]) if winners else _("game over"))
     else:
         player = state.current_player or "?"
-        lines.append(
-            f"{paint(player, player if player in ANSI else None, colour)} to "
-            + ("roll" if state.is_chance() else "move")
-        )
+        painted = paint(player, player if player in ANSI else None, colour)
+        if state.is_chance():
+            lines.append(_("{player} to roll").format(player=painted))
+        else:
+            lines.append(_("{player} to move").format(player=painted))
     return "\n".join(lines) + "\n"

@@ -20,9 +20,12 @@ from types import FrameType
 from typing import IO, Any
 
 import rules
+from controller.i18n import _, ngettext
 from controller.persistence import SaveStore
 from controller.session import Session
+from controller.state_dir import describe
 from controller.text.board import legend, render_board
+from controller.words import colour_word
 from rules.bots import make_bot
 from rules.core import State
 from rules.playout import PlayStep, steps
@@ -75,7 +78,13 @@ def watch(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     seed: int | None = None
     if session is not None:
         played = len(session.history)
-        out.write(f"resuming the game saved in {store.path if store else ''} ({played} steps)\n")
+        where = store.path if store else ""
+        line = ngettext(
+            "resuming the game saved in {path} ({n} step)",
+            "resuming the game saved in {path} ({n} steps)",
+            played,
+        )
+        out.write(line.format(path=where, n=played) + "\n")
     else:
         session, seed = new_session(args)
     state = session.state
@@ -85,10 +94,11 @@ def watch(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     bots = dict.fromkeys(players, bot)
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.4 if tty else 0.0)
-    origin = f"seed {seed}" if seed is not None else "resumed"
-    out.write(f"{game.name}/{game.preset}, {len(players)} bots, {origin}\n")
+    origin = _("seed {seed}").format(seed=seed) if seed is not None else _("resumed")
+    bots_line = ngettext("{n} bot", "{n} bots", len(players)).format(n=len(players))
+    out.write(f"{game.name}/{game.preset}, {bots_line}, {origin}\n")
     if legend(game.name):
-        out.write(f"legend: {legend(game.name)}\n")
+        out.write(_("legend: {legend}").format(legend=legend(game.name)) + "\n")
     out.write(render_board(state, colour=tty) + "\n")
     moves = sum(1 for entry in session.history if "move" in entry)
     opening: list[str] = []
@@ -99,26 +109,34 @@ def watch(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             if state.is_terminal():  # a roll ended it (Mini-Maki: black caught red)
                 rolled = ",".join(map(str, step.dice))
                 frame = render_board(state, colour=tty)
-                out.write((CLEAR if tty else "\n") + f"{step.player} rolled {rolled}\n{frame}\n")
+                said = _("{who} rolled {dice}").format(who=colour_word(step.player), dice=rolled)
+                out.write((CLEAR if tty else "\n") + f"{said}\n{frame}\n")
             elif state.is_chance():  # a throw no move follows: the opening roll
                 opening.append(opening_throw(step.player, step.dice, step.before))
                 if state.to_json().get("phase") != "opening":
-                    opening[-1] += f" -> {state.current_player} starts"
+                    starter = colour_word(state.current_player or "")
+                    opening[-1] += _(" -> {who} starts").format(who=starter)
             continue  # any other roll shows with the move it leads to
         moves += 1
         dice = ",".join(map(str, step.before.to_json().get("dice", [])))
         notation = step.move.notation if step.move is not None else "?"
         frame = render_board(step.after, colour=tty)
-        header = f"move {moves}: {step.player} rolled {dice} and played {notation}"
+        header = _("move {number}: {who} rolled {dice} and played {move}").format(
+            number=moves, who=colour_word(step.player), dice=dice, move=notation
+        )
         if opening:
-            header = "opening roll: " + ", ".join(opening) + "\n" + header
+            header = _("opening roll: {throws}").format(throws=", ".join(opening)) + "\n" + header
             opening = []
         out.write((CLEAR if tty else "\n") + header + "\n" + frame + "\n")
         out.flush()
         if delay > 0:
             time.sleep(delay)
         state = step.after
-    out.write(f"{state.winners()[0]} wins after {moves} moves ({origin})\n")
+    winner = colour_word(state.winners()[0])
+    line = ngettext(
+        "{who} wins after {n} move ({origin})", "{who} wins after {n} moves ({origin})", moves
+    )
+    out.write(line.format(who=winner, n=moves, origin=origin) + "\n")
     return 0
 
 
@@ -140,10 +158,15 @@ def new_session(args: argparse.Namespace) -> tuple[Session, int]:
 
 
 def start_store(directory: Any) -> SaveStore | None:
+    """The save store in ``directory``; a directory that cannot hold it stops the game
+    at once, in words (the raw ``[Errno 17] File exists`` said nothing about --state-dir)."""
     if directory is None:
         return None
     store = SaveStore(directory)
-    store.prepare()
+    try:
+        store.prepare()
+    except OSError as exc:
+        raise ValueError(f"--state-dir {directory}: {describe(exc)}") from None
     return store
 
 
@@ -163,5 +186,5 @@ def opening_throw(player: str, dice: tuple[int, ...], before: State) -> str:
     data = before.to_json()
     opening = data.get("opening") or {}
     tie = len(opening.get("contenders", ())) < len(data.get("players", ()))
-    again = "(again) " if tie and not opening.get("rolls") else ""
-    return f"{again}{player} {','.join(map(str, dice))}"
+    again = _("(again) ") if tie and not opening.get("rolls") else ""
+    return f"{again}{colour_word(player)} {','.join(map(str, dice))}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from controller.i18n import _
 from controller.scene import Scene
 from controller.views.dice import die_size, draw_dice, rolling_faces
 from controller.views.overlay import Box
@@ -33,13 +34,13 @@ def words(scene: Scene) -> str:
     state = scene.state
     if state.is_terminal():
         winners = state.winners()
-        return f"{winners[0]} wins" if winners else "game over"
+        return _("{name} wins").format(name=winners[0]) if winners else _("game over")
     player = state.current_player or ""
     if scene.preview is not None:
         return f"{player}: {scene.preview.notation}"
     if state.is_chance():
-        return f"{player} to roll"
-    return f"{player} to move"
+        return _("{player} to roll").format(player=player)
+    return _("{player} to move").format(player=player)
 
 
 def render(scene: Scene, width: int, height: int, mode: str) -> Image.Image:

@@ -19,10 +19,12 @@ import math
 from PIL import Image
 
 from controller.games import presentation
+from controller.i18n import _
 from controller.scene import MenuScene, MessageScene, SetupScene
 from controller.views import timing
 from controller.views.palette import BLACK, RGB, SEAT, WHITE, blink, ink, scale, seat_colour
 from controller.views.text import TINY, draw_text, scroll_seconds
+from controller.words import seat_word
 
 ICONS: dict[str, tuple[str, ...]] = {
     # The statistics screen: a bar chart of wins per colour.
@@ -74,10 +76,10 @@ def draw_icon(image: Image.Image, game: str, x: int, y: int, factor: int) -> Non
 def render_menu(scene: MenuScene, width: int, height: int, mode: str) -> Image.Image:
     image = Image.new(mode, (width, height), ink(BLACK, mode))
     if not scene.items:
-        draw_text(image, (0, 0, width - 1, height - 1), "no games", WHITE, scene.t)
+        draw_text(image, (0, 0, width - 1, height - 1), _("no games"), WHITE, scene.t)
         return image
     selected = scene.items[scene.selected % len(scene.items)]
-    label = scene.banner or selected.label
+    label = scene.banner or selected.words
     since = scene.banner_since if scene.banner else scene.since
     t = scene.t
     if height < 16:
@@ -156,14 +158,17 @@ def _draw_entry(
     letters on a green band."""
     t, since = scene.t, scene.since
     if scene.cursor >= len(scene.seats):
-        draw_text(image, box, "start", BLACK, t, font, START_INK, since)
+        draw_text(image, box, _("start"), BLACK, t, font, START_INK, since)
         return
     if scene.cursor < 0:
-        text = f"rules: {scene.rules}" if scene.rules else scene.item.label
+        text = _("rules: {rules}").format(rules=scene.rules) if scene.rules else scene.item.words
     else:
         seat = scene.cursor % max(1, len(scene.seats))
         names = scene.names or scene.colours
-        text = f"{names[seat]}: {scene.seats[seat]}" if scene.seats else scene.item.label
+        if not scene.seats:
+            text = scene.item.words
+        else:
+            text = f"{names[seat]}: {seat_word(scene.seats[seat])}"
     draw_text(image, box, text, WHITE, t, font, since=since)
 
 

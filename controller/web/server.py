@@ -26,6 +26,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from controller.events import EventQueue, NoticeEvent
+from controller.i18n import _
 from controller.web import qr
 from controller.web.connections import HEADER_TIMEOUT_S, Counted, Counter, Refuse
 from controller.web.history_routes import HistoryRoutes
@@ -165,7 +166,9 @@ class WebApp:
         shown = CODE_S / 4
         self.publisher.hide_for(shown + 2)
         asyncio.get_running_loop().call_later(shown + 2, self.publisher.reveal)
-        self.events.put(NoticeEvent(f"code {code}", shown, self.qr_rows(request, code)))
+        self.events.put(
+            NoticeEvent(_("code {code}").format(code=code), shown, self.qr_rows(request, code))
+        )
         log.warning("companion page: pairing code %s is on the panel", code)
         return web.json_response({"shown": True})
 

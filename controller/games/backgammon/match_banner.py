@@ -10,6 +10,8 @@ its status line.
 
 from __future__ import annotations
 
+from controller.i18n import _
+from controller.words import colour_word
 from rules.backgammon.engine import PLAYERS, BackgammonState
 from rules.core import State
 
@@ -23,7 +25,7 @@ def game_end_banner(before: State, after: State) -> str | None:
         return None
     if not after.match_length or after.is_terminal() or len(after.results) <= len(before.results):
         return None
-    winner, points, _ = after.results[-1]
+    winner, points, _kind = after.results[-1]
     white, black = after.score
-    crawford = "  Crawford" if after.crawford else ""
-    return f"{PLAYERS[winner]} +{points}  {white}:{black}{crawford}"
+    crawford = _("  Crawford") if after.crawford else ""
+    return f"{colour_word(PLAYERS[winner])} +{points}  {white}:{black}{crawford}"

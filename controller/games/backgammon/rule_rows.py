@@ -13,19 +13,20 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from controller.games.presentation import SetupRow
-from controller.i18n import _, pgettext
+from controller.i18n import N_, _, pgettext
 from rules.backgammon.options import BASES, MAX_AUTOMATIC, Options, name_of, options_of
 
 LISTED = {
-    "single": "one game",
-    "money": "with cube",
-    "money-jacoby": "with cube, Jacoby rule",
-    "money-automatic": "with cube, Jacoby, 2 automatic doubles",
-    "money-beavers": "with cube, beavers",
-    "money-all": "with cube, Jacoby, beavers, 2 automatic doubles",
-    **{f"match{n}": f"match to {n}" for n in (1, 3, 5, 7, 11)},
+    "single": N_("one game"),
+    "money": N_("with cube"),
+    "money-jacoby": N_("with cube, Jacoby rule"),
+    "money-automatic": N_("with cube, Jacoby, 2 automatic doubles"),
+    "money-beavers": N_("with cube, beavers"),
+    "money-all": N_("with cube, Jacoby, beavers, 2 automatic doubles"),
+    **{f"match{n}": N_("match to {n}") for n in (1, 3, 5, 7, 11)},
 }
-"""The words of the presets ``rules games`` lists (as the panel has always said them)."""
+"""The words of the presets ``rules games`` lists (as the panel has always said them),
+marked for the catalog and translated when read."""
 
 
 def _on(flag: bool) -> str:
@@ -63,7 +64,7 @@ class PresetWords(Mapping[str, str]):
 
     def __getitem__(self, name: str) -> str:
         if name in LISTED:
-            return LISTED[name]
+            return _(LISTED[name]).format(n=name.removeprefix("match"))
         options = options_of(name)
         if options is None:
             raise KeyError(name)

@@ -9,7 +9,9 @@ the right, then a status line with the dice, the cube and the score.
 
 from __future__ import annotations
 
+from controller.i18n import N_, _
 from controller.text.paint import paint
+from controller.words import colour_word
 from rules.backgammon.engine import PHASE_NAMES, BackgammonState
 from rules.core import State
 
@@ -57,37 +59,52 @@ def _status(state: BackgammonState) -> str:
     parts = []
     if state.is_terminal():
         last = data["games"][-1]
-        parts.append(f"game over: {data['winner']} wins")
-        parts.append(f"last game {last['winner']} {last['points']} ({last['kind']})")
+        parts.append(_("game over: {name} wins").format(name=colour_word(data["winner"])))
+        parts.append(
+            _("last game {winner} {points} ({kind})").format(
+                winner=colour_word(last["winner"]), points=last["points"], kind=last["kind"]
+            )
+        )
     else:
-        who = state.current_player
+        who = colour_word(state.current_player or "")
         phase = PHASE_NAMES[state.phase]
         offer = data.get("resign_offer")
         if offer:
-            parts.append(f"{who}: accept or reject {data['turn']}'s resignation ({offer})?")
+            parts.append(
+                _("{who}: accept or reject {player}'s resignation ({offer})?").format(
+                    who=who, player=colour_word(data["turn"]), offer=offer
+                )
+            )
         elif phase == "move":
-            parts.append(f"{who} rolled {state.dice[0]}-{state.dice[1]}")
+            dice = f"{state.dice[0]}-{state.dice[1]}"
+            parts.append(_("{who} rolled {dice}").format(who=who, dice=dice))
         elif phase == "opening":
-            parts.append("opening roll: one die each")
+            parts.append(_("opening roll: one die each"))
         elif phase == "take":
-            parts.append(f"{who}: take or drop the cube at {state.cube * 2}?")
+            parts.append(
+                _("{who}: take or drop the cube at {value}?").format(who=who, value=state.cube * 2)
+            )
         elif phase == "beaver":
-            parts.append(f"{who}: take or drop the beaver at {state.cube * 2}?")
+            parts.append(
+                _("{who}: take or drop the beaver at {value}?").format(
+                    who=who, value=state.cube * 2
+                )
+            )
         elif phase == "double":
-            parts.append(f"{who} to roll or double")
+            parts.append(_("{who} to roll or double").format(who=who))
         else:
-            parts.append(f"{who} to roll")
-    owner = data["cube_owner"] or "centred"
+            parts.append(_("{player} to roll").format(player=who))
+    owner = colour_word(data["cube_owner"]) if data["cube_owner"] else _("centred")
     if state.game.rules.cube:
-        parts.append(f"cube {state.cube} ({owner})")
+        parts.append(_("cube {value} ({owner})").format(value=state.cube, owner=owner))
     if state.match_length:
         score = data["score"]
-        crawford = ", Crawford game" if state.crawford else ""
-        parts.append(
-            f"match to {state.match_length}: white {score['white']}, "
-            f"black {score['black']}{crawford}"
+        crawford = _(", Crawford game") if state.crawford else ""
+        line = _("match to {length}: white {white}, black {black}").format(
+            length=state.match_length, white=score["white"], black=score["black"]
         )
-    parts.append(f"pips W {state.pips(0)} B {state.pips(1)}")
+        parts.append(line + crawford)
+    parts.append(_("pips W {white} B {black}").format(white=state.pips(0), black=state.pips(1)))
     return "; ".join(parts)
 
 
@@ -100,22 +117,25 @@ def render_backgammon(state: State, colour: bool = False) -> str:
     footer = "+" + "".join(f"{p:^3d}" for p in BOTTOM[:6]) + "+---+"
     footer += "".join(f"{p:^3d}" for p in BOTTOM[6:]) + "+"
     side = [
-        f"  bar: W {state.boards[0][24]}  B {state.boards[1][24]}",
-        f"  off: W {state.off(0)}  B {state.off(1)}",
+        _("  bar: W {white}  B {black}").format(
+            white=state.boards[0][24], black=state.boards[1][24]
+        ),
+        _("  off: W {white}  B {black}").format(white=state.off(0), black=state.off(1)),
     ]
     top = _half(state, TOP, True, colour)
     bottom = _half(state, BOTTOM, False, colour)
-    lines = [header + "   black (B) moves 1 -> 24 in white's numbering"]
+    lines = [header + _("   black (B) moves 1 -> 24 in white's numbering")]
     lines += top
     lines.append("|" + " " * 18 + "|BAR|" + " " * 18 + "|" + side[0])
     lines += bottom
     lines.append(footer + side[1])
-    lines.append(f"white (W) moves 24 -> 1; Position ID {state.position_id()}")
+    lines.append(_("white (W) moves 24 -> 1; Position ID {id}").format(id=state.position_id()))
     lines.append(f"Match ID {state.match_id()}  {state.xgid()}")
     lines.append(_status(state))
     return "\n".join(lines)
 
 
-BACKGAMMON_LEGEND = (
-    f"W white's checkers, B black's, . an empty point; a number tops a stack of more than {ROWS}"
+BACKGAMMON_LEGEND = N_(
+    # Translators: 5 is ROWS, the tallest stack drawn (a number tops a taller one).
+    "W white's checkers, B black's, . an empty point; a number tops a stack of more than 5"
 )

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from controller.games.minimaki.text_board import MINIMAKI_LEGEND, render_minimaki
 from controller.games.minimaki.words import dice_words, move_words
-from controller.games.presentation import BoardView, Presentation, register_presentation
+from controller.games.presentation import (
+    BoardView,
+    CatalogWords,
+    Presentation,
+    register_presentation,
+)
+from controller.i18n import N_
 
 # Mini-Maki: six black pieces on row 1, the red Maki at the bottom.
 MINIMAKI_ICON = (
@@ -35,12 +41,14 @@ register_presentation(
         text_board=render_minimaki,
         text_legend=MINIMAKI_LEGEND,
         side_colours={"black": "blue", "player1": "orange", "player2": "blue"},
-        preset_names={
-            "standard": "standard",
-            "diagonal": "diagonal",
-            "free_setup": "free start",
-            "two_player": "2 players",
-        },
+        preset_names=CatalogWords(
+            {
+                "standard": N_("standard"),
+                "diagonal": N_("diagonal"),
+                "free_setup": N_("free start"),
+                "two_player": N_("2 players"),
+            }
+        ),
         move_words=move_words,
         dice_words=dice_words,
         hint=True,

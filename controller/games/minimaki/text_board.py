@@ -8,7 +8,9 @@ letters alone tell the pieces apart; ``colour=True`` only adds ANSI red to the M
 
 from __future__ import annotations
 
+from controller.i18n import N_, _, pgettext
 from controller.text.paint import paint
+from controller.words import colour_word
 from rules.core import State
 from rules.minimaki.engine import SIZE, MinimakiState, field_name
 
@@ -35,26 +37,44 @@ def status(state: MinimakiState) -> str:
     data = state.to_json()
     prefix = ""
     if state.nplayers == 2:
-        done = ", ".join(f"{g['player']} {g['result']} in {g['rounds']}" for g in data["match"])
-        prefix = f"[{data['turn']}'s game{'; ' + done if done else ''}] "
+        done = ", ".join(
+            _("{player} {result} in {rounds}").format(
+                player=colour_word(g["player"]), result=result_word(g["result"]), rounds=g["rounds"]
+            )
+            for g in data["match"]
+        )
+        game = _("{player}'s game").format(player=colour_word(data["turn"]))
+        prefix = f"[{game}{'; ' + done if done else ''}] "
     roll = state.last_roll
-    rolled = f" (black rolled {roll[0]},{roll[1]})" if roll else ""
+    rolled = _(" (black rolled {dice})").format(dice=f"{roll[0]},{roll[1]}") if roll else ""
     if state.is_terminal():
-        end = f"red {state.result} in round {state.round}{rolled}"
+        end = _("red {result} in round {round}").format(
+            result=result_word(state.result or ""), round=state.round
+        )
+        end += rolled
         if state.nplayers == 2:
-            end += f"; {state.winners()[0]} wins the match"
+            end += _("; {player} wins the match").format(player=colour_word(state.winners()[0]))
         return prefix + end
     if state.in_setup():
         col = state.black.index(None) + 1
-        return prefix + f"set up the black of column {col} (rows 1–5)"
+        return prefix + _("set up the black of column {column} (rows 1–5)").format(column=col)
     if state.red is None:
-        return prefix + "red chooses its start field on row 6"
+        return prefix + _("red chooses its start field on row 6")
     if state.is_chance():
-        return prefix + f"round {state.round}: black to roll two dice"
-    return prefix + f"round {state.round}: red on {field_name(state.red)} to step{rolled}"
+        return prefix + _("round {round}: black to roll two dice").format(round=state.round)
+    step = _("round {round}: red on {field} to step").format(
+        round=state.round, field=field_name(state.red)
+    )
+    return prefix + step + rolled
 
 
-MINIMAKI_LEGEND = (
+def result_word(result: str) -> str:
+    """How a solitaire ended, "won" or "lost", as a word."""
+    words = {"won": pgettext("result", "won"), "lost": pgettext("result", "lost")}
+    return words.get(result, result)
+
+
+MINIMAKI_LEGEND = N_(
     "B black pieces, R the red Maki, X red captured on a black, . empty field; "
     "rows r1-r6, columns 1-6 (the die faces)"
 )

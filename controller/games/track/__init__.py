@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from controller.games.presentation import BoardView, Presentation, register_presentation
+from controller.games.presentation import (
+    BoardView,
+    CatalogWords,
+    Presentation,
+    register_presentation,
+)
 from controller.games.track.text_board import render_track_game, track_legend
 from controller.games.track.words import move_words
+from controller.i18n import N_
 from rules.core import State
 from rules.track.engine import MaednState
 
@@ -71,7 +77,9 @@ register_presentation(
         text_legend=track_legend(home_circles=True),
         places=places,
         move_words=move_words,
-        preset_names={"classic": "classic", "lingo": "Lingo", "schmidt": "Schmidt"},
+        preset_names=CatalogWords(
+            {"classic": N_("classic"), "lingo": N_("Lingo"), "schmidt": N_("Schmidt")}
+        ),
         menu_place=1,
     ),
 )

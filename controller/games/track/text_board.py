@@ -6,7 +6,9 @@ fields the colour's small letter, empty home circles ``o`` and empty goal fields
 
 from __future__ import annotations
 
+from controller.i18n import N_, _
 from controller.text.paint import paint
+from controller.words import colour_word
 from rules.core import State
 from rules.track.engine import MOVE, MaednState
 
@@ -54,7 +56,8 @@ def render_track_game(state: State, colour: bool = False) -> str:
             row.append(paint(text, owner, colour and text.isupper()))
         lines.append(" ".join(row).rstrip())
     if waiting:
-        lines.append("waiting off the board: " + ", ".join(f"{c} {n}" for c, n in waiting.items()))
+        counts = ", ".join(f"{colour_word(c)} {n}" for c, n in waiting.items())
+        lines.append(_("waiting off the board: {counts}").format(counts=counts))
     lines.append(status_line(state))
     return "\n".join(lines)
 
@@ -62,25 +65,36 @@ def render_track_game(state: State, colour: bool = False) -> str:
 def status_line(state: State) -> str:
     data = state.to_json()
     if state.is_terminal():
-        order = ", ".join(state.winners())
-        return f"game over: {state.winners()[0]} wins (finishing order: {order})"
-    who = state.current_player
+        order = ", ".join(colour_word(p) for p in state.winners())
+        return _("game over: {name} wins (finishing order: {order})").format(
+            name=colour_word(state.winners()[0]), order=order
+        )
+    who = colour_word(state.current_player or "")
     phase = data.get("phase")
     if phase == "opening":
         opening = data.get("opening") or {}
         thrown = zip(opening.get("contenders", ()), opening.get("rolls", ()), strict=False)
-        so_far = ", ".join(f"{player} {value}" for player, value in thrown)
-        return f"opening roll: {so_far + '; ' if so_far else ''}{who} throws"
+        so_far = ", ".join(f"{colour_word(player)} {value}" for player, value in thrown)
+        throws = _("{who} throws").format(who=who)
+        return _("opening roll: {throws}").format(
+            throws=f"{so_far}; {throws}" if so_far else throws
+        )
     if phase == "move":
-        return f"{who} rolled {data['dice'][0]}"
+        return _("{who} rolled {dice}").format(who=who, dice=data["dice"][0])
     tries = data.get("tries", 0)
-    extra = f" (try {tries + 1})" if tries else ""
-    return f"{who} to roll{extra}"
+    if tries:
+        return _("{who} to roll (try {number})").format(who=who, number=tries + 1)
+    return _("{player} to roll").format(player=who)
 
 
 def track_legend(home_circles: bool) -> str:
-    homes = "o empty home circle, " if home_circles else ""
-    return (
+    """The legend, marked for the catalog (it is translated where it is shown)."""
+    if home_circles:
+        return N_(
+            "R B G Y pieces (red blue green yellow), r b g y their start fields, . track, "
+            "o empty home circle, - empty goal field, centre: the die rolled (* before the roll)"
+        )
+    return N_(
         "R B G Y pieces (red blue green yellow), r b g y their start fields, . track, "
-        f"{homes}- empty goal field, centre: the die rolled (* before the roll)"
+        "- empty goal field, centre: the die rolled (* before the roll)"
     )
