@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 import rules
 from controller import views
@@ -43,6 +43,7 @@ from rules.backgammon.engine import (
     BackgammonState,
 )
 from rules.core import Move
+from tests.golden_check import GOLDEN_LANGUAGES, check_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = os.environ.get("SPIELTISCH_REGEN_GOLDEN") == "1"
@@ -194,22 +195,16 @@ def box(size: tuple[int, int, str], point: int, slot: int) -> tuple[int, int, in
 # -- golden pictures -------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("language", GOLDEN_LANGUAGES)
 @pytest.mark.parametrize(
     ("name", "size"), [(n, s) for n in SCENES for s in SIZES], ids=lambda v: str(v)
 )
-def test_golden(name: str, size: tuple[int, int, str]) -> None:
+def test_golden(name: str, size: tuple[int, int, str], language: str) -> None:
     width, height, mode = size
-    image = render(SCENES[name](), size)
+    image = check_golden(
+        lambda: render(SCENES[name](), size), f"{name}_{width}x{height}_{mode}", language
+    )
     assert image.size == (width, height) and image.mode == mode
-    path = GOLDEN / f"{name}_{width}x{height}_{mode}.png"
-    if REGEN:
-        GOLDEN.mkdir(exist_ok=True)
-        image.save(path)
-    assert path.exists(), f"no golden {path.name}; regenerate with SPIELTISCH_REGEN_GOLDEN=1"
-    expected = Image.open(path)
-    expected.load()
-    assert expected.mode == image.mode
-    assert ImageChops.difference(expected.convert("RGB"), image.convert("RGB")).getbbox() is None
 
 
 def test_views_are_pure_functions_of_the_scene() -> None:

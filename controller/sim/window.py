@@ -119,6 +119,9 @@ class TableWindow(FixedSizePanel):
         self._board_cache: tuple[int, Any] | None = None
         """(pitch, the board drawn at that pitch); dropped when the frame changes."""
         self._closed = False
+        self.drawn_texts: list[str] = []
+        """Every text of the last redraw, as written (the window in words, for tests
+        that read what it says rather than its pixels)."""
         try:
             pygame.display.init()
             pygame.font.init()
@@ -308,20 +311,13 @@ class TableWindow(FixedSizePanel):
         pg = self._pg
         surface = self._surface
         layout = self.layout
+        self.drawn_texts = []
         surface.fill(TABLE)
         board = layout.board
         frame_pad = max(3, layout.pitch // 3)
-        pg.draw.rect(
-            surface,
-            PANEL,
-            (
-                board.x - frame_pad,
-                board.y - frame_pad,
-                board.w + 2 * frame_pad,
-                board.h + 2 * frame_pad,
-            ),
-            border_radius=frame_pad,
-        )
+        pad = frame_pad
+        frame = (board.x - pad, board.y - pad, board.w + 2 * pad, board.h + 2 * pad)
+        pg.draw.rect(surface, PANEL, frame, border_radius=pad)
         surface.blit(self._board_surface(), (board.x, board.y))
         seats = self._status.seats
         for seat, box in layout.seat_boxes.items():
@@ -448,6 +444,7 @@ class TableWindow(FixedSizePanel):
         """Text centred on ``centre``, shrunk until it fits ``max_width``."""
         if not text:
             return
+        self.drawn_texts.append(text)
         for missing, stand_in in GLYPHS.items():
             text = text.replace(missing, stand_in)
         font = self._font(size, bold)
