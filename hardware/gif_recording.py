@@ -56,6 +56,9 @@ class GifRecorder(FixedSizePanel):
         self.frames: list[tuple[float, Image.Image]] = []
         self.brightness = 1.0
         self._closed = False
+        self.failure: HardwareError | None = None
+        """Why the GIF could not be written, kept: whoever closes a display may swallow
+        the error (the appliance closes its display quietly), the simulator must say it."""
 
     def show(self, image: Image.Image) -> None:
         small = image.convert("RGB").convert("P", palette=Image.Palette.ADAPTIVE)
@@ -98,7 +101,10 @@ class GifRecorder(FixedSizePanel):
             if temp:
                 with contextlib.suppress(OSError):
                     os.unlink(temp)
-            raise HardwareError(f"cannot write the recording {self.path}: {exc}") from None
+            self.failure = HardwareError(
+                f"cannot write the recording {self.path}: {exc.strerror or exc}"
+            )
+            raise self.failure from None
 
     def _counted(self, images: list[Image.Image]) -> Iterator[Image.Image]:
         """The frames after the first, telling ``progress`` as Pillow takes each one."""

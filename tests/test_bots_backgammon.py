@@ -328,6 +328,26 @@ def test_match_cube_post_crawford_trailer_doubles_and_leader_takes() -> None:
     assert not match_double((0.4, 0.1, 0.0, 0.1, 0.0), away=5, other_away=5, cube=1)
 
 
+def test_match_cube_waits_for_the_window_and_cashes_a_won_game() -> None:
+    """Positions from self-play where GNU Backgammon's 2-ply cube action (quoted) and
+    the cubeless match rule disagreed: the taker's and the doubler's cube ownership
+    must be charged (benchmarks/cube_agreement.py measures the rest)."""
+    # 5-away 5-away, 54 % with few gammons: "No double, take" (cubeless: double).
+    slight = (0.536, 0.178, 0.016, 0.114, 0.004)
+    assert not match_double(slight, away=5, other_away=5, cube=1)
+    assert match_take(flip(slight), away=5, other_away=5, cube=1)
+    # 5-away 3-away, 25 % on a 4-cube: certainly no redouble.
+    assert not match_double((0.247, 0.023, 0.001, 0.209, 0.011), away=5, other_away=3, cube=4)
+    # A won race on our 2-cube at 7-away 7-away: "Redouble, pass" (cash, no gammons).
+    won = (1.0, 0.0, 0.0, 0.0, 0.0)
+    assert match_double(won, away=7, other_away=7, cube=2)
+    assert not match_take(flip(won), away=7, other_away=7, cube=2)
+    # A cube that already wins us the match cannot be turned (GNU Backgammon forbids it).
+    assert not match_double((0.9, 0.5, 0.1, 0.0, 0.0), away=5, other_away=5, cube=8)
+    # Well past the window with gammons in hand: too good to double, play on.
+    assert not match_double((0.95, 0.8, 0.1, 0.0, 0.0), away=7, other_away=7, cube=1)
+
+
 def test_network_blob_shape_mismatch_is_a_clear_error() -> None:
     net = shipped()
     bad = Network(net.rows[:-1], net.hidden_bias, net.out_rows, net.out_bias).to_bytes()

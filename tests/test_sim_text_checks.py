@@ -125,3 +125,26 @@ def test_a_killed_text_game_resumes_from_its_save_and_ends_as_it_would_have(
     # finished: the next start is a new game, not the old one again
     code, again, _ = sim(capsys, "--state-dir", str(state), "--game", "minimaki", "--seed", "1")
     assert code == 0 and again.startswith("minimaki/")
+
+
+def test_a_file_as_state_dir_stops_the_text_board_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It used to end on the raw "[Errno 17] File exists: '...'"."""
+    a_file = tmp_path / "save"
+    a_file.write_text("not a directory", encoding="utf-8")
+    code, out, err = sim(capsys, "--game", "maedn", "--state-dir", str(a_file))
+    assert code == 2 and out == ""
+    assert err == f"spieltisch: error: --state-dir {a_file}: it is a file, not a directory\n"
+    assert "Errno" not in err
+
+
+def test_record_is_refused_on_the_text_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It used to play a whole game and write no GIF, without a word."""
+    target = tmp_path / "out.gif"
+    code, out, err = sim(capsys, "--game", "maedn", "--record", str(target))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--record records the panel" in err
+    assert not target.exists()

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from controller import views
 from controller.games.track import view as maedn_view
@@ -24,6 +24,7 @@ from controller.scene import MenuScene, MoveAnimation, RollAnimation, Scene
 from controller.views import dice, palette
 from controller.views.palette import SEAT, WHITE
 from rules.minimaki.engine import Step
+from tests.golden_check import GOLDEN_LANGUAGES, check_golden
 from tests.helpers import position
 from tests.views_scenes import (
     MENU_ITEMS,
@@ -50,19 +51,15 @@ def box_pixels(image: Image.Image, box: tuple[int, int, int, int]) -> set[tuple[
     return {rgb(image, (x, y)) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)}
 
 
+@pytest.mark.parametrize("language", GOLDEN_LANGUAGES)
 @pytest.mark.parametrize(("name", "width", "height", "mode"), golden_cases())
-def test_golden(name: str, width: int, height: int, mode: str) -> None:
-    image = views.render(SCENES[name](), width, height, mode)
+def test_golden(name: str, width: int, height: int, mode: str, language: str) -> None:
+    image = check_golden(
+        lambda: views.render(SCENES[name](), width, height, mode),
+        f"{name}_{width}x{height}_{mode}",
+        language,
+    )
     assert image.size == (width, height) and image.mode == mode
-    path = GOLDEN / f"{name}_{width}x{height}_{mode}.png"
-    if REGEN:
-        GOLDEN.mkdir(exist_ok=True)
-        image.save(path)
-    assert path.exists(), f"no golden {path.name}; regenerate with SPIELTISCH_REGEN_GOLDEN=1"
-    expected = Image.open(path)
-    expected.load()
-    assert expected.mode == image.mode
-    assert ImageChops.difference(expected.convert("RGB"), image.convert("RGB")).getbbox() is None
 
 
 def test_views_are_pure_functions_of_the_scene() -> None:

@@ -24,6 +24,7 @@ from controller.scene import STATISTICS_ITEM, StatisticsPage, StatisticsScene
 from controller.testing.rig import SHORT_ANIMATIONS, ApplianceRig
 from controller.views.palette import SEAT, scale
 from controller.views.statistics import STUB
+from tests.golden_check import GOLDEN_LANGUAGES, check_golden
 from tests.history_games import played
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -60,18 +61,17 @@ def lit_pixels(image: Image.Image, colour: tuple[int, int, int]) -> int:
     )
 
 
+@pytest.mark.parametrize("language", GOLDEN_LANGUAGES)
 @pytest.mark.parametrize("name", sorted(SCENES))
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_golden(name: str, size: tuple[int, int]) -> None:
+def test_golden(name: str, size: tuple[int, int], language: str) -> None:
     width, height = size
-    image = views.render(SCENES[name], width, height, "RGB")
+    image = check_golden(
+        lambda: views.render(SCENES[name], width, height, "RGB"),
+        f"{name}_{width}x{height}_RGB",
+        language,
+    )
     assert image.size == size and image.mode == "RGB"
-    path = GOLDEN / f"{name}_{width}x{height}_RGB.png"
-    if REGEN:
-        image.save(path)
-    assert path.exists(), f"no golden {path.name}; regenerate with SPIELTISCH_REGEN_GOLDEN=1"
-    expected = Image.open(path).convert("RGB")
-    assert ImageChops.difference(expected, image).getbbox() is None
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -139,7 +139,7 @@ def test_the_menu_entry_shows_the_recorded_games_at_the_table(
         "minimaki", 6, tuple((c, winners["minimaki"].count(c)) for c in sides)
     )
     expected = (maedn, minimaki)
-    assert rig.table.statistics_pages == expected
+    assert rig.table.menu.pages == expected
     for page, frame in enumerate((first, second)):
         drawn = views.render(StatisticsScene(expected, page), 32, 32, "RGB")
         assert ImageChops.difference(drawn, frame).getbbox() is None

@@ -1,7 +1,9 @@
 """Named scenes for the view tests and the golden PNGs (tests/golden/<name>.png).
 
 One place defines the moments we draw, so the golden test, the docs pictures and
-the pixel tests agree on what each picture shows.
+the pixel tests agree on what each picture shows. The words in a scene are the table's
+own, looked up where the table looks them up (a colour through ``names``, a win
+through the catalog), so a factory called under German gives the German picture.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import rules
+from controller import names
+from controller.i18n import _
 from controller.scene import (
     AnyScene,
     MenuItem,
@@ -30,6 +34,28 @@ MENU_ITEMS = (
     MenuItem("backgammon", "standard", "Backgammon"),
     MenuItem("minimaki", "standard", "Mini-Maki"),
 )
+MAEDN_COLOURS = ("red", "blue", "green", "yellow")
+
+
+def colour(game: str, player: str) -> str:
+    return names.colour_name(game, player)
+
+
+def wins(game: str, player: str) -> str:
+    """The game-over line's first words, as the table says them."""
+    return _("{name} wins").format(name=colour(game, player))
+
+
+def setup(kinds: tuple[str, ...], cursor: int, t: float, rules_shown: bool = False) -> SetupScene:
+    return SetupScene(
+        MENU_ITEMS[0],
+        kinds,
+        MAEDN_COLOURS,
+        cursor,
+        t=t,
+        names=tuple(colour("maedn", c) for c in MAEDN_COLOURS),
+        rules=names.preset_name("maedn", "lingo") if rules_shown else None,
+    )
 
 
 def maedn_midgame(preset: str = "lingo") -> MaednState:
@@ -108,41 +134,22 @@ SCENES: dict[str, Callable[[], AnyScene]] = {
     ),
     "kleiner_aerger": lambda: Scene(kleiner_midgame(), t=2.0, countdown=1.0, countdown_total=5.0),
     "kleiner_aerger_winner": lambda: Scene(
-        kleiner_midgame(), t=1.3, winner="green", banner="green wins"
+        kleiner_midgame(), t=1.3, winner="green", banner=wins("kleiner_aerger", "green")
     ),
     "minimaki": lambda: Scene(minimaki_midgame(), t=0.1, hint=Step((4, 3), (3, 4))),
     "minimaki_preview": lambda: Scene(minimaki_midgame(), t=0.6, preview=Step((4, 3), (5, 3))),
     "menu": lambda: MenuScene(MENU_ITEMS, 0, t=0.5),
-    "setup": lambda: SetupScene(
-        MENU_ITEMS[0],
-        ("human", "bot", "empty", "bot"),
-        ("red", "blue", "green", "yellow"),
-        1,
-        t=1.1,
-    ),
-    "setup_rules": lambda: SetupScene(
-        MENU_ITEMS[0],
-        ("human", "bot", "bot", "bot"),
-        ("red", "blue", "green", "yellow"),
-        -1,
-        t=0.2,
-        rules="Lingo",
-    ),
-    "setup_start": lambda: SetupScene(
-        MENU_ITEMS[0],
-        ("human", "bot", "bot", "bot"),
-        ("red", "blue", "green", "yellow"),
-        4,
-        t=0.2,
-    ),
+    "setup": lambda: setup(("human", "bot", "empty", "bot"), 1, 1.1),
+    "setup_rules": lambda: setup(("human", "bot", "bot", "bot"), -1, 0.2, rules_shown=True),
+    "setup_start": lambda: setup(("human", "bot", "bot", "bot"), 4, 0.2),
     "maedn_over": lambda: Scene(
         maedn_midgame("classic"),
         t=7.0,
         result=(
-            Standing("blue wins", "blue"),
-            Standing("  2. red", "red"),
-            Standing("  3. green", "green"),
-            Standing("  4. yellow", "yellow"),
+            Standing(wins("maedn", "blue"), "blue"),
+            Standing(f"  2. {colour('maedn', 'red')}", "red"),
+            Standing(f"  3. {colour('maedn', 'green')}", "green"),
+            Standing(f"  4. {colour('maedn', 'yellow')}", "yellow"),
         ),
         result_since=6.5,
     ),
@@ -150,6 +157,9 @@ SCENES: dict[str, Callable[[], AnyScene]] = {
         minimaki_midgame(), t=0.5, result=(Standing("you lost", "black"),)
     ),
     "message": lambda: MessageScene("save moved aside", t=1.5, kind="error"),
+    # the German letters, standing still where they fit, to judge them enlarged
+    "letters_caps": lambda: MessageScene("ÄÖÜ", t=0.0),
+    "letters_small": lambda: MessageScene("äöüß", t=0.0),
 }
 """Scene name -> factory."""
 

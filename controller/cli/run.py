@@ -318,6 +318,10 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             raise ValueError(
                 "--web serves a played table: use it with --display window or terminal"
             )
+        if args.record is not None:
+            # The text board has no panel frames to record; saying so beats an empty file
+            # or none at all after a whole game.
+            raise ValueError("--record records the panel: use it with --display window or terminal")
         if args.game is None:
             args.game, args.preset = config.game.name, config.game.preset
         args.seat_kinds = validate_sim_args(args)
@@ -351,6 +355,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from controller.sim.window import TableWindow
     from controller.table import FAST_PACE
     from controller.views import render
+    from hardware.gif_recording import GifRecorder
     from hardware.interfaces import HardwareError
     from hardware.keyboard import TerminalKeys
     from hardware.tee import TeeDisplay
@@ -369,6 +374,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     hardware = replace(config.hardware, display=display_spec, input_type="keyboard")
     config = replace(config, hardware=hardware)
     closers: list[Display | InputBackend] = []
+    recorder: GifRecorder | None = None
     try:
         inputs: list[InputBackend]
         primary: TerminalDisplay | TableWindow
@@ -388,7 +394,6 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         display: Display = primary
         if args.record is not None:
             from controller.record_progress import RecordProgress
-            from hardware.gif_recording import GifRecorder
 
             progress = RecordProgress(args.record, fd=terminal if terminal is not None else 2)
             recorder = GifRecorder(
@@ -448,7 +453,11 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 server.stop()
     finally:
         # Put the terminal back before anything is printed (the error, the kept log).
+        # The recording is written on close; its failure is said once the terminal is
+        # back (it used to end a whole game on exit 0 with no GIF and no word).
         for closer in closers:
             with contextlib.suppress(Exception):
                 closer.close()
+    if recorder is not None and recorder.failure is not None:
+        raise recorder.failure
     return 0

@@ -8,6 +8,8 @@ play a bot game over a broken config or a seat list the game cannot seat.
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
 import rules
 from controller.config import Config, default_config, load_config
@@ -29,6 +31,25 @@ def default_seats(game: str | None) -> list[str]:
     return ["human"] + ["bot"] * (most - 1)
 
 
+def check_output_file(option: str, given: str | Path | None) -> None:
+    """A file the sim writes at the end (``--record``, ``--screenshot``) must be one it
+    can write: found out before the game, not after it, when the picture would be lost."""
+    if given is None:
+        return
+    path = Path(given)
+    if path.is_dir():
+        raise ValueError(f"{option} {quote(str(path))}: it is a directory; name a file in it")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ValueError(
+            f"{option} {quote(str(path))}: the folder {quote(str(folder))} does not exist"
+        )
+    if not os.access(folder, os.W_OK):
+        raise ValueError(
+            f"{option} {quote(str(path))}: no permission to write in {quote(str(folder))}"
+        )
+
+
 def validate_sim_args(args: argparse.Namespace) -> list[str]:
     """Check ``--seats``, ``--game``, ``--preset`` and that the game can seat the
     players chosen (raises ``ValueError``). Returns the seat kinds."""
@@ -36,6 +57,8 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     delay = getattr(args, "delay", None)
     if delay is not None and not (is_finite_number(delay) and 0 <= delay <= MAX_DELAY_S):
         raise ValueError(f"--delay {quote(delay)}: allowed: seconds from 0 to {MAX_DELAY_S}")
+    check_output_file("--record", getattr(args, "record", None))
+    check_output_file("--screenshot", getattr(args, "screenshot", None))
     if args.game is not None:
         rules.get_game(args.game, args.preset)  # an unknown game or preset raises
     elif args.preset is not None:

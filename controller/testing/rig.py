@@ -19,6 +19,7 @@ from PIL import Image
 from controller import views
 from controller.app import Appliance, table_options
 from controller.config import parse_config
+from controller.loop import Renderer
 from controller.session import Session
 from controller.testing.clock import FakeClock
 from controller.testing.files import SEAT_PINS, config_text
@@ -48,7 +49,8 @@ class ApplianceRig:
     ``buttons`` the pins are left out: closing a gpiozero button joins its hold thread
     (about 0.1 s each), too slow for hundreds of starts. ``options`` override the
     table's options (:func:`controller.app.table_options`), e.g. shorter animations.
-    ``state_dir`` None runs without saves and history."""
+    ``state_dir`` None runs without saves and history. ``render`` draws the frames
+    (the views; a test may wrap them to read what they draw)."""
 
     def __init__(
         self,
@@ -60,6 +62,7 @@ class ApplianceRig:
         clock: FakeClock | None = None,
         options: Mapping[str, Any] | None = None,
         poweroff: Callable[[], None] | None = None,
+        render: Renderer = views.render,
     ) -> None:
         self.config = parse_config(tomllib.loads(config_text(seats, size)))
         self.clock = clock if clock is not None else FakeClock()
@@ -77,7 +80,7 @@ class ApplianceRig:
             inputs=inputs,
             sound=None,
             state_dir=state_dir,
-            render=views.render,
+            render=render,
             clock=self.clock,
             bot_thread=False,
             poweroff=poweroff,
@@ -91,7 +94,7 @@ class ApplianceRig:
         """Start the appliance (resume the save, or ``new_game``) and draw the first
         frame, as ``spieltisch run`` does before it reports READY."""
         self.app.start(new_game)
-        self.app.loop.draw()
+        self.app.loop.first_frame()
 
     def advance(self) -> None:
         """Move the clock to the table's next deadline and run one loop step."""

@@ -23,6 +23,7 @@ import rules
 from controller.i18n import _, ngettext
 from controller.persistence import SaveStore
 from controller.session import Session
+from controller.state_dir import describe
 from controller.text.board import legend, render_board
 from controller.words import colour_word
 from rules.bots import make_bot
@@ -157,10 +158,15 @@ def new_session(args: argparse.Namespace) -> tuple[Session, int]:
 
 
 def start_store(directory: Any) -> SaveStore | None:
+    """The save store in ``directory``; a directory that cannot hold it stops the game
+    at once, in words (the raw ``[Errno 17] File exists`` said nothing about --state-dir)."""
     if directory is None:
         return None
     store = SaveStore(directory)
-    store.prepare()
+    try:
+        store.prepare()
+    except OSError as exc:
+        raise ValueError(f"--state-dir {directory}: {describe(exc)}") from None
     return store
 
 

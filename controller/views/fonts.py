@@ -7,8 +7,10 @@ at all. The table speaks German, so both fonts are rebuilt here as Latin-1 table
 * the 8-row font takes its German letters from CP437 itself, which has all seven, only
   at other indices (ä is 0x84 there);
 * the 3×5 font gets seven glyphs drawn here. Five rows leave no room above a capital,
-  so the dots sit in the top row and the letter below them is one row shorter; each was
-  looked at enlarged beside its plain letter (the golden images).
+  so the dots sit in the top row, a blank row keeps them apart, and the letter below is
+  three rows tall: dots resting right on a pointed top (A, O) merged with it into an X
+  when looked at enlarged (tests/golden/letters_*), so Ä is a small peaked A and Ö a
+  box, while ö stays round like the font's own o.
 
 Glyphs are lists of column bytes, bit 0 the top row, as luma draws them. Characters
 neither font has are spelled out or replaced (:func:`panel_text`).
@@ -41,8 +43,8 @@ _TINY_GERMAN: dict[str, tuple[str, ...]] = {
     "ä": ("#.#", "...", ".##", "#.#", ".##"),
     "ö": ("#.#", "...", ".#.", "#.#", ".#."),
     "ü": ("#.#", "...", "#.#", "#.#", "###"),
-    "Ä": ("#.#", ".#.", "#.#", "###", "#.#"),
-    "Ö": ("#.#", ".#.", "#.#", "#.#", ".#."),
+    "Ä": ("#.#", "...", ".#.", "###", "#.#"),
+    "Ö": ("#.#", "...", "###", "#.#", "###"),
     "Ü": ("#.#", "...", "#.#", "#.#", "###"),
     "ß": (".#.", "#.#", "##.", "#.#", "##."),
 }

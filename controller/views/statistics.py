@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 from controller.scene import StatisticsPage, StatisticsScene
 from controller.views.menu import draw_icon
 from controller.views.palette import BLACK, RGB, WHITE, ink, scale, seat_colour
-from controller.views.text import LARGE, TINY, text_width
+from controller.views.text import LARGE, TINY, note_text, text_width
 
 EMPTY_ICON_GAME = "statistics"
 """No finished games yet: the page shows the statistics icon and a 0."""
@@ -58,6 +58,7 @@ def draw_number(
 ) -> None:
     """``text`` right-aligned in the columns x0..x1 from row y0, clipped to them."""
     width = x1 - x0 + 1
+    note_text(text, width, 8, font)
     used = text_width(text, font) - 1  # without the spacing column after the last glyph
     layer = Image.new("L", (width, 8), 0)
     top = -1 if font is TINY else 0  # TINY glyphs sit in rows 1-5 of their cell

@@ -12,11 +12,21 @@ until its end reaches the right edge, holds :data:`HOLD_END_S`, and starts over.
 time counts from the moment the text appeared (``since``), so it always begins at its
 beginning; :func:`scroll_seconds` is how long one pass takes, which is how long the
 table keeps a message up at the least.
+
+Which words are on the panel? Inside :func:`collect_texts` every text a view draws is
+noted (:class:`DrawnText`: the words as written, before the fonts' spelling, with the
+box and the moment), so a test can read the panel in words rather than pixels: that
+every word came through the catalog, that none is English on a German table, that a
+message stayed up for one whole pass. Outside it nothing is kept.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from luma.core.legacy import text as legacy_text
@@ -27,7 +37,17 @@ from controller.views import timing
 from controller.views.fonts import LARGE, TINY, panel_text
 from controller.views.palette import RGB, ink
 
-__all__ = ["LARGE", "TINY", "draw_segments", "draw_text", "scroll_seconds", "text_width"]
+__all__ = [
+    "LARGE",
+    "TINY",
+    "DrawnText",
+    "collect_texts",
+    "draw_segments",
+    "draw_text",
+    "note_text",
+    "scroll_seconds",
+    "text_width",
+]
 
 CHARS_PER_S = 2.5
 """Scroll speed in characters a second: slow enough for a child who reads letter by
@@ -41,6 +61,49 @@ HOLD_END_S = 0.75
 
 Segment = tuple[str, RGB]
 """A run of text in one colour (the game-over line names each player in its colour)."""
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One text a view drew: ``text`` as the view wrote it, in a box ``width`` ×
+    ``height`` with ``font``, at scene time ``t``, scrolling from ``since``."""
+
+    text: str
+    width: int
+    height: int
+    font: Any
+    t: float
+    since: float
+
+    def pass_seconds(self) -> float:
+        """How long one whole pass of this text takes in its box (0: it stands still)."""
+        overflow = text_width(self.text, self.font) - self.width
+        if overflow <= 0:
+            return 0.0
+        return HOLD_START_S + overflow / scroll_speed(self.font) + HOLD_END_S
+
+
+_drawn: ContextVar[list[DrawnText] | None] = ContextVar("drawn_texts", default=None)
+
+
+@contextmanager
+def collect_texts() -> Iterator[list[DrawnText]]:
+    """Note every text drawn inside the ``with`` block (module docstring)."""
+    found: list[DrawnText] = []
+    token = _drawn.set(found)
+    try:
+        yield found
+    finally:
+        _drawn.reset(token)
+
+
+def note_text(
+    text: str, width: int, height: int, font: Any, t: float = 0.0, since: float = 0.0
+) -> None:
+    """Tell :func:`collect_texts` about a text drawn without :func:`draw_segments`."""
+    found = _drawn.get()
+    if found is not None:
+        found.append(DrawnText(text, width, height, font, t, since))
 
 
 def font_for(height: int) -> Any:
@@ -114,6 +177,7 @@ def draw_segments(
     x0, y0, x1, y1 = box
     width, height = x1 - x0 + 1, y1 - y0 + 1
     chosen = font if font is not None else font_for(height)
+    note_text("".join(text for text, _ in segments), width, height, chosen, t, since)
     parts = [(panel_text(text), colour) for text, colour in segments]
     used = text_width("".join(text for text, _ in parts), chosen)
     layer = Image.new(image.mode, (width, height), 0)

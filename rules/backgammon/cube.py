@@ -17,9 +17,14 @@ side that is deciding:
   its provenance): the trailer doubles at once after the Crawford game and the leader
   takes, a dead cube is never turned, and a take that loses the match only by a gammon
   is weighed as such. The deciding game's outcomes are weighed with the five
-  probabilities. A double is given when it raises our match
-  chances over playing on by ``MATCH_MARGIN`` and, while the taker could still use the
-  cube it is handed, we are the favourite.
+  probabilities. Owning the cube is worth ``OWNERSHIP`` of the swing between a single
+  win and a single loss, while a redouble could still help its owner: the taker gets it
+  when weighing a take, and the doubler weighs it both as the cube it hands over and as
+  the cube it keeps by not doubling (cubeless match chances alone doubled far too
+  early). Past the taker's drop point the doubler cashes unless playing on for a gammon
+  pays more. While the taker could still use the cube it is handed, we must be the
+  favourite. ``OWNERSHIP`` was fitted to GNU Backgammon's cube actions on one set of
+  self-play positions and checked on another (``benchmarks/cube_agreement.py``).
 """
 
 from __future__ import annotations
@@ -33,7 +38,11 @@ TAKE_POINT = -0.55
 DOUBLE_CONTACT = 0.45
 DOUBLE_RACE = 0.60
 TOO_GOOD = 1.0
-MATCH_MARGIN = 0.01
+MATCH_MARGIN = 0.0
+OWNERSHIP = 0.08
+"""Share of the swing (:func:`swing`) that owning the cube is worth."""
+ACCESS = 1.0
+"""Share of :data:`OWNERSHIP` a centred (or our own) cube is worth to us before doubling."""
 
 __all__ = ["match_double", "match_equity", "match_take", "money_double", "money_take"]
 
@@ -75,19 +84,47 @@ def match_value(p: Probabilities, away: int, other_away: int, cube: int) -> floa
     return total
 
 
+def swing(away: int, other_away: int, cube: int) -> float:
+    """Match chances between a single win and a single loss for ``cube``: the scale on
+    which owning the cube is worth a share (the money take point's 25 % → ~21 %)."""
+    post = away == 1 or other_away == 1
+    return match_equity(away - cube, other_away, post) - match_equity(away, other_away - cube, post)
+
+
+def ownership(away: int, other_away: int, cube: int) -> float:
+    """What owning a ``cube`` is worth to the side ``away``: a share of the swing, while a
+    redouble could still help it (it needs more than ``cube`` points)."""
+    return OWNERSHIP * swing(away, other_away, cube) if away > cube else 0.0
+
+
 def match_take(p: Probabilities, away: int, other_away: int, cube: int) -> bool:
-    """Take when playing on for twice the cube keeps more match chance than a drop."""
+    """Take when playing on for twice the cube, owning it, keeps more match chance than
+    a drop."""
     post = away == 1 or other_away == 1
     dropped = match_equity(away, other_away - cube, post)
-    return match_value(p, away, other_away, 2 * cube) >= dropped
+    taken = match_value(p, away, other_away, 2 * cube) + ownership(away, other_away, 2 * cube)
+    return taken >= dropped
 
 
 def match_double(p: Probabilities, away: int, other_away: int, cube: int) -> bool:
-    """Double when the opponent's best answer leaves us better off than playing on."""
+    """Double when the opponent's best answer leaves us better off than playing on.
+
+    Cubeless match chances alone double far too early: they ignore that a taker owns the
+    cube (and can redouble) and that a centred cube, or one we own, is ours to use later.
+    Both are charged as :func:`ownership`; a cube that already wins us the match is dead
+    (GNU Backgammon does not let it be turned)."""
+    if cube >= away:
+        return False
     live_for_them = other_away > 2 * cube  # could they use the cube we hand over?
     if live_for_them and p[0] < 0.5:
         return False
     post = away == 1 or other_away == 1
     if_take = match_value(p, away, other_away, 2 * cube)
+    # Their ownership, seen from our side: the cube-owning taker's gain is our loss.
+    if_take -= ownership(other_away, away, 2 * cube)
     if_drop = match_equity(away - cube, other_away, post)
-    return min(if_take, if_drop) > match_value(p, away, other_away, cube) + MATCH_MARGIN
+    play_on = match_value(p, away, other_away, cube)
+    if if_take >= if_drop:  # past their take point: cash, unless playing on for more pays
+        return if_drop >= play_on + MATCH_MARGIN  # a sure win: cashing costs nothing
+    # They take: the cube we keep by not doubling is worth something to us, too.
+    return if_take > play_on + ACCESS * ownership(away, other_away, cube) + MATCH_MARGIN
