@@ -72,7 +72,6 @@ def trial(work: Path, rng: random.Random, seed: int) -> dict[str, int]:
         first.table.options.frame_interval_s = 0.5
         game = Session.start("minimaki", "standard", ["bot"], seed=seed, bot="random")
         first.app.start(new_game=game)
-        first.table.defer_saves = True
         fill_at = rng.randint(0, 12)
         filler: Path | None = None
         after = rng.uniform(0.0, 5.0)

@@ -170,7 +170,7 @@ def measure_latency(presses: int, seed: int = 1) -> dict[str, float]:
     def start_game() -> None:
         """Menu -> MÄDN -> NEXT past the rules and the seats to "start" -> OK."""
         tap(SEAT_PINS[0][0])
-        while table.state is Mode.SETUP and table.setup_cursor != len(table.setup_kinds):
+        while table.state is Mode.SETUP and table.menu.entry != len(table.menu.kinds):
             tap(SEAT_PINS[0][1])
         tap(SEAT_PINS[0][0])
 
@@ -186,7 +186,7 @@ def measure_latency(presses: int, seed: int = 1) -> dict[str, float]:
         seat = session.seats.get(player or "", 0)
         human = session.kinds.get(player or "") == "human"
         actionable = human and table.state in (Mode.AWAIT_ROLL, Mode.CHOOSE)
-        choosing = table.state is Mode.CHOOSE and len(table.moves) > 1
+        choosing = table.state is Mode.CHOOSE and len(table.choice.moves) > 1
         # While choosing, mostly NEXT (the preview moves: a visible effect without
         # ending the turn), sometimes OK; at a roll, OK. Seats not on turn also press,
         # a quarter of the time, to show they are ignored (not counted as latency).

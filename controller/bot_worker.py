@@ -13,13 +13,38 @@ import queue
 import random
 import threading
 import time
+from collections.abc import Callable
 
 from controller.events import BotMoveEvent, BotRequest, EventQueue
 from rules.bots import BOT_KINDS, make_bot
 from rules.budget import Budget
-from rules.core import State
+from rules.core import Move, State
 
 log = logging.getLogger(__name__)
+
+
+def think(state: State, kind: str, seed: int, budget: Budget | None = None) -> Move:
+    """The one way a bot (or the hint) chooses: the configured kind if it exists, else
+    the random bot, seeded by the table; a bot that fails falls back to the random
+    one (a bot bug must not kill the appliance)."""
+    try:
+        bot = make_bot(kind if kind in BOT_KINDS else "random", budget)
+        return bot.choose(state, random.Random(seed))
+    except Exception:
+        log.exception("bot %s failed; falling back to the random bot", kind)
+        return make_bot("random").choose(state, random.Random(seed))
+
+
+class AnswerHere:
+    """Bots that think on the caller's thread and answer at once: a table without a
+    worker (tests on a fake clock, the timelines). The same :func:`think` as the
+    worker, and the answer goes the same way in, to the table's ``bot_arrived``."""
+
+    def __init__(self, deliver: Callable[[BotRequest, Move], None]) -> None:
+        self.deliver = deliver
+
+    def request(self, state: State, kind: str, request: BotRequest, seed: int) -> None:
+        self.deliver(request, think(state, kind, seed))
 
 
 class BotWorker:
@@ -40,13 +65,7 @@ class BotWorker:
             if job is None:
                 return
             state, kind, request, seed = job
-            try:
-                bot = make_bot(kind if kind in BOT_KINDS else "random", self.budget)
-                move = bot.choose(state, random.Random(seed))
-            except Exception:  # a bot bug must not kill the appliance
-                log.exception("bot %s failed; falling back to the random bot", kind)
-                move = make_bot("random").choose(state, random.Random(seed))
-            self.events.put(BotMoveEvent(request, move))
+            self.events.put(BotMoveEvent(request, think(state, kind, seed, self.budget)))
 
     def close(self, timeout: float = 2.0) -> None:
         """Stop after the current job; wait at most ``timeout`` s (the thread is a

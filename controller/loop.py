@@ -10,6 +10,11 @@ queue with no timeout: no polling, no redraws, no CPU.
 
 A frame identical to the one on the panel is not sent again (a press that changes
 nothing, a blink phase hidden under a banner).
+
+After drawing, the loop carries out the saves and records the table queued (a press
+lights its frame first, the fsync follows in the same iteration): it hands them to the
+:class:`~controller.safekeeping.Safekeeping`, asks it to retry while the disk refuses,
+and shows over the board what it says about a failure.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from controller.events import (
     WakeEvent,
 )
 from controller.page_start import start_requested
+from controller.safekeeping import SAVE_WARNING_S, Safekeeping
 from controller.scene import AnyScene
 from controller.table import Table
 from controller.views import qr, timing
@@ -57,6 +63,7 @@ class Loop:
         watchdog: Callable[[], None] | None = None,
         watchdog_interval: float | None = None,
         on_first_frame: Callable[[], object] | None = None,
+        keeper: Safekeeping | None = None,
     ) -> None:
         self.table = table
         self.events = events
@@ -68,6 +75,8 @@ class Loop:
         self.watchdog = watchdog
         self.watchdog_interval = watchdog_interval
         self.on_first_frame = on_first_frame
+        self.keeper = keeper
+        """Carries out saves and records (None: they are dropped, as in a demo)."""
         self.frames = 0
         """Frames sent to the panel."""
         self.renders = 0
@@ -105,6 +114,8 @@ class Loop:
             wake = self.next_ping if wake is None else min(wake, self.next_ping)
         for _poll, _interval, due in self.pollers:
             wake = due if wake is None else min(wake, due)
+        if self.keeper is not None and self.keeper.retry_at is not None:
+            wake = self.keeper.retry_at if wake is None else min(wake, self.keeper.retry_at)
         timeout = None if wake is None else max(0.0, wake - now)
         if timeout_cap is not None:
             timeout = timeout_cap if timeout is None else min(timeout, timeout_cap)
@@ -117,7 +128,7 @@ class Loop:
         self.run_pollers(now)
         if table.dirty or (self.next_frame is not None and now >= self.next_frame):
             self.draw()
-        table.flush_save()
+        self.carry_out(now)
         return not (table.stop_requested or self.shutdown is not None)
 
     def dispatch(self, event: object, now: float) -> None:
@@ -134,15 +145,13 @@ class Loop:
             self.panel_online = event.online if event.device == "display" else self.panel_online
             text = f"{event.device} {'online' if event.online else 'offline'}"
             log.warning("%s %s", text, event.detail)
-            table.device_status(
-                text if event.online else f"panel offline: {event.detail}"[:40], now
-            )
+            shown = text if event.online else f"panel offline: {event.detail}"[:40]
+            table.notify(shown, 2.5, now)
         elif isinstance(event, WakeEvent):
             table.redraw()
         elif isinstance(event, NoticeEvent):
-            table.at(now)
-            table.flash(event.text, event.seconds)
-            self.qr = (event.qr, table.banner_since, table.banner_until) if event.qr else None
+            table.notify(event.text, event.seconds, now)
+            self.qr = (event.qr, table.banner.since, table.banner.until) if event.qr else None
         elif isinstance(event, StartGameEvent):
             table.at(now)
             start_requested(table, event)
@@ -181,6 +190,24 @@ class Loop:
         if self.frames == 1 and self.on_first_frame is not None:
             self.on_first_frame()
 
+    def carry_out(self, now: float) -> None:
+        """Carry out the saves and records the table queued, retry what failed if a
+        retry is due, and show what the keeper says about it."""
+        effects = self.table.take_effects()
+        if self.keeper is None:
+            return
+        self.keeper.carry_out(effects)
+        self.keeper.retry(now)
+        for text in self.keeper.take_notices():
+            self.table.notify(text, SAVE_WARNING_S, now)
+
+    def first_frame(self) -> None:
+        """The first frame, at once: what the start queued (a resumed game's save, a
+        warning about the disk) is carried out first, so the frame already says it."""
+        self.carry_out(self.clock())
+        self.table.redraw()
+        self.draw()
+
     def hand_status(self, draw: bool) -> None:
         """Give a display that writes the table in words (the simulator's) the status
         line whenever it changed, even under an unchanged frame: a press in setup that
@@ -213,13 +240,11 @@ class Loop:
     def run(self) -> ShutdownEvent | None:
         """Run until shutdown; returns the shutdown event (None: the table stopped)."""
         self.running = True
-        self.table.defer_effects()
-        self.table.redraw()
-        self.draw()
+        self.first_frame()
         try:
             while self.step():
                 pass
         finally:
             self.running = False
-            self.table.flush_save()
+            self.carry_out(self.clock())
         return self.shutdown

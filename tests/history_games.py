@@ -41,11 +41,10 @@ def table_game(state_dir: Path, game: str, preset: str, seats: int, seed: int) -
     rig.table.options.frame_interval_s = 0.5  # fewer animation frames: same game
     session = Session.start(game, preset, ["bot"] * seats, seed=seed, bot="random")
     rig.app.start(new_game=session)
-    rig.table.defer_effects()  # as Loop.run does: saves and records after the frame
     try:
         for _ in range(1_000_000):
             rig.advance()
-            if rig.table.state is Mode.GAME_OVER and not rig.table.records_pending:
+            if rig.table.state is Mode.GAME_OVER and not rig.table.outbox.records_waiting():
                 break
         else:
             raise AssertionError("the bots did not finish the game")

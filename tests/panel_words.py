@@ -178,7 +178,7 @@ def walk_menu_and_setup(watch: WordWatch) -> None:
     kind and "start" (which refuses where too few seats are taken)."""
     table = watch.table
     for index in range(len(table.options.menu)):
-        while table.menu_index != index:
+        while table.menu.index != index:
             watch.press(0, "next")
         watch.run_for(12.0)  # the label scrolls through
         if table.options.menu[index].game == "statistics":
@@ -186,21 +186,21 @@ def walk_menu_and_setup(watch: WordWatch) -> None:
         watch.press(0, "ok")
         assert table.state is Mode.SETUP
         item = table.options.menu[index]
-        if table.setup_cursor == -1:
+        if table.menu.entry == -1:
             for _ in rules.presets(item.game):
                 watch.press(0, "ok")
                 watch.run_for(6.0)
             watch.press(0, "next")
-        for _ in table.setup_kinds:
+        for _ in table.menu.kinds:
             for _ in range(3):
                 watch.press(0, "ok")
                 watch.run_for(2.0)
             watch.press(0, "next")
-        saved = list(table.setup_kinds)
-        table.setup_kinds[:] = ["human"] + ["empty"] * (len(saved) - 1)
+        saved = list(table.menu.kinds)
+        table.menu.kinds[:] = ["human"] + ["empty"] * (len(saved) - 1)
         watch.press(0, "ok")  # "start" with one player: refused in words
         watch.run_for(8.0)
-        table.setup_kinds[:] = saved
+        table.menu.kinds[:] = saved
         watch.hold(None, "system")  # back to the menu (a solo game began: confirm)
         watch.run_for(1.0)
         if table.state is Mode.CONFIRM_MENU:

@@ -42,21 +42,21 @@ def choose_menu(rig: ApplianceRig, game: str, preset: str) -> None:
     """Pick ``game`` in the menu, then its rule set ``preset`` in setup."""
     table = rig.table
     for _ in range(len(table.options.menu)):
-        if table.options.menu[table.menu_index].game == game:
+        if table.options.menu[table.menu.index].game == game:
             break
         rig.press(0, "next")
     rig.press(0, "ok")
     assert table.state is Mode.SETUP
     for _ in range(len(rules.presets(game))):
-        if table.setup_preset == preset:
+        if table.menu.preset == preset:
             break
-        assert table.setup_cursor == -1  # the rules entry comes first
+        assert table.menu.entry == -1  # the rules entry comes first
         rig.press(0, "ok")
-    assert table.setup_preset == preset
+    assert table.menu.preset == preset
 
 
 def start_from_setup(rig: ApplianceRig) -> None:
-    while rig.table.setup_cursor != len(rig.table.setup_kinds):
+    while rig.table.menu.entry != len(rig.table.menu.kinds):
         rig.press(0, "next")  # past every seat to "start"
     rig.press(0, "ok")
     assert rig.table.session is not None
@@ -100,7 +100,7 @@ def test_whole_game_by_pressing_pins_with_pixel_checks(
 ) -> None:
     rig = table_at_pins(size, players=("human", "bot", "human", "bot"))
     choose_menu(rig, game, preset)
-    kinds = rig.table.setup_kinds
+    kinds = rig.table.menu.kinds
     assert kinds[:2] == ["human", "bot"]
     start_from_setup(rig)
     session = rig.table.session
@@ -142,7 +142,7 @@ def test_button_bounce_gives_one_press(table_at_pins: TableAtPins) -> None:
     pin.drive_high()
     rig.clock.advance(0.05)
     rig.settle()
-    assert rig.table.menu_index == 1
+    assert rig.table.menu.index == 1
 
 
 def test_every_seat_mashing_at_once_is_survived(table_at_pins: TableAtPins) -> None:

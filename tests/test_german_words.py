@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from controller import i18n
-from controller.app import save_warning
 from controller.cli import main
+from controller.safekeeping import save_warning
 from controller.scene import MenuItem
 from controller.table import Table, TableOptions
 from hardware.interfaces import ButtonEvent

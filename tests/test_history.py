@@ -20,6 +20,7 @@ from controller.machine import Mode
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage, StatisticsScene
 from controller.session import Session
 from controller.table import Table, TableOptions
+from controller.table.effects import Effect, Record, Save
 from controller.testing.rig import ApplianceRig
 from hardware.interfaces import ButtonEvent
 from tests.history_games import played, tmpfs
@@ -223,7 +224,7 @@ def test_damage_found_on_a_write_moves_the_file_aside_and_keeps_the_game(
     [(13, "disk full"), (8, "disk read-only"), (3, "no permission"), (10, "disk error")],
 )
 def test_sqlite_failures_map_to_the_save_warning(code: int, words: str) -> None:
-    from controller.app import save_warning
+    from controller.safekeeping import save_warning
 
     error = sqlite3.OperationalError("x")
     error.sqlite_errorcode = code  # type: ignore[attr-defined]
@@ -273,41 +274,43 @@ def options(menu: tuple[MenuItem, ...] = ()) -> TableOptions:
 
 
 def test_a_finished_game_is_recorded_once_and_before_its_final_save() -> None:
-    events: list[tuple[str, object]] = []
-    table = Table(
-        options(),
-        save=lambda s: events.append(("save", s and s.state.is_terminal())),
-        record=lambda s, outcome: events.append(("record", outcome)),
-    )
+    table = Table(options())
     table.start_session(Session.start("minimaki", "standard", ["bot"], seed=2, bot="random"))
-    run_until(table, lambda: table.state is Mode.GAME_OVER)
+    effects: list[Effect] = []
+    while table.state is not Mode.GAME_OVER:  # the loop takes the effects at each step
+        wake = table.next_wakeup()
+        assert wake is not None, f"stuck in {table.state}"
+        table.tick(max(wake, table.now))
+        effects += table.take_effects()
     press(table, 0, "ok")
     assert table.state is Mode.MENU
-    records = [e for e in events if e[0] == "record"]
-    assert records == [("record", "finished")]
-    assert events.index(("record", "finished")) < events.index(("save", True))
+    effects += table.take_effects()
+    records = [e.outcome for e in effects if isinstance(e, Record)]
+    assert records == ["finished"]
+    final_save = max(i for i, e in enumerate(effects) if isinstance(e, Save))
+    record = next(i for i, e in enumerate(effects) if isinstance(e, Record))
+    assert record < final_save
 
 
-def test_with_the_loop_deferring_the_record_waits_for_the_frame() -> None:
-    recorded: list[str] = []
-    table = Table(options(), record=lambda s, outcome: recorded.append(outcome))
-    table.defer_effects()
+def test_the_record_waits_for_the_loop_to_carry_it_out() -> None:
+    table = Table(options())
     table.start_session(Session.start("minimaki", "standard", ["bot"], seed=2, bot="random"))
     run_until(table, lambda: table.state is Mode.GAME_OVER)
-    assert recorded == [] and len(table.records_pending) == 1
-    table.flush_save()  # what the loop does right after drawing the frame
-    assert recorded == ["finished"]
+    assert table.outbox.records_waiting()
+    effects = table.take_effects()  # what the loop does right after drawing the frame
+    assert [e.outcome for e in effects if isinstance(e, Record)] == ["finished"]
+    assert isinstance(effects[-1], Save) and not table.outbox.records_waiting()
 
 
 def test_a_game_abandoned_through_the_menu_is_recorded_as_abandoned() -> None:
-    recorded: list[tuple[Session, str]] = []
-    table = Table(options(), record=lambda s, outcome: recorded.append((s, outcome)))
+    table = Table(options())
     session = Session.start("minimaki", "standard", ["human"], seed=2)
     table.start_session(session)
     press(table, None, "system", "held")
     assert table.state is Mode.CONFIRM_MENU
     press(table, 0, "ok")
     assert table.state is Mode.MENU and table.session is None
+    recorded = [(e.session, e.outcome) for e in table.take_effects() if isinstance(e, Record)]
     assert recorded == [(session, "abandoned")]
 
 
@@ -337,7 +340,7 @@ def test_the_statistics_entry_shows_a_page_per_game() -> None:
 def play_to_the_end(rig: ApplianceRig) -> None:
     for _ in range(200_000):
         rig.advance()
-        if rig.table.state is Mode.GAME_OVER and not rig.table.records_pending:
+        if rig.table.state is Mode.GAME_OVER and not rig.table.outbox.records_waiting():
             return
     pytest.fail("the bot did not finish the game")
 
@@ -360,7 +363,6 @@ def test_a_full_disk_never_stops_play_warns_and_records_later(
     app.table.options.frame_interval_s = 0.5
     first = Session.start("minimaki", "standard", ["bot"], seed=3, bot="random")
     app.start(new_game=first)
-    app.table.defer_effects()
     try:
         rig.advance()
         (state_dir / ".reserve").unlink()  # a disk that never had room for the reserve
@@ -369,7 +371,7 @@ def test_a_full_disk_never_stops_play_warns_and_records_later(
         assert app.history.failures >= 1 and [r.summary.uid for r in app.history.backlog] == [
             first.started
         ]
-        assert app.table.banner == "not saved: disk full"
+        assert app.table.banner.text == "not saved: disk full"
         filler.unlink()
         second = Session.start("minimaki", "standard", ["bot"], seed=4, bot="random")
         app.table.finish()  # back to the menu, as OK does
@@ -385,7 +387,7 @@ def test_a_full_disk_never_stops_play_warns_and_records_later(
         app.table.start_session(third)
         play_to_the_end(rig)
         assert app.history.failing >= 1 and len(app.history.backlog) == 1
-        assert app.table.banner == "not saved: disk read-only"
+        assert app.table.banner.text == "not saved: disk read-only"
         subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
         app.history.flush()
         assert app.history.backlog == []

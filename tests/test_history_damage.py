@@ -69,7 +69,7 @@ def aside(directory: Path, side_files: bool = False) -> list[Path]:
 def play_to_the_end(rig: ApplianceRig) -> None:
     for _ in range(200_000):
         rig.advance()
-        if rig.table.state is Mode.GAME_OVER and not rig.table.records_pending:
+        if rig.table.state is Mode.GAME_OVER and not rig.table.outbox.records_waiting():
             return
     pytest.fail("the bot did not finish the game")
 
@@ -101,7 +101,7 @@ def test_a_garbled_index_page_is_found_at_start_and_set_aside(
     rig.start(new_game=game)
     [moved] = aside(state)
     assert moved.read_bytes() == damaged  # set apart, not destroyed
-    assert rig.table.banner == f"history damaged, moved to {moved.name}"
+    assert rig.table.banner.text == f"history damaged, moved to {moved.name}"
     play_to_the_end(rig)
     rig.close()
     assert records_in(state) == [game.started]
@@ -167,7 +167,9 @@ def test_an_unusable_database_path_is_set_aside_at_start_and_games_are_recorded(
     rig.start(new_game=game)
     moved = aside(state, side_files=True)
     assert moved, "nothing was set aside"
-    assert rig.table.banner is not None and rig.table.banner.startswith("history damaged, moved to")
+    assert rig.table.banner.text is not None and rig.table.banner.text.startswith(
+        "history damaged, moved to"
+    )
     # every thing set aside is the very one that was there (renamed, not rewritten)
     assert sorted(os.lstat(p).st_ino for p in moved) == sorted(
         info.st_ino for name, info in before.items() if name != f"{DB}-shm"

@@ -23,7 +23,8 @@ from controller.machine import Mode
 from controller.scene import RollAnimation, Scene
 from controller.session import Session
 from controller.status_line import describe
-from controller.table import Table, TableOptions, cycling_order, default_menu
+from controller.table import Table, TableOptions, default_menu
+from controller.table.choice import cycling_order
 from controller.text.board import render_board
 from rules.bots import RandomBot, make_bot
 from rules.playout import play_game
@@ -107,7 +108,7 @@ def test_the_menu_and_the_status_line_show_its_title_and_words() -> None:
     assert table.status().text.startswith("Hasenrennen: ")
     session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=1)
     table.start_session(session)
-    table.roll_now((5,))
+    table.turns.roll_now((5,))
     while table.state is not Mode.CHOOSE:
         wake = table.next_wakeup()
         assert wake is not None
@@ -130,7 +131,7 @@ def test_its_own_words_reach_the_status_line_and_it_keeps_the_default_view() -> 
         table.handle(ButtonEvent(0, "ok", "down"), 0.0)
         session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=1)
         table.start_session(session)
-        table.roll_now((5,))
+        table.turns.roll_now((5,))
         while table.state is not Mode.CHOOSE:
             wake = table.next_wakeup()
             assert wake is not None
@@ -188,7 +189,7 @@ def test_a_whole_table_game_with_bots_plays_to_its_end() -> None:
         wake = table.next_wakeup()
         table.at(wake if wake is not None and wake > table.now else table.now + 0.05)
         table.tick(table.now)
-        if table.dirty or table.animating():
+        if table.dirty or table.state in (Mode.ROLLING, Mode.MOVING):
             image = views.render(table.scene(), 16, 16, "RGB")
             assert image.size == (16, 16)
             table.dirty = False

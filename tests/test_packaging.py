@@ -181,7 +181,7 @@ from controller.testing.rig import ApplianceRig
 rig = ApplianceRig(None, seats=("human", "human"))
 rig.start()
 rig.press(0, "next")
-print(rig.table.menu_index, rig.frame().getbbox() is not None)
+print(rig.table.menu.index, rig.frame().getbbox() is not None)
 rig.close()
 """
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import RETRY_S
 from controller.history.store import HistoryStore
 from controller.machine import Mode
 from controller.persistence import SaveStore
+from controller.safekeeping import RETRY_S
 from controller.session import Session
 from controller.testing.rig import ApplianceRig
 from hardware.interfaces import ButtonEvent
@@ -30,7 +30,7 @@ from tests.test_save_failures import fill
 def play_to_the_end(rig: ApplianceRig) -> None:
     for _ in range(200_000):
         rig.advance()
-        if rig.table.state is Mode.GAME_OVER and not rig.table.records_pending:
+        if rig.table.state is Mode.GAME_OVER and not rig.table.outbox.records_waiting():
             return
     pytest.fail("the bot did not finish the game")
 
@@ -69,19 +69,18 @@ def test_a_game_that_ended_on_a_full_disk_is_written_once_the_disk_has_room(
     rig.table.options.frame_interval_s = 0.5
     game = Session.start("minimaki", "standard", ["bot"], seed=3, bot="random")
     rig.app.start(new_game=game)
-    rig.table.defer_saves = True
     rig.advance()
     (state_dir / ".reserve").unlink()  # a disk that never had room for the reserve
     filler = fill(small_disk)
     play_to_the_end(rig)
     assert rig.app.history is not None
     assert [r.summary.uid for r in rig.app.history.backlog] == [game.started]
-    assert rig.table.banner == "not saved: disk full"
+    assert rig.table.banner.text == "not saved: disk full"
     idle(rig, RETRY_S)  # still full: it stays waiting
     assert len(rig.app.history.backlog) == 1
     filler.unlink()
     idle(rig, RETRY_S)  # nobody starts a new game: the retry alone writes it
-    assert rig.app.history.backlog == [] and rig.app.failing_saves == 0
+    assert rig.app.history.backlog == [] and rig.app.keeper.failing_saves == 0
     assert recorded(state_dir) == [game.started]
     final = saved(state_dir)
     assert final["history"] == game.history and "pending_records" not in final
@@ -98,12 +97,11 @@ def test_a_game_that_ends_on_a_full_disk_lands_in_the_reserve_and_survives_a_pow
     first.table.options.frame_interval_s = 0.5
     game = Session.start("minimaki", "standard", ["bot"], seed=3, bot="random")
     first.app.start(new_game=game)
-    first.table.defer_saves = True
     assert (state_dir / ".reserve").exists()
     first.advance()
     fill(small_disk)  # and it stays full: nobody frees anything before the cut
     play_to_the_end(first)
-    assert first.app.save_failures >= 1, "the disk never refused a save"
+    assert first.app.keeper.save_failures >= 1, "the disk never refused a save"
     final = saved(state_dir)
     assert final["history"] == game.history  # the final position, in the reserve's room
     second = ApplianceRig(state_dir, seats=("bot",), buttons=False)
@@ -145,7 +143,6 @@ def test_a_power_cut_while_the_record_waits_neither_loses_nor_replays_the_game(
     first.table.options.frame_interval_s = 0.5
     game = Session.start("minimaki", "standard", ["bot"], seed=3, bot="random")
     first.app.start(new_game=game)
-    first.table.defer_saves = True
     play_to_the_end(first)
     assert first.app.history is not None and len(first.app.history.backlog) == 1
     carried = saved(state_dir)
@@ -174,7 +171,7 @@ def test_an_abandoned_game_waiting_for_the_history_is_carried_by_a_save_with_no_
     # the system button held ("back to the menu?"), then OK
     first.table.handle(ButtonEvent(None, "system", "held"), first.table.now)
     first.table.handle(ButtonEvent(0, "ok", "down"), first.table.now)
-    first.table.flush_save()
+    first.app.loop.carry_out(first.clock())
     assert first.table.session is None
     carried = saved(state_dir)
     assert carried["game"] is None and len(carried["pending_records"]) == 1  # type: ignore[arg-type]

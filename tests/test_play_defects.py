@@ -97,13 +97,13 @@ def test_a_held_next_goes_to_the_other_piece() -> None:
         }
     )
     table.start_session(session)
-    table.roll_now((2,))
+    table.turns.roll_now((2,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
-    assert [m.notation for m in table.moves] == ["3-5", "12-14"]
+    assert [m.notation for m in table.choice.moves] == ["3-5", "12-14"]
     press(table, 0, "next", "down")
     press(table, 0, "next", "held")
     press(table, 0, "next", "up")
-    assert table.moves[table.cursor].notation == "12-14"
+    assert table.choice.moves[table.choice.cursor].notation == "12-14"
 
 
 class WordsDisplay:
@@ -144,21 +144,21 @@ def test_the_status_follows_each_press_under_an_unchanged_frame() -> None:
     loop.draw()
     events.put(ButtonEvent(0, "ok", "down", clock()))
     loop.step(timeout_cap=0)
-    assert table.state is Mode.SETUP and table.setup_cursor == -1
+    assert table.state is Mode.SETUP and table.menu.entry == -1
     for _ in range(5):
         clock.advance(0.45)
         events.put(ButtonEvent(0, "ok", "down", clock()))
         loop.step(timeout_cap=0)
-        expected = f"[rules: {table.setup_preset.capitalize()}"
+        expected = f"[rules: {table.menu.preset.capitalize()}"
         shown = display.statuses[-1].text if display.statuses else ""
-        assert expected.lower() in shown.lower(), (table.setup_preset, shown)
+        assert expected.lower() in shown.lower(), (table.menu.preset, shown)
 
 
 def test_a_mini_maki_hint_never_shows_in_the_next_game() -> None:
     table = Table(options())
     mini = Session.start("minimaki", "standard", ["human"], seed=3)
     table.start_session(mini)
-    assert table.state is Mode.CHOOSE and table.hint is not None
+    assert table.state is Mode.CHOOSE and table.bots.hint is not None
     press(table, None, "system", "down")
     press(table, None, "system", "held")
     press(table, 0, "ok")  # back to the menu: yes
@@ -179,7 +179,7 @@ def test_a_resumed_game_shows_its_dice_and_the_steps_already_fixed() -> None:
     table.start_session(session)
     seat = session.seats[session.player or ""]
     press(table, seat, "ok")  # the first step is fixed
-    fixed = table.played
+    fixed = table.choice.played
     assert len(fixed) == 1
     resumed = Session.from_json(session.to_json())  # what the save holds
     again = Table(options())
@@ -209,7 +209,7 @@ def test_the_opening_roll_is_put_into_words() -> None:
     session = Session.start("backgammon", "single", ["human", "empty", "human"], seed=2)
     table.start_session(session)
     assert table.state is Mode.AWAIT_ROLL
-    table.roll_now((6, 4))
+    table.turns.roll_now((6, 4))
     assert table.state is Mode.ROLLING
     assert line(table) == "opening roll: orange 6, blue 4: orange begins"
 
@@ -227,7 +227,7 @@ def test_a_capture_says_whose_piece_is_hit() -> None:
         }
     )
     table.start_session(session)
-    table.roll_now((2,))
+    table.turns.roll_now((2,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert "piece on 3 → 5, captures green" in line(table)
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import save_warning
 from controller.persistence import SaveStore
+from controller.safekeeping import save_warning
 from controller.session import Session
 from controller.testing.rig import ApplianceRig
 
@@ -54,8 +54,8 @@ def play_until_a_save_fails(rig: ApplianceRig) -> str | None:
     """Play on until the first failed save; the panel's banner at that moment."""
     for _ in range(5000):
         rig.advance()
-        if rig.app.failing_saves:
-            return rig.table.banner
+        if rig.app.keeper.failing_saves:
+            return rig.table.banner.text
     pytest.fail("no save failed")
 
 
@@ -91,14 +91,14 @@ def test_a_vanished_state_directory_warns_and_play_goes_on(
     state_dir.write_text("not a directory")
     assert play_until_a_save_fails(rig) == "not saved: not a directory"
     play(rig, 6)
-    assert rig.app.failing_saves >= 2
+    assert rig.app.keeper.failing_saves >= 2
     assert len(history(rig)) > len(before)
     # The disk comes back: the save already made is whole, and saving resumes.
     state_dir.unlink()
     (tmp_path / "moved").rename(state_dir)
     assert saved_history(state_dir) == before
     play(rig, 2)
-    assert rig.app.failing_saves == 0
+    assert rig.app.keeper.failing_saves == 0
     assert saved_history(state_dir) == history(rig)
 
 
@@ -151,7 +151,7 @@ def test_a_full_then_read_only_disk_warns_and_recovers(
     assert not list(state_dir.glob(".session-*")), "a temp file was left behind"
     filler.unlink()
     play(rig, 2)
-    assert rig.app.failing_saves == 0
+    assert rig.app.keeper.failing_saves == 0
     assert saved_history(state_dir) == history(rig)
 
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)

@@ -23,7 +23,8 @@ from controller.machine import Mode
 from controller.scene import Scene
 from controller.session import Session
 from controller.sim.status import TableStatus
-from controller.sim.window import TableWindow, WindowUnavailable, plan_window
+from controller.sim.window import TableWindow, WindowUnavailable
+from controller.sim.window_layout import plan_window
 from controller.status_line import table_status
 from controller.table import TableOptions
 from controller.testing.clock import FakeClock
@@ -345,3 +346,53 @@ def test_a_window_drawn_nowhere_counts_as_no_window(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("DISPLAY", ":9999")  # no X server there
     with pytest.raises(WindowUnavailable, match="--display terminal"):
         TableWindow(16, 16, size=SIZE)
+
+
+# -- item-8 defects: the first frame at once, labels that scale ------------------------------
+
+
+def test_seat_labels_are_as_big_at_32_leds_as_at_16() -> None:
+    """At ``--size 32`` the LEDs are half as big as at 16 in the same window; the seats'
+    labels grew with the LEDs and came out tiny. They follow the board now."""
+    from controller.sim.window_layout import label_size
+
+    for size in (SIZE, (1100, 1000)):
+        at_16 = label_size(plan_window(size, 16, 16))
+        at_32 = label_size(plan_window(size, 32, 32))
+        assert abs(at_32 - at_16) <= 1, "the boards differ by the rounding of their LEDs"
+        assert at_32 >= 20
+
+
+def test_the_first_frame_is_in_the_window_before_the_loop_runs(fake_clock: FakeClock) -> None:
+    """The window showed black until the loop's first iterations: the table's first
+    picture is drawn, flipped and on screen as soon as the appliance starts."""
+    table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock)
+    app = Appliance(
+        default_config(),
+        display=table_window,
+        inputs=[table_window],
+        sound=None,
+        state_dir=None,
+        render=render,
+        clock=fake_clock,
+        bot_thread=False,
+        options=TableOptions(bot="random"),
+    )
+    app.start()
+    app.loop.first_frame()
+    board = table_window.layout.board
+    shown = table_window.picture().crop((board.x, board.y, board.x + board.w, board.y + board.h))
+    assert shown.convert("L").getextrema()[1] > 60, "the board is still dark"
+    app.close()
+
+
+def test_a_window_the_system_shows_or_uncovers_is_drawn_again(window: TableWindow) -> None:
+    """A picture flipped before the window system put the window on screen is lost; the
+    window draws itself again when told it is shown or uncovered."""
+    window._surface.fill((0, 0, 0))  # as if the first flip never reached the screen
+    for name in ("WINDOWSHOWN", "WINDOWEXPOSED"):
+        if hasattr(pygame, name):
+            pygame.event.post(pygame.event.Event(getattr(pygame, name)))
+    window.poll()
+    board = window.layout.board
+    assert window.picture().getpixel((board.x + board.w // 2, board.y + board.h // 2))[0] > 100

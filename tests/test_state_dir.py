@@ -56,7 +56,7 @@ def test_an_unusable_state_directory_is_one_line_and_play_goes_on(
     state_dir = blocker if where == "a file" else blocker / "sub"
     rig = appliance_rig(state_dir, seats=("bot",), buttons=False)
     rig.start(new_game=Session.start("minimaki", "standard", ["bot"], seed=3, bot="random"))
-    assert rig.table.banner == "not saved: not a directory"
+    assert rig.table.banner.text == "not saved: not a directory"
     play(rig, 8)
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert errors == [
@@ -68,7 +68,7 @@ def test_an_unusable_state_directory_is_one_line_and_play_goes_on(
         )
         + "; the table plays on without saving"
     ], errors
-    assert rig.app.save_failures >= 8
+    assert rig.app.keeper.save_failures >= 8
     assert blocker.read_text() == "a file where the state directory should be"
 
 
@@ -87,7 +87,7 @@ def test_a_read_only_state_disk_resumes_the_game_and_plays_on(
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     rig = appliance_rig(state_dir, seats=("bot",), buttons=False)
     rig.start(new_game=Session.start("minimaki", "standard", ["bot"], seed=3, bot="random"))
-    assert rig.table.banner == "not saved: disk read-only"
+    assert rig.table.banner.text == "not saved: disk read-only"
     play(rig, 6)
     rig.close()
     subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)

@@ -11,6 +11,7 @@ from controller.machine import Mode, mermaid
 from controller.scene import MenuItem, Scene
 from controller.session import Session
 from controller.table import Table, TableOptions
+from controller.table.effects import Save
 from hardware.interfaces import ButtonEvent
 from rules import PASS
 
@@ -38,26 +39,26 @@ def options(**kw: object) -> TableOptions:
 
 
 def test_menu_setup_and_a_whole_bot_game() -> None:
-    saves: list[object] = []
-    table = Table(options(), save=saves.append)
+    table = Table(options())
     assert table.state is Mode.MENU
     press(table, 0, "next")
-    assert table.menu_index == 1
+    assert table.menu.index == 1
     press(table, 0, "next")
     press(table, 0, "ok")
     assert table.state is Mode.SETUP
-    assert table.setup_kinds == ["human", "bot", "bot", "bot"]
-    assert table.setup_cursor == -1  # MÄDN has several rule sets: they come first
+    assert table.menu.kinds == ["human", "bot", "bot", "bot"]
+    assert table.menu.entry == -1  # MÄDN has several rule sets: they come first
     press(table, 0, "next")
     press(table, 0, "ok")  # seat 0: human -> bot
-    assert table.setup_kinds[0] == "bot"
+    assert table.menu.kinds[0] == "bot"
     for _ in range(4):
         press(table, 0, "next")
-    assert table.setup_cursor == 4  # "start"
+    assert table.menu.entry == 4  # "start"
     press(table, 0, "ok")
     assert table.session is not None and table.state in (Mode.AWAIT_ROLL, Mode.CHOOSE)
     run_until(table, lambda: table.state is Mode.GAME_OVER)
     assert table.session.state.is_terminal()
+    saves = [e for e in table.outbox.waiting if isinstance(e, Save)]  # the loop takes them
     assert len(saves) > 100, "saved after every roll and move"
     press(table, 2, "ok")
     assert table.state is Mode.MENU
@@ -98,7 +99,7 @@ def test_next_cycles_legal_moves_with_preview_and_ok_commits() -> None:
     session.state = rules.state_from_json(state)
     table.start_session(session)
     assert table.state is Mode.AWAIT_ROLL
-    table.roll_now((2,))
+    table.turns.roll_now((2,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
     scene = table.scene()
     assert isinstance(scene, Scene)
@@ -119,9 +120,9 @@ def test_forced_pass_plays_itself_after_a_preview() -> None:
     session = table.session
     assert session is not None
     run_until(table, lambda: table.state is Mode.AWAIT_ROLL and not session.is_bot(session.player))
-    table.roll_now((3,))  # everybody at home: a 3 can only pass
+    table.turns.roll_now((3,))  # everybody at home: a 3 can only pass
     run_until(table, lambda: table.state is Mode.CHOOSE)
-    assert table.moves == (PASS,)
+    assert table.choice.moves == (PASS,)
     assert table.time.action_at is not None and table.time.action_at > table.now
     run_until(table, lambda: table.state is not Mode.CHOOSE)
 
@@ -132,9 +133,9 @@ def test_lingo_move_timer_counts_down_and_passes_on_expiry() -> None:
     assert session is not None
     run_until(table, lambda: table.state is Mode.AWAIT_ROLL and not session.is_bot(session.player))
     player = session.player
-    table.roll_now((6,))
+    table.turns.roll_now((6,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
-    assert len(table.moves) == 2  # enter or pass
+    assert len(table.choice.moves) == 2  # enter or pass
     scene = table.scene()
     assert isinstance(scene, Scene) and scene.countdown == pytest.approx(5.0)
     table.tick(table.now + 2.0)
@@ -242,7 +243,7 @@ def test_mini_maki_hint_lights_reds_best_step() -> None:
     best = make_bot("strong").choose(session.state, random.Random(0))  # hints use seed 0
     assert scene.hint == best and best in session.state.legal_moves()
     table.options.hints = False
-    table.request_hint()
+    table.bots.ask_hint(session, table.options.hints)
     assert table.scene().hint is None  # type: ignore[union-attr]
 
 
@@ -260,29 +261,29 @@ def test_backgammon_is_entered_checker_by_checker_and_animates_per_die() -> None
     farthest first), then those that can move with the other die; a held NEXT jumps
     to the other die; OK fixes a step, and the play commits once complete."""
     table, session = backgammon_table()
-    assert table.state is Mode.CHOOSE and table.checkers is not None
+    assert table.state is Mode.CHOOSE and table.choice.checkers is not None
     seat = session.seats[session.player or ""]
     sixes = [(23, 17, False), (12, 6, False), (7, 1, False)]  # 24/18 13/7 8/2
     fours = [(23, 19, False), (12, 8, False), (7, 3, False), (5, 1, False)]
-    assert list(table.steps) == sixes + fours
+    assert list(table.choice.steps) == sixes + fours
     press(table, seat, "next", "held")
-    assert table.steps[table.cursor] == fours[0]
+    assert table.choice.steps[table.choice.cursor] == fours[0]
     press(table, seat, "next", "held")
-    assert table.cursor == 0
+    assert table.choice.cursor == 0
     press(table, seat, "next")
     entry = table.scene().entry  # type: ignore[union-attr]
     assert entry is not None and entry.step == sixes[1] and entry.played == ()
     press(table, seat, "ok")  # 13/7 fixed; now only the 4 is left
-    assert table.state is Mode.CHOOSE and table.played == (sixes[1],)
-    assert all(step[0] - step[1] == 4 for step in table.steps)
-    assert (6, 2, False) in table.steps  # the checker just moved may go on: 7/3
-    table.cursor = list(table.steps).index((23, 19, False))
+    assert table.state is Mode.CHOOSE and table.choice.played == (sixes[1],)
+    assert all(step[0] - step[1] == 4 for step in table.choice.steps)
+    assert (6, 2, False) in table.choice.steps  # the checker just moved may go on: 7/3
+    table.choice.cursor = list(table.choice.steps).index((23, 19, False))
     press(table, seat, "ok")
     assert table.state is Mode.MOVING
     assert session.history[-1]["move"] == "24/20 13/7"
-    assert table.moving is not None  # it animates in the order entered
-    assert table.moving[0].steps == (sixes[1], (23, 19, False))  # type: ignore[attr-defined]
-    assert table.anim_length == pytest.approx(2 * table.options.checker_step_time_s)
+    assert table.motion.moving is not None  # it animates in the order entered
+    assert table.motion.moving[0].steps == (sixes[1], (23, 19, False))  # type: ignore[attr-defined]
+    assert table.motion.length == pytest.approx(2 * table.options.checker_step_time_s)
 
 
 def test_backgammon_roll_action_throws_at_once() -> None:
@@ -293,10 +294,10 @@ def test_backgammon_roll_action_throws_at_once() -> None:
     run_until(
         table, lambda: table.state is Mode.CHOOSE and session.state.to_json()["turn"] == "black"
     )
-    notes = [m.notation for m in table.moves]
+    notes = [m.notation for m in table.choice.moves]
     if "roll" not in notes:  # money game, cube centred: black may double or roll
         pytest.skip(f"no cube decision offered: {notes}")
-    table.cursor = notes.index("roll")
+    table.choice.cursor = notes.index("roll")
     press(table, session.seats["black"], "ok")
     assert table.state is Mode.ROLLING
     assert "dice" in session.history[-1]
@@ -334,8 +335,8 @@ def test_a_bot_doubles_and_the_human_answers_with_take_or_drop() -> None:
     assert session.history[-1]["move"] == "double"
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert session.state.to_json()["phase"] == "take"
-    assert sorted(m.notation for m in table.moves) == ["drop", "take"]
-    table.cursor = [m.notation for m in table.moves].index("take")
+    assert sorted(m.notation for m in table.choice.moves) == ["drop", "take"]
+    table.choice.cursor = [m.notation for m in table.choice.moves].index("take")
     press(table, session.seats["black"], "ok")
     assert session.state.to_json()["cube"] == 2
 
@@ -357,8 +358,8 @@ def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
     press(table, session.seats["white"], "ok")  # 1/off: the only play
     # Black has all 15 checkers in white's home board: a backgammon, 3 points. The
     # panel names white by the colour it is drawn in.
-    assert table.banner == "orange +3  4:0  Crawford"
-    assert table.banner_until - table.now >= 0.45 * len(table.banner)  # time to scroll
+    assert table.banner.text == "orange +3  4:0  Crawford"
+    assert table.banner.until - table.now >= 0.45 * len(table.banner.text)  # time to scroll
     assert not session.state.is_terminal()
 
 
@@ -426,7 +427,7 @@ def test_a_long_system_press_during_the_last_move_goes_to_the_menu() -> None:
         }
     )
     table.start_session(session)
-    table.roll_now((2,))  # 38 -> goal1: red's last piece reaches the goal
+    table.turns.roll_now((2,))  # 38 -> goal1: red's last piece reaches the goal
     run_until(table, lambda: table.state is Mode.MOVING)
     long_system_press(table)
     assert session.state.is_terminal() and table.state is Mode.MENU
@@ -444,10 +445,10 @@ def test_hints_and_bot_moves_are_asked_with_their_own_request_types() -> None:
     session = Session.start("minimaki", "standard", ["human"], seed=3)
     table.start_session(session)  # red (human) chooses its start field: a hint is asked
     assert asked == [("strong", HintRequest(1))]
-    best = table.moves[-1]
-    table.bot_answer(MoveRequest(1), best)  # no bot asked for it: ignored
-    assert table.hint is None and table.time.action is None
-    table.bot_answer(HintRequest(1), best)
+    best = table.choice.moves[-1]
+    table.bot_arrived(MoveRequest(1), best, table.now)  # no bot asked for it: ignored
+    assert table.bots.hint is None and table.time.action is None
+    table.bot_arrived(HintRequest(1), best, table.now)
     assert table.scene().hint == best and table.time.action is None  # type: ignore[union-attr]
 
     asked.clear()
@@ -459,10 +460,10 @@ def test_hints_and_bot_moves_are_asked_with_their_own_request_types() -> None:
     table.start_session(bots)
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert asked == [("strong", MoveRequest(1))]
-    move = table.moves[-1]
-    table.bot_answer(HintRequest(1), move)  # same number, other kind: not a move
+    move = table.choice.moves[-1]
+    table.bot_arrived(HintRequest(1), move, table.now)  # same number, other kind: not a move
     assert table.time.action is None and table.state is Mode.CHOOSE
-    table.bot_answer(MoveRequest(1), move)
+    table.bot_arrived(MoveRequest(1), move, table.now)
     run_until(table, lambda: table.state is not Mode.CHOOSE)
     assert bots.history[-1] == {"player": "red", "move": move.notation}
 
@@ -503,7 +504,7 @@ def bots_round(hurry: bool) -> tuple[float, Table]:
         }
     )
     table.start_session(session)
-    table.roll_now((3,))  # one piece out: the 3 is forced and plays itself
+    table.turns.roll_now((3,))  # one piece out: the 3 is forced and plays itself
     run_until(table, lambda: session.player != "red")
     start = table.now
     if hurry:
@@ -535,3 +536,29 @@ def test_sim_fast_shortens_every_delay() -> None:
     for key, value in FAST_PACE.items():
         assert value < getattr(normal, key), key
         assert getattr(fast, key) == value
+
+
+def test_bots_think_one_way_with_or_without_a_worker() -> None:
+    """One path for bot thinking: a table without a worker asks the same function the
+    worker runs (``bot_worker.think``) with the same seed, and the answer comes in as
+    the worker's does (``bot_arrived``), so both tables play the very same game."""
+    from controller.bot_worker import think
+    from controller.events import BotRequest
+    from rules.core import State
+
+    def game(ask_bot: object) -> list[dict[str, object]]:
+        table = Table(options(), ask_bot=ask_bot)  # type: ignore[arg-type]
+        session = Session.start("kleiner_aerger", "standard", ["bot", "bot"], seed=5, bot="random")
+        table.start_session(session)
+        for _ in range(60):
+            while asked:  # the worker's answers, taken by the loop
+                state, kind, request, seed = asked.pop(0)
+                table.bot_arrived(request, think(state, kind, seed), table.now)
+            wake = table.next_wakeup()
+            assert wake is not None
+            table.tick(max(wake, table.now))
+        return session.history
+
+    asked: list[tuple[State, str, BotRequest, int]] = []
+    by_worker = game(lambda *job: asked.append(job))
+    assert game(None) == by_worker and len(by_worker) > 20

@@ -33,7 +33,7 @@ def test_cycling_the_moves_never_offers_a_resignation() -> None:
     """Rule: a resignation is not among the moves NEXT cycles through."""
     table, _session = backgammon_position("money", ["bot", "empty", "human"], LOST_FOR_BLACK)
     run_until(table, lambda: table.state is Mode.CHOOSE)
-    assert [m.notation for m in table.moves] == ["roll", "double"]
+    assert [m.notation for m in table.choice.moves] == ["roll", "double"]
 
 
 def test_a_person_offers_through_the_system_menu_and_the_bot_accepts() -> None:
@@ -87,11 +87,11 @@ def test_the_bot_resigns_a_lost_game_and_the_person_answers() -> None:
     )
     run_until(table, lambda: table.state is Mode.CHOOSE and session.player == "white")
     assert session.history[-1]["move"] == "resign gammon"
-    assert [m.notation for m in table.moves] == ["accept", "reject"]
+    assert [m.notation for m in table.choice.moves] == ["accept", "reject"]
     from controller.games import move_words
 
-    assert move_words(session.state, table.moves[0]) == "accept: a gammon won"
-    table.cursor = 1
+    assert move_words(session.state, table.choice.moves[0]) == "accept: a gammon won"
+    table.choice.cursor = 1
     press(table, session.seats["white"], "ok")
     assert session.state.to_json()["resign_declined"] == "gammon"
     run_until(table, lambda: session.player == "white" and not session.state.is_chance())
@@ -118,7 +118,7 @@ def test_setup_sets_backgammons_rules_option_by_option() -> None:
     menu = (MenuItem("backgammon", "single", "Backgammon"),)
     table = Table(TableOptions(menu=menu, bot="random"))
     press(table, 0, "ok")
-    assert table.state is Mode.SETUP and table.setup_cursor == -1
+    assert table.state is Mode.SETUP and table.menu.entry == -1
 
     def words() -> str | None:
         scene = table.scene()
@@ -127,7 +127,7 @@ def test_setup_sets_backgammons_rules_option_by_option() -> None:
 
     assert words() == "one game, no cube"
     press(table, 0, "ok")  # the game row: money play, now four rows
-    assert words() == "money, with cube" and table.setup_cursor == -4
+    assert words() == "money, with cube" and table.menu.entry == -4
     press(table, 0, "next")
     assert words() == "Jacoby rule: off"
     press(table, 0, "ok")
@@ -137,15 +137,15 @@ def test_setup_sets_backgammons_rules_option_by_option() -> None:
     for _ in range(3):  # automatic doubles: none, up to 1, 2, 3
         press(table, 0, "ok")
     assert words() == "automatic doubles: up to 3"
-    assert table.setup_preset == "money-jacoby-beavers-auto3"
+    assert table.menu.preset == "money-jacoby-beavers-auto3"
     press(table, 0, "next")  # the first seat: the whole rule set in words
     assert words() == "with cube, Jacoby, beavers, 3 automatic doubles"
-    table.setup_cursor = -4
+    table.menu.entry = -4
     for _ in range(4):  # the game row: match to 1, 3, 5, 7
         press(table, 0, "ok")
-    assert words() == "match to 7" and table.setup_cursor == -2
+    assert words() == "match to 7" and table.menu.entry == -2
     press(table, 0, "next")
     press(table, 0, "ok")
-    assert words() == "Crawford rule: off" and table.setup_preset == "match7-nocrawford"
-    game = rules.get_game("backgammon", table.setup_preset)
+    assert words() == "Crawford rule: off" and table.menu.preset == "match7-nocrawford"
+    game = rules.get_game("backgammon", table.menu.preset)
     assert game.rules.match_length == 7 and not game.rules.crawford  # type: ignore[attr-defined]

@@ -118,7 +118,7 @@ def choosing_table(size: int = 32) -> Timeline:
     )
     line.table.start_session(session)
     line.step()
-    line.table.roll_now((2,))
+    line.table.turns.roll_now((2,))
     line.step()
     line.run_until(lambda: line.table.state is Mode.CHOOSE)
     return line
@@ -159,12 +159,12 @@ def test_preview_blinks_with_its_period_and_restarts_with_each_next() -> None:
 def test_every_first_frame_after_next_shows_the_preview() -> None:
     """Whatever the phase of the clock, the frame at the press shows the new target."""
     line = choosing_table()
-    moves = list(line.table.moves)
+    moves = list(line.table.choice.moves)
     for press in range(12):
         line.run_for(0.07 * (press % 5) + 0.03)
         pressed = line.now
         line.tap(0, "next")
-        move = moves[line.table.cursor]
+        move = moves[line.table.choice.cursor]
         frame = line.since(pressed)[0]
         assert frame.at == pressed
         target = cell(move.to_progress)  # type: ignore[attr-defined]
@@ -180,7 +180,7 @@ def lingo_timer_table() -> tuple[Timeline, Session]:
     session.state = rules.get_game("maedn", "lingo").new_state(4, first="red")
     line.table.start_session(session)
     line.step()
-    line.table.roll_now((6,))  # red may enter, or pass
+    line.table.turns.roll_now((6,))  # red may enter, or pass
     line.step()
     line.run_until(lambda: line.table.state is Mode.CHOOSE)
     return line, session
@@ -207,12 +207,12 @@ def test_countdown_shrinks_every_second_and_time_never_hides_a_move() -> None:
     assert per_second == sorted(per_second, reverse=True) and len(set(per_second)) == 5
     # the timer runs out: "time!" stands over a still board, then the pass happens
     line.run_for(0.002)
-    assert line.table.banner == "time!"
+    assert line.table.banner.text == "time!"
     line.tap(0, "ok")  # too late: the press changes nothing
     assert len(session.history) == moves_before and line.table.state is Mode.CHOOSE
     line.run_until(lambda: len(session.history) > moves_before, limit=5.0)
     assert line.now - (start + 5.0) == pytest.approx(line.table.options.time_up_s)
-    assert line.table.banner is None, "the banner is gone before anything moves"
+    assert line.table.banner.text is None, "the banner is gone before anything moves"
     assert session.history[-1]["move"] == "pass"
     save_strip("countdown", line.since(start)[::2], start)
 
@@ -236,11 +236,11 @@ def test_the_panel_sleeps_and_the_waking_press_does_nothing_else() -> None:
     assert len(line.frames) == frames, "nothing is drawn while asleep"
     assert line.next_deadline() is None, "and nothing is due: no CPU"
     line.tap(0, "next")  # wakes the panel, does not move the menu
-    assert not line.table.time.asleep and line.table.menu_index == 0
+    assert not line.table.time.asleep and line.table.menu.index == 0
     woke = line.frames[-1]
     assert woke.at == line.now and woke.image.tobytes() == line.frames[0].image.tobytes()
     line.tap(0, "next")
-    assert line.table.menu_index == 1
+    assert line.table.menu.index == 1
     save_strip("sleep", [line.frames[0], asleep, woke, line.frames[-1]], start)
 
 

@@ -119,7 +119,7 @@ def test_menu_setup_sleep_statistics_and_messages(tmp_path: Path) -> None:
         watch.play_out()
         walk_menu_and_setup(watch)
         # the statistics screen, and its pages
-        while table.options.menu[table.menu_index].game != "statistics":
+        while table.options.menu[table.menu.index].game != "statistics":
             watch.press(0, "next")
         watch.press(0, "ok")
         assert table.state is Mode.STATISTICS

@@ -23,7 +23,7 @@ from PIL import Image
 
 import rules
 from controller import views
-from controller.games.backgammon import view as bgv
+from controller.games.backgammon import view_dice, view_layout
 from controller.games.backgammon.view_frame import (
     BLACK_BAR,
     BLACK_OFF,
@@ -48,8 +48,8 @@ from tests.golden_check import GOLDEN_LANGUAGES, check_golden
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = os.environ.get("SPIELTISCH_REGEN_GOLDEN") == "1"
 SIZES = [(32, 32, "RGB"), (16, 16, "RGB"), (32, 8, "1")]
-ORANGE = bgv.SIDE["white"]
-SKY = bgv.SIDE["black"]
+ORANGE = view_layout.SIDE["white"]
+SKY = view_layout.SIDE["black"]
 STEADY_T = 2.1
 """A moment outside the 16×16 identification dips, in the preview's on phase and in
 black's visible phase on 32×8."""
@@ -180,7 +180,7 @@ def lit(image: Image.Image, box: tuple[int, int, int, int]) -> bool:
 
 def shows(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> bool:
     """A checker of ``colour`` (full or the 70 % shade) is drawn in ``box``."""
-    return any(p in (colour, palette.scale(colour, bgv.SHADE)) for p in pixels(image, box))
+    return any(p in (colour, palette.scale(colour, view_layout.SHADE)) for p in pixels(image, box))
 
 
 def render(scene: Scene, size: tuple[int, int, str]) -> Image.Image:
@@ -248,7 +248,7 @@ def test_start_position_shows_every_checker_on_its_point(size: tuple[int, int, s
         side, count = stacks.get(point, ("white", 0))
         for slot in range(slots):
             cell = box(size, point, slot)
-            drawn = lit(image, cell) if mono else shows(image, cell, bgv.SIDE[side])
+            drawn = lit(image, cell) if mono else shows(image, cell, view_layout.SIDE[side])
             assert drawn == (slot < count), (point, slot)
 
 
@@ -275,7 +275,7 @@ def test_32x32_sides_differ_by_shape() -> None:
     black = pixels(image, box(SIZES[0], 19, 0))  # black's 6 point = white's 19
     assert all(p != (0, 0, 0) for p in white)
     assert sum(p == (0, 0, 0) for p in black) == 2
-    assert {p for p in black if p != (0, 0, 0)} <= {SKY, palette.scale(SKY, bgv.SHADE)}
+    assert {p for p in black if p != (0, 0, 0)} <= {SKY, palette.scale(SKY, view_layout.SHADE)}
 
 
 def test_16x16_sides_differ_by_blink_count() -> None:
@@ -474,7 +474,7 @@ def test_bear_off_walks_checkers_into_the_tray_one_by_one() -> None:
 def test_dice_show_the_roll_as_pips_and_tumble_in_the_rollers_colour() -> None:
     size = SIZES[0]
     image = render(Scene(midgame(), t=STEADY_T), size)
-    x, y = bgv.LAYOUTS[size].dice_at
+    x, y = view_layout.LAYOUTS[size].dice_at
     first = pixels(image, (x, y, x + 4, y + 4))
     second = pixels(image, (x + 6, y, x + 10, y + 4))
     assert first.count(WHITE) == 6 and second.count(WHITE) == 3
@@ -500,7 +500,7 @@ def test_mono_dice_are_stacked_3x3_pip_patterns() -> None:
 
 
 def _cube_pixels(image: Image.Image, size: tuple[int, int, str]) -> list[tuple[int, int, int]]:
-    lay = bgv.LAYOUTS[size]
+    lay = view_layout.LAYOUTS[size]
     top = min(lay.cube_top.values())
     return pixels(image, (lay.cube_x[0], top, lay.cube_x[1], max(lay.cube_top.values()) + 4))
 
@@ -508,20 +508,22 @@ def _cube_pixels(image: Image.Image, size: tuple[int, int, str]) -> list[tuple[i
 def test_cube_owner_colour_and_place() -> None:
     """Cube owned by black: its value in sky blue, pushed to black's (top) side."""
     state = midgame()
-    look = bgv.cube_look(state, None)
-    assert look == bgv.CubeLook(2, "black", SKY)
+    look = view_dice.cube_look(state, None)
+    assert look == view_dice.CubeLook(2, "black", SKY)
     for size in SIZES:
         image = render(Scene(state, t=STEADY_T), size)
         cube = _cube_pixels(image, size)
         assert (SKY in cube) if size[2] == "RGB" else any(p != (0, 0, 0) for p in cube)
-    assert bgv.cube_look(bgv_single := bearing_off(), None) is None, bgv_single.game.preset
+    assert view_dice.cube_look(bgv_single := bearing_off(), None) is None, bgv_single.game.preset
 
 
 def test_pending_double_blinks_and_previews_take_and_drop() -> None:
     state = pending_double()
-    assert bgv.cube_look(state, None) == bgv.CubeLook(2, None, ORANGE, blinking=True)
-    assert bgv.cube_look(state, TAKE_ACTION) == bgv.CubeLook(2, "black", SKY, blinking=True)
-    assert bgv.cube_look(state, DROP_ACTION).struck  # type: ignore[union-attr]
+    assert view_dice.cube_look(state, None) == view_dice.CubeLook(2, None, ORANGE, blinking=True)
+    assert view_dice.cube_look(state, TAKE_ACTION) == view_dice.CubeLook(
+        2, "black", SKY, blinking=True
+    )
+    assert view_dice.cube_look(state, DROP_ACTION).struck  # type: ignore[union-attr]
     size = SIZES[0]
     on = _cube_pixels(render(Scene(state, t=STEADY_T), size), size)
     off = _cube_pixels(render(Scene(state, t=OFF_T), size), size)
@@ -533,9 +535,11 @@ def test_double_and_roll_previews_at_the_start_of_a_turn() -> None:
     value; previewing *roll* blinks two empty dice."""
     state = bg({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 2}, turn="white", phase="double")
     assert set(state.legal_moves()) == {ROLL_ACTION, DOUBLE_ACTION}
-    assert bgv.cube_look(state, DOUBLE_ACTION) == bgv.CubeLook(2, None, ORANGE, blinking=True)
+    assert view_dice.cube_look(state, DOUBLE_ACTION) == view_dice.CubeLook(
+        2, None, ORANGE, blinking=True
+    )
     size = SIZES[0]
-    x, y = bgv.LAYOUTS[size].dice_at
+    x, y = view_layout.LAYOUTS[size].dice_at
     roll_on = render(Scene(state, t=STEADY_T, preview=ROLL_ACTION), size)
     roll_off = render(Scene(state, t=OFF_T, preview=ROLL_ACTION), size)
     assert ORANGE in pixels(roll_on, (x, y, x + 4, y + 4))
@@ -550,7 +554,7 @@ def test_turn_marker_and_countdown_drain() -> None:
     column = [(12, y) for y in range(12, 20)]
     assert sum(rgb(full, p) == ORANGE for p in column) == 8
     assert sum(rgb(half, p) == ORANGE for p in column) == 3
-    assert pixels(full, bgv.LAYOUTS[size].turn["white"]) == [ORANGE] * 16
+    assert pixels(full, view_layout.LAYOUTS[size].turn["white"]) == [ORANGE] * 16
     mono = [
         render(Scene(state, t=STEADY_T, countdown=c, countdown_total=4.0), SIZES[2])
         for c in (4.0, 2.0)

@@ -139,7 +139,7 @@ def test_the_menu_entry_shows_the_recorded_games_at_the_table(
         "minimaki", 6, tuple((c, winners["minimaki"].count(c)) for c in sides)
     )
     expected = (maedn, minimaki)
-    assert rig.table.statistics_pages == expected
+    assert rig.table.menu.pages == expected
     for page, frame in enumerate((first, second)):
         drawn = views.render(StatisticsScene(expected, page), 32, 32, "RGB")
         assert ImageChops.difference(drawn, frame).getbbox() is None

@@ -262,7 +262,7 @@ def test_the_table_refuses_a_start_in_the_middle_of_a_game() -> None:
         table.rig.app.events.put(StartGameEvent("backgammon", "single", ("human", "bot")))
         table.rig.settle()
         assert table.rig.app.table.require_session().game == "maedn"
-        assert table.rig.app.table.banner == "game on: end it first"
+        assert table.rig.app.table.banner.text == "game on: end it first"
     finally:
         table.close()
 

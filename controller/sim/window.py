@@ -27,28 +27,33 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image
 
 from controller.sim import legend
 from controller.sim.status import RGB, TableStatus, idle_status
+from controller.sim.window_layout import (
+    DIM_TEXT,
+    EMPTY_SEAT,
+    MIN_SIZE,
+    PANEL,
+    SYSTEM,
+    TABLE,
+    TEXT,
+    Box,
+    label_size,
+    plan_window,
+    round_leds,
+    screenshot_name,
+    shown_events,
+    text_colour,
+)
 from hardware.interfaces import ButtonEvent, EventSink, FixedSizePanel, HardwareError
 from hardware.keyboard import DEFAULT_KEYS, Key, Presses
 
-TABLE: RGB = (46, 38, 32)
-"""The table top around the panel: dark wood, so the LEDs and buttons stand out."""
-PANEL: RGB = (8, 8, 8)
-OFF_LED: RGB = (30, 30, 30)
-"""An unlit LED: a dark dot, as a real panel's LEDs look when off."""
-TEXT: RGB = (235, 235, 235)
-DIM_TEXT: RGB = (150, 140, 130)
-SYSTEM: RGB = (190, 190, 190)
-EMPTY_SEAT: RGB = (95, 90, 85)
-MIN_SIZE = (360, 320)
 GLYPHS = {"→": "->"}
 """Characters pygame's bundled font lacks, and what the window writes instead."""
 NOTICE_S = 4.0
@@ -61,161 +66,6 @@ HEADLESS_DRIVERS = ("offscreen", "dummy")
 
 class WindowUnavailable(HardwareError):
     """No window can be opened here (no X server or Wayland compositor reachable)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Circle:
-    x: int
-    y: int
-    r: int
-
-    def contains(self, x: int, y: int) -> bool:
-        return (x - self.x) ** 2 + (y - self.y) ** 2 <= self.r**2
-
-
-@dataclass(frozen=True, slots=True)
-class Box:
-    x: int
-    y: int
-    w: int
-    h: int
-
-
-@dataclass(frozen=True, slots=True)
-class WindowLayout:
-    """Where everything goes in a window of ``size``; a pure function of the sizes."""
-
-    size: tuple[int, int]
-    pitch: int
-    """Pixels per LED (LEDs are square)."""
-    board: Box
-    buttons: dict[Key, Circle]
-    seat_boxes: dict[int, Box]
-    labels: dict[int, tuple[int, int]]
-    """Centre of each seat's label."""
-    status: Box
-
-    def button_at(self, x: int, y: int) -> Key | None:
-        for key, circle in self.buttons.items():
-            if circle.contains(x, y):
-                return key
-        return None
-
-
-def plan_window(
-    size: tuple[int, int], width: int, height: int, seat_count: int = 4
-) -> WindowLayout:
-    """Board centred, a band on each side for the seats, the status strip below."""
-    total_w, total_h = max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1])
-    status_h = max(60, total_h // 8)
-    area_h = total_h - status_h
-    side = min(total_w, area_h) / 1.5  # the board; the bands around it take the rest
-    pitch = max(2, int(side // max(width, height)))
-    board_w, board_h = pitch * width, pitch * height
-    left = (total_w - board_w) // 2
-    top = (area_h - board_h) // 2
-    # The seats' bands beside the board: all the room there is, but never so wide that
-    # the buttons drift away from the board in a long window; the board, its bands and
-    # the status strip are then centred together.
-    band_x = min(left, max(board_w, board_h) * 2 // 5)
-    band_y = min(top, max(board_w, board_h) * 2 // 5)
-    top = (total_h - board_h - 2 * band_y - status_h) // 2 + band_y
-    board = Box(left, top, board_w, board_h)
-    label_h = max(14, min(band_y // 5, 22))
-    radius = max(8, int(min(band_x / 5.0, (band_y - label_h) / 2.8)))
-    # seat boxes, clockwise from the bottom: (x, y, w, h) next to the board
-    half_w, half_h = board_w // 2, board_h // 2
-    boxes = {
-        0: Box(left, top + board_h, half_w, band_y),  # bottom, left half
-        1: Box(left - band_x, top, band_x, half_h),  # left, upper half
-        2: Box(left + half_w, top - band_y, board_w - half_w, band_y),  # top, right half
-        3: Box(left + board_w, top + half_h, band_x, board_h - half_h),  # right, lower half
-    }
-    buttons: dict[Key, Circle] = {}
-    labels: dict[int, tuple[int, int]] = {}
-    seat_boxes: dict[int, Box] = {}
-    for seat in range(min(seat_count, 4)):
-        box = boxes[seat]
-        seat_boxes[seat] = box
-        cx = box.x + box.w // 2
-        block_h = label_h + 2 * radius + radius // 2
-        block_top = box.y + (box.h - block_h) // 2
-        if seat == 2:  # the top seat: buttons outward (up), the label next to the board
-            button_y = block_top + radius
-            label_y = block_top + 2 * radius + radius // 2 + label_h // 2
-        else:
-            label_y = block_top + label_h // 2
-            button_y = block_top + label_h + radius // 2 + radius
-        spread = int(radius * 1.25)
-        buttons[(seat, "ok")] = Circle(cx - spread, button_y, radius)
-        buttons[(seat, "next")] = Circle(cx + spread, button_y, radius)
-        labels[seat] = (cx, label_y)
-    corner = Box(left + board_w, top + board_h, band_x, band_y)
-    system_r = max(7, int(radius * 0.7))
-    buttons[(None, "system")] = Circle(
-        corner.x + corner.w // 2, corner.y + corner.h // 2 + label_h // 2, system_r
-    )
-    labels[-1] = (corner.x + corner.w // 2, corner.y + corner.h // 2 - system_r - label_h // 2)
-    status = Box(0, top + board_h + band_y, total_w, status_h)
-    return WindowLayout((total_w, total_h), pitch, board, buttons, seat_boxes, labels, status)
-
-
-def screenshot_name(directory: Path, now: datetime) -> Path:
-    """``spieltisch-2026-12-01-215012.png`` in ``directory``; a second one within the
-    same second gets ``-2``, ``-3``, ..., so F12 never overwrites a screenshot."""
-    stem = f"spieltisch-{now:%Y-%m-%d-%H%M%S}"
-    path = directory / f"{stem}.png"
-    number = 1
-    while path.exists():
-        number += 1
-        path = directory / f"{stem}-{number}.png"
-    return path
-
-
-def round_leds(frame: Image.Image, pitch: int, brightness: float = 1.0) -> Image.Image:
-    """The panel picture at ``pitch`` pixels per LED: round LEDs with a soft glow."""
-    rgb = frame.convert("RGB")
-    if brightness < 1.0:
-        rgb = rgb.point(lambda v: round(v * brightness))
-    width, height = rgb.size
-    big = rgb.resize((width * pitch, height * pitch), Image.Resampling.NEAREST)
-    mask = _led_mask(width, height, pitch)
-    lit = ImageChops.multiply(big, Image.merge("RGB", (mask, mask, mask)))
-    off = Image.merge("RGB", tuple(mask.point(lambda v, c=c: v * c // 255) for c in OFF_LED))
-    # The glow: the picture blurred at 4 pixels per LED, then stretched (cheap and soft).
-    glow = rgb.resize((width * 4, height * 4), Image.Resampling.NEAREST)
-    glow = glow.filter(ImageFilter.GaussianBlur(2.4)).point(lambda v: v * 3 // 5)
-    glow = glow.resize(big.size, Image.Resampling.BILINEAR)
-    return ImageChops.add(ImageChops.lighter(lit, off), glow)
-
-
-_MASKS: dict[tuple[int, int, int], Image.Image] = {}
-
-
-def _led_mask(width: int, height: int, pitch: int) -> Image.Image:
-    """One anti-aliased disc per LED (``L`` mode), cached per size."""
-    key = (width, height, pitch)
-    if key not in _MASKS:
-        fine = 4
-        tile = Image.new("L", (pitch * fine, pitch * fine), 0)
-        margin = pitch * fine * 0.12
-        ImageDraw.Draw(tile).ellipse(
-            (margin, margin, pitch * fine - margin, pitch * fine - margin), fill=255
-        )
-        tile = tile.resize((pitch, pitch), Image.Resampling.LANCZOS)
-        mask = Image.new("L", (width * pitch, height * pitch), 0)
-        for y in range(height):
-            for x in range(width):
-                mask.paste(tile, (x * pitch, y * pitch))
-        _MASKS.clear()
-        _MASKS[key] = mask
-    return _MASKS[key]
-
-
-def text_colour(background: RGB) -> RGB:
-    """Black on light colours (yellow), white on dark ones (blue)."""
-    r, g, b = background
-    return (0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (255, 255, 255)
 
 
 class TableWindow(FixedSizePanel):
@@ -286,6 +136,7 @@ class TableWindow(FixedSizePanel):
                 )
             pygame.display.set_caption("spieltisch")
             self._surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+            pygame.event.pump()  # let the window system map it before the first picture
         except pygame.error as exc:  # no X server or Wayland compositor to be had
             raise WindowUnavailable(
                 f"cannot open a window ({exc}); try --display terminal"
@@ -378,8 +229,8 @@ class TableWindow(FixedSizePanel):
                     redraw = True
             elif event.type == pg.VIDEORESIZE:
                 self.resize((event.w, event.h))
-            elif event.type == getattr(pg, "WINDOWEXPOSED", -1):
-                redraw = True
+            elif event.type in shown_events(pg):
+                redraw = True  # a picture drawn before the window was on screen is lost
         events += self._presses.holds(now)
         for button_event in events:
             if self._sink is not None:
@@ -505,7 +356,7 @@ class TableWindow(FixedSizePanel):
         self._text(
             label,
             self.layout.labels[seat],
-            self._label_size(),
+            label_size(self.layout),
             TEXT if playing else DIM_TEXT,
             box.w - 8,
         )
@@ -513,7 +364,9 @@ class TableWindow(FixedSizePanel):
             self._draw_button((seat, button), colour, legend.button_word(button))
 
     def _draw_system(self) -> None:
-        self._text(legend.system_word(), self.layout.labels[-1], self._label_size(), DIM_TEXT, 200)
+        self._text(
+            legend.system_word(), self.layout.labels[-1], label_size(self.layout), DIM_TEXT, 200
+        )
         self._draw_button((None, "system"), SYSTEM, "")
 
     def _draw_button(self, key: Key, colour: RGB, name: str) -> None:
@@ -578,9 +431,6 @@ class TableWindow(FixedSizePanel):
         if self._notice is not None and self._clock() < self._notice[1]:
             hint = self._notice[0]
         self._text(hint, (centre_x, hint_y), max(13, size * 2 // 3), DIM_TEXT, width)
-
-    def _label_size(self) -> int:
-        return max(14, min(24, self.layout.pitch * 2 // 3 + 6))
 
     def _text(
         self,

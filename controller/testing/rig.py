@@ -94,7 +94,7 @@ class ApplianceRig:
         """Start the appliance (resume the save, or ``new_game``) and draw the first
         frame, as ``spieltisch run`` does before it reports READY."""
         self.app.start(new_game)
-        self.app.loop.draw()
+        self.app.loop.first_frame()
 
     def advance(self) -> None:
         """Move the clock to the table's next deadline and run one loop step."""

@@ -40,7 +40,7 @@ def serve(
     page cannot save), and the history is read from ``app``'s state directory."""
     table = app.table
     publisher.status_source = table.status
-    publisher.dice_source = lambda: table.last_dice
+    publisher.dice_source = lambda: table.motion.last_dice
     publisher.playing_source = lambda: game_on(table)
     try:
         from controller.web.server import WebServer

@@ -43,9 +43,9 @@ BACKGAMMON_ICON = (
 
 
 def board_view(game: str) -> BoardView:
-    from controller.games.backgammon import view
+    from controller.games.backgammon import view, view_layout
 
-    return BoardView(view.sizes, view.render, view.cell_box)
+    return BoardView(view_layout.sizes, view.render, view_layout.cell_box)
 
 
 register_presentation(

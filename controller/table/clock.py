@@ -14,7 +14,7 @@ from typing import Protocol
 
 
 class Knobs(Protocol):
-    """The options the time reads (``controller.table_options.TableOptions``)."""
+    """The options the time reads (``controller.table.options.TableOptions``)."""
 
     fast_factor: float
     sleep_after_s: float
@@ -48,6 +48,11 @@ class TableTime:
         self.action_at = self.now + delay * (self.pace() if paced else 1.0)
         self.action = action
         self.last_activity = self.now
+
+    def start_timer(self, seconds: float) -> None:
+        """The move timer runs for ``seconds`` from now (its countdown shows)."""
+        self.timer_end = self.now + seconds
+        self.timer_total = seconds
 
     def clear(self) -> None:
         """Nothing is scheduled and no move timer runs."""

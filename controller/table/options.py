@@ -12,6 +12,7 @@ import rules
 from controller import names
 from controller.games import presentation
 from controller.scene import MenuItem
+from rules.core import State
 
 
 def default_menu(
@@ -94,3 +95,15 @@ stays up this long per character plus the time to enter the panel."""
 def match_banner_seconds(text: str, at_least: float) -> float:
     """How long to show ``text`` so that it scrolls through once."""
     return max(at_least, MATCH_BANNER_S_PER_CHARACTER * len(text) + 2.0)
+
+
+def move_timer_seconds(options: TableOptions, state: State) -> float:
+    """Seconds for a move in ``state``, 0 for no timer (Lingo house rule 8 sets one):
+    the configured timer for every game, else the rule set's own (its length from the
+    config where it sets one)."""
+    if options.move_timer_s is not None:
+        return options.move_timer_s
+    preset_timer = rules.preset_facts(state.game).move_timer_s
+    if preset_timer and options.preset_timer_s is not None:
+        return options.preset_timer_s
+    return preset_timer

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import rules
 from controller.i18n import _
 from controller.session import Session
-from controller.table_time import TableTime
+from controller.table.clock import TableTime
 from rules.core import Move
 
 

@@ -24,7 +24,7 @@ from controller.games import presentation
 from controller.games.presentation import AnalysisFrame
 from controller.i18n import _
 from controller.session import Session
-from controller.table_time import TableTime
+from controller.table.clock import TableTime
 from rules.playout import PlayStep
 
 log = logging.getLogger(__name__)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import rules
-from controller import names, setup_rows, table_analysis, table_resign
+from controller import names, setup_rows
 from controller.games import presentation
+from controller.i18n import _
 from controller.machine import Mode
 from controller.scene import (
     AnyScene,
@@ -26,13 +27,23 @@ from controller.scene import (
     SetupScene,
     SleepScene,
     Standing,
-    StatisticsPage,
     StatisticsScene,
 )
 from controller.scene import CheckerEntryView as EntryView
 from controller.session import Session
-from controller.table_time import TableTime
-from rules.core import Dice, Move, State
+from controller.table import analysis as table_analysis
+from controller.table import resign as table_resign
+from controller.table.banner import Banner
+from controller.table.bots import Thinking
+from controller.table.choice import Choice
+from controller.table.clock import TableTime
+from controller.table.menu import MenuRoom
+from controller.table.motion import DiceEntry, Motion
+from controller.table.options import TableOptions
+from rules.core import Dice, State
+
+if TYPE_CHECKING:
+    from controller.sim.status import TableStatus
 
 
 class Shown(Protocol):
@@ -43,34 +54,18 @@ class Shown(Protocol):
     @property
     def now(self) -> float: ...
 
-    options: Any
+    options: TableOptions
     session: Session | None
-    menu_index: int
-    setup_kinds: list[str]
-    setup_cursor: int
-    setup_preset: str
-    banner: str | None
+    menu: MenuRoom
+    banner: Banner
     since: float
-    banner_since: float
     over_since: float
-    statistics_pages: tuple[StatisticsPage, ...]
-    statistics_page: int
     message: str
-    last_dice: Dice | None
-    checkers: Any
-    steps: tuple[tuple[int, int, bool], ...]
-    played: tuple[tuple[int, int, bool], ...]
-    cursor: int
-    moves: Sequence[Move]
-    roll_result: Dice | None
-    roller: str | None
-    opening: bool
-    anim_start: float
-    anim_length: float
-    moving: tuple[Move, State, State] | None
+    choice: Choice
+    motion: Motion
+    dice_entry: DiceEntry
+    bots: Thinking
     time: TableTime
-    entry: list[int]
-    hint: Move | None
     offer_index: int
     analysis: Any
 
@@ -87,9 +82,42 @@ def player_name(session: Session, player: str) -> str:
 
 def progress(table: Shown) -> float:
     """How far the running animation is, 0..1."""
-    if table.anim_length <= 0:
-        return 1.0
-    return min(1.0, max(0.0, (table.now - table.anim_start) / table.anim_length))
+    return table.motion.progress(table.now)
+
+
+def spoken(session: Session, text: str) -> str:
+    """``text`` with the rules' side names replaced by what the panel calls them."""
+    words = text.split(" ")
+    return " ".join(player_name(session, w) if w in session.kinds else w for w in words)
+
+
+def last_roll(session: Session) -> Dice | None:
+    """The last dice thrown, from the session's history, as a game in play shows them
+    beside the board (a resumed game shows them again); None before the first throw."""
+    for entry in reversed(session.history):
+        if "dice" in entry:
+            return tuple(int(d) for d in entry["dice"])
+    return None
+
+
+def status(table: Shown) -> TableStatus:
+    """The table in words and the seats' looks, for the simulator's status line and
+    window (``controller.status_line``)."""
+    from controller.status_line import table_status
+
+    choice = None
+    moves = table.choice.moves
+    if table.state is Mode.CHOOSE and moves:
+        choice = (table.choice.cursor % len(moves), len(moves))
+    return table_status(
+        table.state,
+        scene(table),
+        table.session,
+        seat_count=table.options.seat_count,
+        choice=choice,
+        physical_dice=table.options.physical_dice,
+        entering=tuple(table.dice_entry.values) if table.state is Mode.AWAIT_ROLL else (),
+    )
 
 
 def scene(table: Shown) -> AnyScene:
@@ -109,16 +137,16 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
     if mode is Mode.MENU:
         return MenuScene(
             table.options.menu,
-            table.menu_index,
+            table.menu.index,
             now,
-            table.banner,
+            table.banner.text,
             since=table.since,
-            banner_since=table.banner_since,
+            banner_since=table.banner.since,
         )
     if mode is Mode.SETUP:
         return setup_scene(table)
     if mode is Mode.STATISTICS:
-        return StatisticsScene(table.statistics_pages, table.statistics_page, now)
+        return StatisticsScene(table.menu.pages, table.menu.page, now)
     if mode in (Mode.MESSAGE, Mode.SHUTDOWN):
         kind = "shutdown" if mode is Mode.SHUTDOWN else "info"
         return MessageScene(table.message or "bye", now, kind, since=table.since)
@@ -129,8 +157,10 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
             now,
             banner=table_resign.menu_banner(session, table.offer_index),
             banner_since=table.since,
-            dice=table.last_dice,
+            dice=table.motion.last_dice,
         )
+    choice = table.choice
+    motion = table.motion
     run = table.analysis if mode is Mode.GAME_OVER else None
     frame = run.frame() if run is not None and run.session is session else None
     if frame is not None:  # game over's analysis replays a decision
@@ -146,28 +176,26 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         )
     preview = None
     entry = None
-    if mode is Mode.CHOOSE and table.checkers is not None:
-        step = table.steps[table.cursor % len(table.steps)] if table.steps else None
-        entry = EntryView(table.played, step)
-    elif mode is Mode.CHOOSE and table.moves:
-        preview = table.moves[table.cursor % len(table.moves)]
+    if mode is Mode.CHOOSE and choice.checkers is not None:
+        step = choice.steps[choice.cursor % len(choice.steps)] if choice.steps else None
+        entry = EntryView(choice.played, step)
+    elif mode is Mode.CHOOSE and choice.moves:
+        preview = choice.previewed()
     roll = None
-    if mode is Mode.ROLLING and table.roll_result is not None:
+    if mode is Mode.ROLLING and motion.dice is not None:
         roll = RollAnimation(
-            table.roll_result,
+            motion.dice,
             progress(table),
-            table.roller,
-            table.anim_start,
-            table.anim_length,
-            opening=table.opening,
+            motion.roller,
+            motion.start,
+            motion.length,
+            opening=motion.opening,
         )
     moving = None
     state = session.state
-    if mode is Mode.MOVING and table.moving is not None:
-        move, before, after = table.moving
-        moving = MoveAnimation(
-            move, before, after, progress(table), table.anim_start, table.anim_length
-        )
+    if mode is Mode.MOVING and motion.moving is not None:
+        move, before, after = motion.moving
+        moving = MoveAnimation(move, before, after, progress(table), motion.start, motion.length)
         state = before
     countdown = None
     if table.time.timer_end is not None:
@@ -175,14 +203,14 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
     winner = None
     result: tuple[Standing, ...] = ()
     if mode is Mode.GAME_OVER and state.winners():
-        if table.anim_length:
+        if motion.length:
             winner = state.winners()[0]
         result = standings(table)
-    dice = tuple(table.entry) if table.entry else table.last_dice
-    banner = table.banner
+    dice = tuple(table.dice_entry.values) if table.dice_entry.values else motion.last_dice
+    banner = table.banner.text
     if mode is Mode.GAME_OVER and banner is None:
         words = table_analysis.offer_banner(session, table.analysis)
-        if words and (run is not None or not table.anim_length):
+        if words and (run is not None or not motion.length):
             banner = words
     cue = None
     player = session.player
@@ -199,9 +227,9 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
         countdown_total=table.time.timer_total if countdown is not None else None,
         winner=winner,
         banner=banner,
-        hint=table.hint if mode is Mode.CHOOSE else None,
+        hint=table.bots.hint if mode is Mode.CHOOSE else None,
         preview_since=table.since,
-        banner_since=table.banner_since,
+        banner_since=table.banner.since,
         entry=entry,
         result=result,
         result_since=table.over_since,
@@ -210,19 +238,20 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
 
 
 def setup_scene(table: Shown) -> SetupScene:
-    item = table.options.menu[table.menu_index]
-    preset = table.setup_preset or item.preset
+    menu = table.menu
+    item = menu.item
+    preset = menu.preset or item.preset
     shown = MenuItem(item.game, preset, item.label)
-    colours = colours_of(shown, len(table.setup_kinds))
+    colours = colours_of(shown, len(menu.kinds))
     return SetupScene(
         shown,
-        tuple(table.setup_kinds),
+        tuple(menu.kinds),
         colours,
-        table.setup_cursor,
+        menu.entry,
         table.now,
         since=table.since,
         names=tuple(names.colour_name(item.game, c) for c in colours),
-        rules=setup_rows.words(item.game, preset, table.setup_cursor),
+        rules=setup_rows.words(item.game, preset, menu.entry),
     )
 
 
@@ -237,11 +266,16 @@ def standings(table: Shown) -> tuple[Standing, ...]:
     if lost_colour is not None and len(players) == 1:
         (alone,) = players
         won = state.winners()[:1] == (alone,)
-        who = "you" if session.kinds[alone] == "human" else alone
-        return (Standing(f"{who} won!" if won else f"{who} lost", alone if won else lost_colour),)
+        colour = alone if won else lost_colour
+        if session.kinds[alone] == "human":
+            return (Standing(_("you won!") if won else _("you lost"), colour),)
+        text = _("{player} won!") if won else _("{player} lost")
+        return (Standing(text.format(player=alone), colour),)
     order = places(state, players)
     first = player_name(session, order[0])
-    words = [Standing("you win!" if first == "you" else f"{first} wins", order[0])]
+    you = first in ("you", _("you"))  # the panel's name for a lone human
+    said = _("you win!") if you else _("{player} wins").format(player=first)
+    words = [Standing(said, order[0])]
     if len(order) > 2:
         for place, player in enumerate(order[1:], start=2):
             words.append(Standing(f"  {place}. {player_name(session, player)}", player))

@@ -1,6 +1,6 @@
 """The presses the table gives games beyond their moves: resigning from the system menu
-(:mod:`controller.table_resign`) and the analysis at game over
-(:mod:`controller.table_analysis`).
+(:mod:`controller.table.resign`) and the analysis at game over
+(:mod:`controller.table.analysis`).
 
 Why a mixin: the machine calls its callbacks by name on the table, and these belong to
 no one state's flow; kept here, the table itself only inherits them.
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from controller import table_analysis, table_resign
+from controller.table import analysis as table_analysis
+from controller.table import resign as table_resign
 from hardware.interfaces import ButtonEvent
 from rules.core import Move
 

@@ -1,0 +1,65 @@
+"""What the table asks the loop to carry out: saves and history records, as effects.
+
+Why effects and not calls: the table decides *that* a game is saved or recorded, never
+*how* or what a failure shows. It queues an effect here; the loop takes the queue after
+drawing the frame (a press lights its frame first, the fsync follows in the same loop
+iteration) and hands it to :class:`controller.safekeeping.Safekeeping`, the one owner of
+the disk and of what its failures show on the panel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.session import Session
+
+
+@dataclass(frozen=True)
+class Save:
+    """Save this game (None: the table holds no game, the save file says so)."""
+
+    session: Session | None
+
+
+@dataclass(frozen=True)
+class Record:
+    """Hand this game to the history: it ``"finished"`` or was ``"abandoned"``."""
+
+    session: Session
+    outcome: str
+
+
+Effect = Save | Record
+
+
+class Outbox:
+    """The effects the table queued since the loop last took them."""
+
+    def __init__(self) -> None:
+        self.waiting: list[Effect] = []
+        self.recorded: Session | None = None
+        """The last game handed to the history: a game is recorded once."""
+
+    def save(self, session: Session | None) -> None:
+        """Save ``session``; a game that has ended is recorded first ("finished")."""
+        if session is not None and session.state.is_terminal():
+            self.record(session, "finished")
+        self.waiting.append(Save(session))
+
+    def record(self, session: Session | None, outcome: str) -> None:
+        if session is None or session is self.recorded:
+            return
+        self.recorded = session
+        self.waiting.append(Record(session, outcome))
+
+    def records_waiting(self) -> bool:
+        return any(isinstance(effect, Record) for effect in self.waiting)
+
+    def take(self) -> list[Effect]:
+        """The queue, emptied: the records in their order, then the last save (a
+        finished game is in the history before its last save; a save holds the whole
+        game, so only the newest counts)."""
+        waiting, self.waiting = self.waiting, []
+        records: list[Effect] = [e for e in waiting if isinstance(e, Record)]
+        saves = [e for e in waiting if isinstance(e, Save)]
+        return records + saves[-1:]

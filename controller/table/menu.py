@@ -1,0 +1,108 @@
+"""The table's menu, its setup screen and its statistics pages: what is chosen there.
+
+Why apart from the table: choosing a game, its rule set and who sits where is all
+before a game exists; none of it touches a session, the dice or the bots. The table
+hands presses on (:class:`MenuRoom`) and asks it for the game to begin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import rules
+from controller import setup_rows
+from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage
+from controller.session import SEAT_KINDS, Session
+from controller.table.options import TableOptions
+
+START = "start"
+"""What :meth:`MenuRoom.setup_ok` says when OK was pressed on "start"."""
+
+
+class MenuRoom:
+    """The menu entry under the cursor, the setup being made, the statistics shown."""
+
+    def __init__(self, options: TableOptions) -> None:
+        self.options = options
+        self.index = 0
+        """The menu entry under the cursor."""
+        self.kinds: list[str] = []
+        """Setup: what sits at each seat ("human", "bot", "empty")."""
+        self.entry = 0
+        """Setup's cursor: the rule rows (negative, ``controller.setup_rows``), then each
+        seat, then "start" (``len(kinds)``)."""
+        self.preset = ""
+        """Setup: the rule set chosen."""
+        self.pages: tuple[StatisticsPage, ...] = ()
+        self.page = 0
+
+    @property
+    def item(self) -> MenuItem:
+        return self.options.menu[self.index]
+
+    def is_statistics(self) -> bool:
+        return self.item.game == STATISTICS_ITEM.game
+
+    def next_entry(self) -> None:
+        self.index = (self.index + 1) % len(self.options.menu)
+
+    def open_setup(self) -> None:
+        """Setup starts at the entry's rule set, with the configured seats."""
+        item = self.item
+        self.preset = item.preset
+        self.kinds = self.default_kinds(item.game, item.preset)
+        self.entry = self.first_entry()
+
+    def first_entry(self) -> int:
+        """The first rule row (``setup_rows``: negative, before the seats), else 0."""
+        item = self.item
+        return -len(setup_rows.rows(item.game, self.preset or item.preset))
+
+    def default_kinds(self, game_name: str, preset: str) -> list[str]:
+        game = rules.get_game(game_name, preset)
+        most = min(max(game.player_counts), self.options.seat_count)
+        defaults = list(self.options.default_seats) or ["human"] + ["bot"] * 3
+        kinds = [defaults[i] if i < len(defaults) else "bot" for i in range(most)]
+        while kinds.count("empty") > most - min(game.player_counts):
+            kinds[kinds.index("empty")] = "bot"
+        return kinds
+
+    def setup_next(self) -> None:
+        """NEXT: the next setup entry (the rule set, each seat, "start")."""
+        start = len(self.kinds)
+        self.entry = self.first_entry() if self.entry >= start else self.entry + 1
+
+    def setup_ok(self) -> str | None:
+        """OK: the next rule set or the seat's next kind; :data:`START` on "start"."""
+        item = self.item
+        if self.entry == len(self.kinds):
+            return START
+        if self.entry < 0:
+            preset = self.preset or item.preset
+            self.preset, self.entry = setup_rows.chosen(item.game, preset, self.entry)
+            kinds = self.default_kinds(item.game, self.preset)
+            if len(kinds) != len(self.kinds):
+                self.kinds = kinds
+        else:
+            kind = self.kinds[self.entry]
+            self.kinds[self.entry] = SEAT_KINDS[(SEAT_KINDS.index(kind) + 1) % len(SEAT_KINDS)]
+        return None
+
+    def new_session(self) -> Session:
+        """The game set up; a ValueError says why it cannot begin (too few players)."""
+        item = self.item
+        return Session.start(
+            item.game,
+            self.preset or item.preset,
+            self.kinds,
+            seat_count=self.options.seat_count,
+            bot=self.options.bot,
+        )
+
+    def open_statistics(self, statistics: Callable[[], tuple[StatisticsPage, ...]] | None) -> None:
+        self.pages = statistics() if statistics is not None else ()
+        self.page = 0
+
+    def next_page(self) -> None:
+        """NEXT turns to the next game's chart."""
+        self.page = (self.page + 1) % max(1, len(self.pages))

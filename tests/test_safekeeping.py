@@ -1,0 +1,52 @@
+"""Saves and records as effects, with one owner for what their failures show.
+
+The table queues effects and never touches the disk; :class:`Safekeeping` carries them
+out and alone decides what the panel says when the disk refuses (once per run of
+failures) and when to try again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from controller.machine import Mode
+from controller.persistence import SaveStore
+from controller.safekeeping import RETRY_S, Safekeeping
+from controller.session import Session
+from controller.table import Table, TableOptions
+from controller.table.effects import Record, Save
+from controller.testing.clock import FakeClock
+
+
+def test_a_blocked_state_directory_is_said_once_and_retried(tmp_path: Path) -> None:
+    (tmp_path / "state").write_text("a file where the directory should be")
+    clock = FakeClock()
+    keeper = Safekeeping(SaveStore(tmp_path / "state"), clock)
+    keeper.prepare()
+    assert keeper.take_notices() == ["not saved: not a directory"]
+    game = Session.start("minimaki", "standard", ["human"], seed=1)
+    keeper.carry_out([Save(game)])
+    keeper.carry_out([Save(game)])
+    assert keeper.take_notices() == [], "said once per run of failures"
+    assert keeper.save_failures == 2 and keeper.retry_at == clock.now + RETRY_S
+    (tmp_path / "state").unlink()
+    (tmp_path / "state").mkdir()
+    clock.advance(RETRY_S)
+    keeper.retry(clock.now)
+    assert keeper.failing_saves == 0 and keeper.retry_at is None
+    assert SaveStore(tmp_path / "state").load() is not None
+
+
+def test_the_table_only_queues_its_saves_and_records() -> None:
+    """The table writes nothing itself: what it wants saved or recorded waits in its
+    outbox for the loop, the record of a finished game before its last save."""
+    table = Table(TableOptions(bot="random"))
+    table.start_session(Session.start("minimaki", "standard", ["bot"], seed=2, bot="random"))
+    while table.state is not Mode.GAME_OVER:
+        wake = table.next_wakeup()
+        assert wake is not None
+        table.tick(max(wake, table.now))
+    effects = table.take_effects()
+    assert isinstance(effects[0], Record) and effects[0].outcome == "finished"
+    assert effects[1:] == [Save(table.session)]
+    assert table.take_effects() == []
