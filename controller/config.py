@@ -20,7 +20,7 @@ from typing import IO, Any
 
 import rules
 from controller import i18n
-from controller.config_values import Table, describe, join_values, pin_value
+from controller.config_values import TomlTable, describe, join_values, pin_value
 from controller.games import first_game
 from controller.i18n import _
 from controller.input_checks import TomlError, clip, quote, read_toml
@@ -152,16 +152,16 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
                     name=name, allowed=allowed
                 )
             )
-    display, sleep_after_min = _display(Table("display", data.get("display", {}), errors))
-    input_type, buttons = _input(Table("input", data.get("input", {}), errors))
+    display, sleep_after_min = _display(TomlTable("display", data.get("display", {}), errors))
+    input_type, buttons = _input(TomlTable("input", data.get("input", {}), errors))
     seats, players = _seats(data.get("seats"), errors)
     buttons = ButtonWiring(
         seats, buttons.system, buttons.pull_up, buttons.debounce_s, buttons.hold_s
     )
-    sound = _sound(Table("sound", data.get("sound", {}), errors))
-    game = _game(Table("game", data.get("game", {}), errors))
-    web = _web(Table("web", data.get("web", {}), errors))
-    table = Table("table", data.get("table", {}), errors)
+    sound = _sound(TomlTable("sound", data.get("sound", {}), errors))
+    game = _game(TomlTable("game", data.get("game", {}), errors))
+    web = _web(TomlTable("web", data.get("web", {}), errors))
+    table = TomlTable("table", data.get("table", {}), errors)
     language = table.get("language", str, None, choices=i18n.LANGUAGES)
     table.finish()
     _check_pins(display, buttons, sound, errors)
@@ -183,7 +183,7 @@ def display_section(path: str | Path) -> DisplaySpec | None:
     except (OSError, UnicodeDecodeError, TomlError):
         return None
     errors: list[str] = []
-    spec, _sleep_after_min = _display(Table("display", data.get("display", {}), errors))
+    spec, _sleep_after_min = _display(TomlTable("display", data.get("display", {}), errors))
     return None if errors else spec
 
 
@@ -195,7 +195,7 @@ def default_config() -> Config:
 # --- sections --------------------------------------------------------------------
 
 
-def _display(t: Table) -> tuple[DisplaySpec, float]:
+def _display(t: TomlTable) -> tuple[DisplaySpec, float]:
     """The panel, and the minutes of quiet before it sleeps (a controller setting, but
     it belongs with the panel in the file)."""
     d = DisplaySpec()
@@ -233,7 +233,7 @@ def _display(t: Table) -> tuple[DisplaySpec, float]:
     return spec, sleep_after_min
 
 
-def _check_output_file(t: Table, spec: DisplaySpec) -> None:
+def _check_output_file(t: TomlTable, spec: DisplaySpec) -> None:
     """The emulators that write files: ``capture`` formats ``file`` with the frame
     number (``frame_{0:06}.png``), ``gifanim`` writes ``file`` itself. The name must
     format and its directory must exist and be writable, or ``run`` would fail at the
@@ -269,7 +269,7 @@ def _check_output_file(t: Table, spec: DisplaySpec) -> None:
         t.error("file", _("{file} is a directory, not a file name").format(file=quote(spec.file)))
 
 
-def _check_size(t: Table, spec: DisplaySpec, type_ok: bool = True) -> None:
+def _check_size(t: TomlTable, spec: DisplaySpec, type_ok: bool = True) -> None:
     """The size must be one a view layout exists for, and fit the chosen chain order.
 
     Without a valid type (``type_ok`` False, already reported) ``spec.type`` is only the
@@ -333,7 +333,7 @@ def _check_size(t: Table, spec: DisplaySpec, type_ok: bool = True) -> None:
         )
 
 
-def _input(t: Table) -> tuple[str, ButtonWiring]:
+def _input(t: TomlTable) -> tuple[str, ButtonWiring]:
     kind = t.get("type", str, "gpio", choices=INPUT_TYPES)
     spec = ButtonWiring(
         system=pin_value(t, "system_pin", DEFAULT_SYSTEM_PIN),
@@ -357,7 +357,7 @@ def _seats(raw: Any, errors: list[str]) -> tuple[tuple[SeatPins, ...], tuple[str
     seats: list[SeatPins] = []
     players: list[str] = []
     for index, table in enumerate(raw):
-        t = Table(f"seats[{index}]", table, errors)
+        t = TomlTable(f"seats[{index}]", table, errors)
         ok = pin_value(t, "ok", None, required=True)
         nxt = pin_value(t, "next", None, required=True)
         players.append(t.get("player", str, "human", choices=PLAYERS))
@@ -366,7 +366,7 @@ def _seats(raw: Any, errors: list[str]) -> tuple[tuple[SeatPins, ...], tuple[str
     return tuple(seats), tuple(players)
 
 
-def _sound(t: Table) -> SoundSpec:
+def _sound(t: TomlTable) -> SoundSpec:
     spec = SoundSpec(
         buzzer_pin=pin_value(t, "buzzer_pin", None),
         enabled=t.get("enabled", bool, True),
@@ -375,7 +375,7 @@ def _sound(t: Table) -> SoundSpec:
     return spec
 
 
-def _game(t: Table) -> GameConfig:
+def _game(t: TomlTable) -> GameConfig:
     names = rules.game_names()
     name = t.get("name", str, first_game(), choices=names)
     preset = t.get("preset", str, None)
@@ -395,7 +395,7 @@ def _game(t: Table) -> GameConfig:
     return spec
 
 
-def _web(t: Table) -> WebConfig:
+def _web(t: TomlTable) -> WebConfig:
     spec = WebConfig(
         enabled=t.get("enabled", bool, True),
         port=t.get("port", int, 8080, lo=1, hi=65535),

@@ -30,7 +30,7 @@ def describe(value: Any) -> str:
     return _("{value} ({kind})").format(value=quote(value), kind=_(kind))
 
 
-class Table:
+class TomlTable:
     """One TOML table: typed reads with defaults, then a check for unknown keys."""
 
     def __init__(self, name: str, table: Any, errors: list[str]) -> None:
@@ -110,5 +110,5 @@ def join_values(values: Iterable[Any]) -> str:
     return ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values)
 
 
-def pin_value(table: Table, key: str, default: int | None, required: bool = False) -> Any:
+def pin_value(table: TomlTable, key: str, default: int | None, required: bool = False) -> Any:
     return table.get(key, int, default, lo=0, hi=27, required=required)
