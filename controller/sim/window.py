@@ -20,6 +20,10 @@ loop. The window is resizable; F12 writes the whole window as a PNG, to a new
 time-stamped file in the current directory (or to ``--screenshot FILE``, which is also
 written at exit), and says where; closing it or Esc raises ``DisplayClosed`` so the
 table saves and stops.
+
+The window owns SDL (opening, events, resizing, screenshots); what it draws is painted
+by :mod:`controller.sim.window_paint`, and where things go is planned by
+:mod:`controller.sim.window_layout`.
 """
 
 from __future__ import annotations
