@@ -14,8 +14,9 @@ like with like on a loaded machine; the ratio, not the seconds, carries over to 
 
 ``--program`` times an installed copy (e.g. /opt/spieltisch/venv/bin/spieltisch, or a
 ``systemd/install.sh --root`` staging) instead of this checkout; its own Python is used
-for the bare import then. ``--importtime`` prints the slowest imports of one run
-(``python -X importtime``), to see where the time goes.
+for the bare import then. ``--no-web`` turns the companion page off (its server and
+mDNS start before READY, so they are part of the start-up). ``--importtime`` prints the
+slowest imports of one run (``python -X importtime``), to see where the time goes.
 """
 
 from __future__ import annotations
@@ -90,6 +91,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--program", type=Path, help="an installed spieltisch executable")
     parser.add_argument("--importtime", action="store_true", help="list the slowest imports")
+    parser.add_argument(
+        "--no-web",
+        action="store_true",
+        help="[web] enabled = false: the companion page (aiohttp, mDNS) starts before READY",
+    )
     args = parser.parse_args()
     if args.program is not None:
         program = [str(args.program)]
@@ -102,6 +108,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="st-startup-") as tmp:
         base = Path(tmp)
         config = write_config(base, seats=("bot",) * 4)
+        if args.no_web:
+            config.write_text(config.read_text() + "[web]\nenabled = false\n")
         ready: list[float] = []
         bare: list[float] = []
         for run in range(args.runs):

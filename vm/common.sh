@@ -27,3 +27,19 @@ mkdir -p "$ARCH_DIR" "$SHARE" "$LOGS"
 now() { date +%s.%N; }
 # Elapsed seconds since $1 (from now), two decimals.
 since() { python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.2f}')" "$1"; }
+
+# Can this host run $VM_ARCH programs in a chroot? Natively, or through qemu-user's
+# binfmt_misc entry, which is registered here when qemu-user-static is installed but no
+# init system registered it (a container, a host without systemd-binfmt).
+foreign_exec_ready() {
+    [ "$VM_ARCH" != "$(dpkg --print-architecture)" ] || return 0
+    local qarch conf
+    case "$VM_ARCH" in arm64) qarch=aarch64 ;; *) qarch=$VM_ARCH ;; esac
+    [ -e "/proc/sys/fs/binfmt_misc/qemu-$qarch" ] && return 0
+    conf=/usr/lib/binfmt.d/qemu-$qarch.conf
+    [ -r "$conf" ] || return 1
+    [ -e /proc/sys/fs/binfmt_misc/register ] ||
+        mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
+    grep -v '^#' "$conf" >/proc/sys/fs/binfmt_misc/register
+    [ -e "/proc/sys/fs/binfmt_misc/qemu-$qarch" ]
+}

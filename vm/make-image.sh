@@ -30,18 +30,18 @@ ln -sf /lib/systemd/system/systemd-networkd.service "$wants/systemd-networkd.ser
 mkdir -p "$R/etc/systemd/system/serial-getty@$console.service.d"
 printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --keep-baud 115200 %%I $TERM\n' \
     >"$R/etc/systemd/system/serial-getty@$console.service.d/autologin.conf"
-if [ "$VM_ARCH" = "$(dpkg --print-architecture)" ]; then
-    chroot "$R" passwd -d root >/dev/null
-    chroot "$R" id pi >/dev/null 2>&1 || chroot "$R" useradd -m -s /bin/bash -G sudo pi
-    chroot "$R" apt-get clean
-    cp -L "$R/vmlinuz" "$ARCH_DIR/vmlinuz"
-    cp -L "$R/initrd.img" "$ARCH_DIR/initrd.img"
-else
-    # foreign root file system: the second stage (guest/stage2.sh) does the rest at its
-    # first boot under qemu
-    install -m 0755 "$VM_HERE/guest/stage2.sh" "$R/stage2.sh"
-    for d in proc sys; do if [ -L "$R/$d" ]; then rm "$R/$d"; mkdir "$R/$d"; fi; done
-fi
+# arm64 on an x86 host: these few commands run through qemu-user (vm/build-rootfs.sh
+# ran debootstrap's second stage the same way)
+foreign_exec_ready || {
+    echo "make-image.sh: cannot run $VM_ARCH programs in the chroot: apt-get install qemu-user-static" >&2
+    exit 2
+}
+[ -e "$R/debootstrap" ] && { echo "make-image.sh: $R is only a first stage: run vm/build-rootfs.sh" >&2; exit 2; }
+chroot "$R" passwd -d root >/dev/null
+chroot "$R" id pi >/dev/null 2>&1 || chroot "$R" useradd -m -s /bin/bash -G sudo pi
+chroot "$R" apt-get clean
+cp -L "$R/vmlinuz" "$ARCH_DIR/vmlinuz"
+cp -L "$R/initrd.img" "$ARCH_DIR/initrd.img"
 echo 'pi ALL=(ALL) NOPASSWD: ALL' >"$R/etc/sudoers.d/010_pi-nopasswd"
 chmod 0440 "$R/etc/sudoers.d/010_pi-nopasswd"
 rm -f "$ARCH_DIR/disk.raw"

@@ -1,6 +1,6 @@
 """Pull the plug on the installed VM during bot games, and count what every boot finds.
 
-    python3 vm/power_cuts.py [--cuts 20] [--play 5:90] [--seed N] [--report FILE]
+    python3 vm/power_cuts.py [--cuts 20] [--play 5:60] [--seed N] [--report FILE]
 
 Each round: power on (vm/vm.sh start), time power-on -> the unit's READY (the agent's
 "spieltisch-ready" mark), wait for the guest's check (guest/boot-check.sh: one VMCHECK
@@ -15,7 +15,8 @@ Counted over all boots, each against what the boot before it had seen:
   lost        the game is gone and not recorded, or a record seen before is missing;
   corrupt     the save does not parse, a save was moved aside, or integrity_check fails;
   duplicated  two records of one game (same start time);
-  no_ready    a boot that never reached READY.
+  no_ready    a boot that never reached READY;
+  no_check    a boot whose check never finished (counted, and the run goes on).
 The targets are 0 for everything but resumed and finished. Exit 1 if one is missed.
 """
 
@@ -33,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+# the counts whose target is 0
+MISSES = ("lost", "replayed", "corrupt", "duplicated", "no_ready", "no_check", "not_resumed")
 VM = HERE / "vm.sh"
 
 
@@ -63,11 +66,39 @@ def latest_check(out_dir: Path, after: float) -> tuple[dict[str, Any], dict[str,
     return check, new
 
 
+def startup_figures(out_dir: Path, after: float) -> dict[str, Any]:
+    """The boots' VMSTARTUP lines (printed during play, after each check): the unit's
+    exec -> READY at boot (cold) and after the check's restart (warm), the bare import
+    of gpiozero and luma.core (its second run), medians, and READY over bare import."""
+    starts: dict[str, list[float]] = {"cold": [], "warm": []}
+    bare: list[float] = []
+    for log in sorted(p for p in out_dir.glob("boot-*.log") if p.stat().st_mtime >= after):
+        for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+            if not line.startswith("VMSTARTUP "):
+                continue
+            figures = json.loads(line[len("VMSTARTUP ") :])
+            if figures.get("exec_to_ready_s") is not None:
+                starts.setdefault(figures.get("start", "cold"), []).append(
+                    figures["exec_to_ready_s"]
+                )
+            bare.append(figures["bare_import_s"][-1])
+    out: dict[str, Any] = {"boots": len(bare)}
+    if bare:
+        out["bare_import_s"] = round(statistics.median(bare), 2)
+    for kind, values in starts.items():
+        if values:
+            out[f"{kind}_exec_to_ready_s"] = round(statistics.median(values), 2)
+            if bare:
+                out[f"{kind}_ratio"] = round(statistics.median(values) / out["bare_import_s"], 2)
+    return out
+
+
 class Tally:
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
         self.game: dict[str, Any] | None = None  # what the last check left on the table
         self.records: dict[str, str] = {}  # uid -> started, every record seen so far
+        self.duplicates: dict[str, int] = {}  # started -> records of it, where more than one
         self.ready: list[float] = []
         self.notes: list[str] = []
 
@@ -93,7 +124,13 @@ class Tally:
         c["tracebacks"] += int(unit.get("tracebacks", 0))
         records = {uid: started for uid, started, _outcome, _moves in hist["records"]}
         starts = Counter(started for _uid, started, _o, _m in hist["records"])
-        c["duplicated"] += sum(n - 1 for n in starts.values() if n > 1)
+        # every boot sees all records: a duplicate is counted once, at the boot that
+        # first sees it, not again at every later boot
+        for started, n in starts.items():
+            if n > 1 and self.duplicates.get(started, 1) < n:
+                c["duplicated"] += n - self.duplicates.get(started, 1)
+                self.duplicates[started] = n
+                self.notes.append(f"boot {number}: {n} records of the game started {started}")
         missing = set(self.records) - set(records)
         if missing:
             c["lost"] += len(missing)
@@ -155,7 +192,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--cuts", type=int, default=20)
-    parser.add_argument("--play", default="5:90", help="seconds of play before a cut, MIN:MAX")
+    parser.add_argument("--play", default="5:60", help="seconds of play before a cut, MIN:MAX")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument(
         "--share", type=Path, required=True, help="the VM's 9p share ($VM_DIR/share-ARCH)"
@@ -172,6 +209,7 @@ def main() -> int:
     (args.share / "boot_check.py").write_bytes((HERE / "guest" / "boot_check.py").read_bytes())
     tally = Tally()
     vm("kill")
+    began = time.time()
     rounds = args.cuts + 1
     for number in range(1, rounds + 1):
         name = f"cut-{number:02d}"
@@ -182,9 +220,19 @@ def main() -> int:
         except RuntimeError as exc:
             ready = None
             tally.notes.append(f"boot {number}: {exc}")
-        vm("wait", name, "check-done", "600", timeout=600)
-        check, new = latest_check(out_dir, powered)
-        tally.boot(number, ready, check, new)
+        try:
+            vm("wait", name, "check-done", "600", timeout=600)
+            check, new = latest_check(out_dir, powered)
+        except RuntimeError as exc:
+            # a boot that never got as far as its check is a finding, not the end of
+            # the run: counted, noted, and the next power-on goes on from there
+            tally.counts["boots"] += 1
+            tally.counts["no_check"] += 1
+            tally.notes.append(f"boot {number}: no check: {exc}")
+            if ready is None:
+                tally.counts["no_ready"] += 1
+        else:
+            tally.boot(number, ready, check, new)
         last = number == rounds or (args.deadline is not None and time.time() > args.deadline)
         game = tally.game
         play = 0.0 if last else rng.uniform(lo, hi)
@@ -193,17 +241,17 @@ def main() -> int:
         cut = "" if last else f", cut after {play:.0f} s of play"
         moves = f"{game['moves']} moves at the check" if game else "no game"
         print(f"boot {number}: READY {ready} s after power-on, {moves}{cut}", flush=True)
+        tally.counts["cuts"] = number - 1 if last else number
+        if args.report:  # after every boot: a run stopped early still leaves its tally
+            args.report.write_text(json.dumps(tally.summary(), indent=2) + "\n", encoding="utf-8")
         if last:
-            tally.counts["cuts"] = number - 1
             break
     summary = tally.summary()
+    summary["startup"] = startup_figures(out_dir, began)
     print(json.dumps(summary, indent=2))
     if args.report:
         args.report.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    bad = sum(
-        summary.get(k, 0)
-        for k in ("lost", "replayed", "corrupt", "duplicated", "no_ready", "not_resumed")
-    )
+    bad = sum(summary.get(k, 0) for k in MISSES)
     return 1 if bad else 0
 
 

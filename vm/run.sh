@@ -12,6 +12,8 @@
 #   6. a cold boot: power-on -> READY
 #   7. power_cuts.py: CUTS cuts during bot games, a check at every boot
 # The report: $VM_DIR/logs/power-cuts.json; exit 1 if any target is missed.
+# PLAY=MIN:MAX sets the seconds of play before each cut (power_cuts.py --play), DEADLINE=UNIX_TIME
+# stops cutting then (the last boot still checks).
 set -euo pipefail
 # shellcheck source=vm/common.sh
 . "$(dirname "$0")/common.sh"
@@ -29,7 +31,7 @@ fi
 t=$(now)
 rm -rf "$SHARE/wheels" "$SHARE/out" "$SHARE/cmd" "$SHARE/boot.sh"
 mkdir -p "$SHARE/wheels" "$SHARE/out"
-python3 -m pip download -q -d "$SHARE/wheels" "$VM_CHECKOUT[pi]" 'setuptools>=77' 'mypy>=1.10' wheel
+python3 -m pip download -q -d "$SHARE/wheels" "$VM_CHECKOUT[pi,web]" 'setuptools>=77' 'mypy>=1.10' wheel
 # UPGRADE_FROM=REV: the first install from that older revision, then an upgrade to HEAD
 bundle() {
     git -C "$VM_CHECKOUT" update-ref refs/heads/vm-install "$1"
@@ -62,4 +64,4 @@ step_time cold-boot-power-on-to-READY "${ready%% *}"
 "$VM_HERE/vm.sh" exec 'sync; systemctl poweroff' 60 || true
 while "$VM_HERE/vm.sh" running; do sleep 1; done
 python3 "$VM_HERE/power_cuts.py" --cuts "$CUTS" --share "$SHARE" --report "$LOGS/power-cuts.json" \
-    ${DEADLINE:+--deadline "$DEADLINE"}
+    ${PLAY:+--play "$PLAY"} ${DEADLINE:+--deadline "$DEADLINE"}

@@ -6,26 +6,64 @@
 #   vm/vm.sh running                   exit 0 if qemu runs
 #   vm/vm.sh wait NAME MARK [TIMEOUT]  seconds from power-on to the console's "VMMARK MARK"
 #   vm/vm.sh exec 'COMMAND' [TIMEOUT]  run COMMAND as root in the guest (via the agent)
-# Every boot is a fresh power-on: -no-reboot ends qemu when the guest reboots. TCG: this
-# host's /dev/kvm is not usable for a stock kernel; KVM=1 tries it anyway.
+#   vm/vm.sh accel                     which accelerator start uses (kvm or tcg), and why
+# Every boot is a fresh power-on: -no-reboot ends qemu when the guest reboots.
+# Accelerator: KVM where /dev/kvm can run this kernel, else TCG (emulation, 10-30 times
+# slower). A usable-looking /dev/kvm is not enough: a nested "PVM" host (kvm_pvm) opens
+# it, yet a stock Debian kernel never gets past its real-mode setup there. So the first
+# start probes once: the guest's kernel without a root file system must print its
+# banner and panic within 60 s under KVM; the answer is kept in $ARCH_DIR/accel (delete
+# it to probe again). VM_ACCEL=kvm or VM_ACCEL=tcg skips the probe. arm64 on an x86
+# host is always TCG, on an arm64 host KVM.
 set -euo pipefail
 # shellcheck source=vm/common.sh
 . "$(dirname "$0")/common.sh"
 PIDFILE=$ARCH_DIR/qemu.pid
 cmd=${1:-}
 [ $# -gt 0 ] && shift
+# The accelerator for this host and kernel (see the header): prints kvm or tcg.
+accel() {
+    local cache=$ARCH_DIR/accel log pid
+    if [ -n "${VM_ACCEL:-}" ]; then echo "$VM_ACCEL"; return; fi
+    if [ "$VM_ACCEL_ARCH" != "$(uname -m)" ] || [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+        echo tcg
+        return
+    fi
+    # an arm64 host's KVM runs a stock kernel; the PVM trap is an x86 one
+    if [ "$VM_ACCEL_ARCH" = aarch64 ]; then echo kvm; return; fi
+    if [ -f "$cache" ] && [ "$cache" -nt "$ARCH_DIR/vmlinuz" ]; then cat "$cache"; return; fi
+    log=$LOGS/kvm-probe.serial
+    : >"$log"
+    qemu-system-x86_64 -enable-kvm -cpu host -m 256 -kernel "$ARCH_DIR/vmlinuz" \
+        -append "console=ttyS0 root=/dev/nonexistent panic=-1" -display none -monitor none \
+        -serial "file:$log" -no-reboot </dev/null >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 600); do
+        kill -0 "$pid" 2>/dev/null || break
+        grep -aq "Kernel panic" "$log" && break
+        sleep 0.1
+    done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    if grep -aq "Kernel panic" "$log"; then echo kvm >"$cache"; else echo tcg >"$cache"; fi
+    echo "vm.sh: /dev/kvm $( [ "$(cat "$cache")" = kvm ] && echo runs || echo "does not run" ) this kernel (probe: $log): $(cat "$cache")" >&2
+    cat "$cache"
+}
+case "$VM_ARCH" in amd64) VM_ACCEL_ARCH=x86_64 ;; arm64) VM_ACCEL_ARCH=aarch64 ;; esac
 case "$cmd" in
+accel) accel ;;
 start)
     name=${1:-boot}
     log=$LOGS/$name.serial
     : >"$log"
     now >"$log.t0"
     if [ "$VM_ARCH" = amd64 ]; then
-        if [ "${KVM:-0}" = 1 ]; then accel=(-enable-kvm -cpu host); else accel=(-accel tcg,thread=multi -cpu max); fi
+        if [ "$(accel)" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-accel tcg,thread=multi -cpu max); fi
         qemu=(qemu-system-x86_64 "${accel[@]}" -append "root=/dev/vda rw console=ttyS0 quiet ${2:-}")
         initrd=${INITRD:-$ARCH_DIR/initrd.img}
     else
-        qemu=(qemu-system-aarch64 -M virt -cpu cortex-a72 -accel tcg,thread=multi
+        if [ "$(accel)" = kvm ]; then accel=(-enable-kvm -cpu host); else accel=(-cpu cortex-a72 -accel tcg,thread=multi); fi
+        qemu=(qemu-system-aarch64 -M virt "${accel[@]}"
             -append "root=/dev/vda rw console=ttyAMA0 ${2:-}")
         initrd=${INITRD:-$ARCH_DIR/initrd.img}
     fi
@@ -80,5 +118,5 @@ exec)
     rm -f "$n.out" "$n.rc"
     exit "$rc"
     ;;
-*) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

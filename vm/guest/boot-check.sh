@@ -3,7 +3,8 @@
 # /mnt/host/boot.sh). Waits for the unit to be active (READY), then prints one line
 # "VMCHECK {json}" (guest/boot_check.py: resumed? the save, history's integrity and
 # records) and, when no unfinished game is on the table, puts a new bot game there and
-# prints "VMNEWGAME {json}". Marks check-done on the console at the end.
+# prints "VMNEWGAME {json}". Marks check-done on the console, then (while the bots
+# play) prints "VMSTARTUP {json}": exec -> READY of the unit's start and a bare import.
 PY=/opt/spieltisch/venv/bin/python
 S=/var/lib/spieltisch
 mark() { echo "VMMARK $* uptime=$(cut -d' ' -f1 /proc/uptime)" >/dev/console; }
@@ -14,9 +15,13 @@ done
 sleep 2   # the resumed game's first move: the journal has said "resuming" by then
 journalctl -b -u spieltisch -o short-monotonic --no-pager | tail -n 15
 cd / && $PY -I /mnt/host/boot_check.py check "$S"
+start=cold   # the unit's start at boot; "warm" after the restart with a new game
 if ! $PY -I /mnt/host/boot_check.py unfinished "$S"; then
+    start=warm
     systemctl stop spieltisch
     sudo -u spieltisch $PY -I /mnt/host/boot_check.py newgame "$S"
     systemctl start spieltisch
 fi
 mark check-done
+# during play, after the check: the start-up figures of this boot's (last) start
+$PY -I /mnt/host/boot_check.py startup "$S" "$start"

@@ -2,7 +2,11 @@
 
     boot_check.py check STATE_DIR      one line "VMCHECK {json}": the unit, the save, the history
     boot_check.py unfinished STATE_DIR exit 0 if an unfinished game is saved
-    boot_check.py newgame STATE_DIR    save a fresh four-bot MÄDN game, "VMNEWGAME {json}"
+    boot_check.py newgame STATE_DIR    save a fresh two-bot MÄDN game, "VMNEWGAME {json}"
+    boot_check.py startup STATE_DIR [cold|warm]
+                                       one line "VMSTARTUP {json}": the unit's exec ->
+                                       READY (systemd's own time stamps) and a bare
+                                       python -c 'import gpiozero, luma.core', twice
 
 The history database is checked on a copy (database and WAL together), so the check
 never writes to the table's files; the save is read as JSON, never moved aside.
@@ -17,6 +21,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +102,31 @@ def history(state: Path) -> dict[str, Any]:
     return {"exists": True, "integrity": integrity, "records": [list(r) for r in rows]}
 
 
+def startup() -> dict[str, Any]:
+    """The unit's last start, exec -> READY, from systemd's monotonic time stamps (for
+    Type=notify the unit turns active at READY=1), beside the bare import of the two
+    libraries no table starts without, timed twice from the same Python: the first run
+    after the unit's start, so both read from a warm page cache, then once more."""
+    fields = ["ExecMainStartTimestampMonotonic", "ActiveEnterTimestampMonotonic"]
+    out = subprocess.run(
+        ["systemctl", "show", "spieltisch", *[f"-p{f}" for f in fields]],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    info = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    start, active = (int(info.get(f) or 0) for f in fields)
+    bare = []
+    for _ in range(2):
+        begin = time.monotonic()
+        subprocess.run([sys.executable, "-c", "import gpiozero, luma.core"], check=True, cwd="/")
+        bare.append(round(time.monotonic() - begin, 3))
+    return {
+        "exec_to_ready_s": round((active - start) / 1e6, 3) if active > start > 0 else None,
+        "bare_import_s": bare,
+    }
+
+
 def main() -> int:
     command, state = sys.argv[1], Path(sys.argv[2])
     if command == "check":
@@ -109,10 +139,16 @@ def main() -> int:
     if command == "newgame":
         from controller.testing.files import write_bot_game
 
-        session = write_bot_game(state, "maedn", "classic", 4, seed=random.randrange(10**6))
+        # two random bots: about 400 rolls and moves, a few minutes at the VM's pace,
+        # so the cuts land in the middle of games and games still finish between them
+        session = write_bot_game(state, "maedn", "classic", 2, seed=random.randrange(10**6))
         print(
             "VMNEWGAME " + json.dumps({"started": session.started, "moves": len(session.history)})
         )
+        return 0
+    if command == "startup":
+        label = sys.argv[3] if len(sys.argv) > 3 else "cold"
+        print("VMSTARTUP " + json.dumps({"start": label, **startup()}), flush=True)
         return 0
     print(__doc__, file=sys.stderr)
     return 2
