@@ -12,9 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MODULE_LINES = 500
 CLASS_LINES = 300
-STILL_OVER = {
-    "controller/sim/window.py:TableWindow": 390,
-}
+STILL_OVER: dict[str, int] = {}
 """Not yet split: (module or module:class) -> its ceiling in lines."""
 
 

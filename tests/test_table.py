@@ -12,6 +12,7 @@ from controller.scene import MenuItem, Scene
 from controller.session import Session
 from controller.table import Table, TableOptions
 from controller.table.effects import Save
+from controller.views.overlay import banner_seconds
 from hardware.interfaces import ButtonEvent
 from rules import PASS
 
@@ -359,7 +360,10 @@ def test_a_game_of_a_match_ends_with_the_score_on_a_banner() -> None:
     # Black has all 15 checkers in white's home board: a backgammon, 3 points. The
     # panel names white by the colour it is drawn in.
     assert table.banner.text == "orange +3  4:0  Crawford"
-    assert table.banner.until - table.now >= 0.45 * len(table.banner.text)  # time to scroll
+    # up for one whole pass of its words at the panel's size (and the configured least)
+    one_pass = banner_seconds(table.banner.text, *table.panel)
+    assert one_pass > table.options.match_banner_s  # the score scrolls: a pass decides
+    assert table.banner.until - table.now == pytest.approx(one_pass)
     assert not session.state.is_terminal()
 
 

@@ -20,6 +20,10 @@ loop. The window is resizable; F12 writes the whole window as a PNG, to a new
 time-stamped file in the current directory (or to ``--screenshot FILE``, which is also
 written at exit), and says where; closing it or Esc raises ``DisplayClosed`` so the
 table saves and stops.
+
+The window owns SDL (opening, events, resizing, screenshots); what it draws is painted
+by :mod:`controller.sim.window_paint`, and where things go is planned by
+:mod:`controller.sim.window_layout`.
 """
 
 from __future__ import annotations
@@ -34,28 +38,12 @@ from typing import Any
 from PIL import Image
 
 from controller.sim import legend
-from controller.sim.status import RGB, TableStatus, idle_status
-from controller.sim.window_layout import (
-    DIM_TEXT,
-    EMPTY_SEAT,
-    MIN_SIZE,
-    PANEL,
-    SYSTEM,
-    TABLE,
-    TEXT,
-    Box,
-    label_size,
-    plan_window,
-    round_leds,
-    screenshot_name,
-    shown_events,
-    text_colour,
-)
+from controller.sim.status import TableStatus, idle_status
+from controller.sim.window_layout import MIN_SIZE, plan_window, screenshot_name, shown_events
+from controller.sim.window_paint import LedBoard, TablePainter
 from hardware.interfaces import ButtonEvent, EventSink, FixedSizePanel, HardwareError
 from hardware.keyboard import DEFAULT_KEYS, Key, Presses
 
-GLYPHS = {"→": "->"}
-"""Characters pygame's bundled font lacks, and what the window writes instead."""
 NOTICE_S = 4.0
 """How long the window's hint line says where a screenshot went."""
 
@@ -112,12 +100,9 @@ class TableWindow(FixedSizePanel):
         """Told where each screenshot went (the simulator prints it on its terminal)."""
         self._notice: tuple[str, float] | None = None
         """A few words shown instead of the hint line until a moment (where F12 saved)."""
-        self._brightness = 1.0
-        self._frame: Image.Image | None = None
+        self._board = LedBoard(pygame, width, height)
+        self._painter = TablePainter(pygame, self._key_of_button)
         self._status = idle_status(seat_count)
-        self._fonts: dict[tuple[int, bool], Any] = {}
-        self._board_cache: tuple[int, Any] | None = None
-        """(pitch, the board drawn at that pitch); dropped when the frame changes."""
         self._closed = False
         self.drawn_texts: list[str] = []
         """Every text of the last redraw, as written (the window in words, for tests
@@ -169,8 +154,7 @@ class TableWindow(FixedSizePanel):
             )
         if image.mode != self._mode:
             raise FrameError(f"frame mode is {image.mode!r}, display wants {self._mode!r}")
-        self._frame = image.copy()
-        self._board_cache = None
+        self._board.show(image)
         if self.status_source is not None:
             self._status = self.status_source()
         self._redraw()
@@ -185,8 +169,7 @@ class TableWindow(FixedSizePanel):
     def set_brightness(self, level: float) -> None:
         if not 0.0 <= level <= 1.0:
             raise ValueError(f"brightness {level} is outside 0.0..1.0")
-        self._brightness = level
-        self._board_cache = None
+        self._board.set_brightness(level)
 
     # -- InputBackend -----------------------------------------------------------------
 
@@ -259,7 +242,7 @@ class TableWindow(FixedSizePanel):
         self.layout = plan_window(
             self._surface.get_size(), self._width, self._height, self.seat_count
         )
-        self._board_cache = None
+        self._board.forget()
         self._redraw()
 
     def take_screenshot(self) -> Path | None:
@@ -297,161 +280,18 @@ class TableWindow(FixedSizePanel):
         size = self._surface.get_size()
         return Image.frombytes("RGB", size, pg.image.tobytes(self._surface, "RGB"))
 
-    def _font(self, size: int, bold: bool = False) -> Any:
-        key = (size, bold)
-        if key not in self._fonts:
-            font = self._pg.font.Font(None, size)
-            font.set_bold(bold)
-            self._fonts[key] = font
-        return self._fonts[key]
-
     def _redraw(self) -> None:
         if self._closed:
             return
-        pg = self._pg
-        surface = self._surface
-        layout = self.layout
-        self.drawn_texts = []
-        surface.fill(TABLE)
-        board = layout.board
-        frame_pad = max(3, layout.pitch // 3)
-        pad = frame_pad
-        frame = (board.x - pad, board.y - pad, board.w + 2 * pad, board.h + 2 * pad)
-        pg.draw.rect(surface, PANEL, frame, border_radius=pad)
-        surface.blit(self._board_surface(), (board.x, board.y))
-        seats = self._status.seats
-        for seat, box in layout.seat_boxes.items():
-            look = seats[seat] if seat < len(seats) else None
-            self._draw_seat(seat, box, look)
-        self._draw_system()
-        self._draw_status()
-        pg.display.flip()
-
-    def _board_surface(self) -> Any:
-        pitch = self.layout.pitch
-        if self._board_cache is not None and self._board_cache[0] == pitch:
-            return self._board_cache[1]
-        frame = self._frame or Image.new("RGB", (self._width, self._height))
-        picture = round_leds(frame, pitch, self._brightness)
-        board = self._pg.image.frombytes(picture.tobytes(), picture.size, "RGB")
-        self._board_cache = (pitch, board)
-        return board
-
-    def _draw_seat(self, seat: int, box: Box, look: Any) -> None:
-        pg = self._pg
-        colour: RGB = look.colour if look is not None else EMPTY_SEAT
-        playing = look is None or look.playing
-        if not playing:
-            colour = EMPTY_SEAT
-        if look is not None and look.on_turn:
-            inset = 3
-            pg.draw.rect(
-                self._surface,
-                colour,
-                (box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset),
-                width=3,
-                border_radius=12,
-            )
-        label = legend.seat_label(seat, look.label if look is not None else "")
-        self._text(
-            label,
-            self.layout.labels[seat],
-            label_size(self.layout),
-            TEXT if playing else DIM_TEXT,
-            box.w - 8,
-        )
-        for button in ("ok", "next"):
-            self._draw_button((seat, button), colour, legend.button_word(button))
-
-    def _draw_system(self) -> None:
-        self._text(
-            legend.system_word(), self.layout.labels[-1], label_size(self.layout), DIM_TEXT, 200
-        )
-        self._draw_button((None, "system"), SYSTEM, "")
-
-    def _draw_button(self, key: Key, colour: RGB, name: str) -> None:
-        pg = self._pg
-        circle = self.layout.buttons[key]
-        pressed = key in self._presses.down
-        rim = tuple(max(0, c - 70) for c in colour)
-        face = tuple(max(0, c - 50) for c in colour) if pressed else colour
-        offset = 2 if pressed else 0
-        pg.draw.circle(self._surface, (20, 16, 14), (circle.x + 2, circle.y + 3), circle.r)
-        pg.draw.circle(self._surface, rim, (circle.x, circle.y + offset), circle.r)
-        pg.draw.circle(self._surface, face, (circle.x, circle.y + offset), int(circle.r * 0.84))
-        ink = text_colour(colour)
-        char = self._key_of_button.get(key, "")
-        if name:
-            self._text(
-                char,
-                (circle.x, circle.y + offset - circle.r // 5),
-                max(12, circle.r),
-                ink,
-                2 * circle.r,
-                bold=True,
-            )
-            self._text(
-                name,
-                (circle.x, circle.y + offset + circle.r // 2),
-                max(10, circle.r // 2),
-                ink,
-                2 * circle.r,
-            )
-        else:
-            self._text(
-                char,
-                (circle.x, circle.y + offset),
-                max(12, int(circle.r * 1.2)),
-                ink,
-                2 * circle.r,
-                bold=True,
-            )
-
-    def _draw_status(self) -> None:
-        """The status in one line, or two split at a " · " if one would be too small."""
-        box = self.layout.status
-        size = max(16, box.h * 2 // 7)
-        centre_x = box.x + box.w // 2
-        width = box.w - 16
-        text = self._status.text.replace("→", GLYPHS["→"])
-        lines = [text]
-        if self._font(size).size(text)[0] > width and " · " in text:
-            parts = text.split(" · ")
-            cut = min(
-                range(1, len(parts)),
-                key=lambda i: abs(len(" · ".join(parts[:i])) - len(text) / 2),
-            )
-            lines = [" · ".join(parts[:cut]), " · ".join(parts[cut:])]
-        line_h = box.h * 3 // 10
-        first_y = box.y + line_h // 2 + (line_h // 2 if len(lines) == 1 else 0)
-        for index, line in enumerate(lines):
-            self._text(line, (centre_x, first_y + index * line_h), size, TEXT, width)
-        hint_y = box.y + box.h - max(8, box.h // 9)
         hint = legend.window_hint()
         if self._notice is not None and self._clock() < self._notice[1]:
             hint = self._notice[0]
-        self._text(hint, (centre_x, hint_y), max(13, size * 2 // 3), DIM_TEXT, width)
-
-    def _text(
-        self,
-        text: str,
-        centre: tuple[int, int],
-        size: int,
-        colour: tuple[int, ...],
-        max_width: int,
-        bold: bool = False,
-    ) -> None:
-        """Text centred on ``centre``, shrunk until it fits ``max_width``."""
-        if not text:
-            return
-        self.drawn_texts.append(text)
-        for missing, stand_in in GLYPHS.items():
-            text = text.replace(missing, stand_in)
-        font = self._font(size, bold)
-        rendered = font.render(text, True, colour)
-        while rendered.get_width() > max_width and size > 9:
-            size -= 1
-            font = self._font(size, bold)
-            rendered = font.render(text, True, colour)
-        rect = rendered.get_rect(center=centre)
-        self._surface.blit(rendered, rect)
+        self.drawn_texts = self._painter.paint(
+            self._surface,
+            self.layout,
+            self._board.surface(self.layout.pitch),
+            self._status,
+            self._presses.down,
+            hint,
+        )
+        self._pg.display.flip()

@@ -59,7 +59,10 @@ class TableOptions:
     time_up_s: float = 1.2
     """How long "time!" shows when the move timer runs out, before the move is made."""
     match_banner_s: float = 6.0
-    """The least time the score of a match shows after each of its games (it scrolls)."""
+    """The least time the score of a match shows after each of its games. A longer
+    score stays up for one whole pass of its text, measured at the panel's size like
+    every banner (:meth:`controller.table.banner.Banner.show`), not guessed from its
+    length: a guess per character over-stayed a 16×16 panel's banner by about 3 s."""
     forced_delay_s: float = 0.8
     roll_time_s: float = 0.6
     step_time_s: float = 0.12
@@ -85,16 +88,6 @@ FAST_PACE: dict[str, float] = {
     "winner_time_s": 3.0,
 }
 """The short delays of ``spieltisch sim --fast``: a whole game at a glance."""
-
-
-MATCH_BANNER_S_PER_CHARACTER = 0.45
-"""The banner scrolls about 3 characters a second (controller.views.text), so a line
-stays up this long per character plus the time to enter the panel."""
-
-
-def match_banner_seconds(text: str, at_least: float) -> float:
-    """How long to show ``text`` so that it scrolls through once."""
-    return max(at_least, MATCH_BANNER_S_PER_CHARACTER * len(text) + 2.0)
 
 
 def move_timer_seconds(options: TableOptions, state: State) -> float:

@@ -23,7 +23,7 @@ from controller.table.bots import Thinking
 from controller.table.choice import Choice
 from controller.table.clock import TableTime
 from controller.table.motion import DiceEntry, Motion
-from controller.table.options import TableOptions, match_banner_seconds, move_timer_seconds
+from controller.table.options import TableOptions, move_timer_seconds
 from hardware.interfaces import Cue
 from rules.core import Dice, Move, Pass
 
@@ -149,8 +149,9 @@ class Turns:
         end_banner = presentation(session.game).game_end_banner
         news = None if end_banner is None else end_banner(before, session.state)
         if news is not None:
-            seconds = match_banner_seconds(news, self.table.options.match_banner_s)
-            self.table.flash(table_scenes.spoken(session, news), seconds)
+            # at least one pass of the words shown, measured by the banner itself
+            least = self.table.options.match_banner_s
+            self.table.flash(table_scenes.spoken(session, news), least)
         self.table.motion.moving = (move, before, session.state)
         self.table.persist()
         self.table.commit()
