@@ -14,15 +14,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import rules
 from controller import i18n
+from controller.config_values import TomlTable, describe, join_values, pin_value
 from controller.games import first_game
-from controller.input_checks import TomlError, clip, is_finite_number, quote, read_toml
+from controller.i18n import _
+from controller.input_checks import TomlError, clip, quote, read_toml
 from hardware.specs import (
     DISPLAY_TYPES,
     INPUT_TYPES,
@@ -116,15 +117,24 @@ def load_config(path: str | Path) -> Config:
     except FileNotFoundError:
         raise ConfigError(
             [
-                f"{path}: config file not found; name another with --config FILE, or start "
-                "from config.example.toml (in the spieltisch source) copied to this path"
+                _(
+                    "{path}: config file not found; name another with --config FILE, or start "
+                    "from config.example.toml (in the spieltisch source) copied to this path"
+                ).format(path=path)
             ]
         ) from None
     except OSError as exc:
-        raise ConfigError([f"{path}: cannot read config file: {exc.strerror or exc}"]) from None
+        reason = exc.strerror or exc
+        raise ConfigError(
+            [_("{path}: cannot read config file: {reason}").format(path=path, reason=reason)]
+        ) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(
-            [f"{path}: cannot read config file: not UTF-8 text (byte {exc.start})"]
+            [
+                _("{path}: cannot read config file: not UTF-8 text (byte {byte})").format(
+                    path=path, byte=exc.start
+                )
+            ]
         ) from None
     except TomlError as exc:
         raise ConfigError([f"{path}: {exc}"]) from None
@@ -136,17 +146,22 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     errors: list[str] = []
     for name in data:
         if name not in SECTIONS:
-            errors.append(f"[{name}]: unknown section; allowed: {', '.join(SECTIONS)}")
-    display, sleep_after_min = _display(_Table("display", data.get("display", {}), errors))
-    input_type, buttons = _input(_Table("input", data.get("input", {}), errors))
+            allowed = ", ".join(SECTIONS)
+            errors.append(
+                _("[{name}]: unknown section; allowed: {allowed}").format(
+                    name=name, allowed=allowed
+                )
+            )
+    display, sleep_after_min = _display(TomlTable("display", data.get("display", {}), errors))
+    input_type, buttons = _input(TomlTable("input", data.get("input", {}), errors))
     seats, players = _seats(data.get("seats"), errors)
     buttons = ButtonWiring(
         seats, buttons.system, buttons.pull_up, buttons.debounce_s, buttons.hold_s
     )
-    sound = _sound(_Table("sound", data.get("sound", {}), errors))
-    game = _game(_Table("game", data.get("game", {}), errors))
-    web = _web(_Table("web", data.get("web", {}), errors))
-    table = _Table("table", data.get("table", {}), errors)
+    sound = _sound(TomlTable("sound", data.get("sound", {}), errors))
+    game = _game(TomlTable("game", data.get("game", {}), errors))
+    web = _web(TomlTable("web", data.get("web", {}), errors))
+    table = TomlTable("table", data.get("table", {}), errors)
     language = table.get("language", str, None, choices=i18n.LANGUAGES)
     table.finish()
     _check_pins(display, buttons, sound, errors)
@@ -168,7 +183,7 @@ def display_section(path: str | Path) -> DisplaySpec | None:
     except (OSError, UnicodeDecodeError, TomlError):
         return None
     errors: list[str] = []
-    spec, _sleep_after_min = _display(_Table("display", data.get("display", {}), errors))
+    spec, _sleep_after_min = _display(TomlTable("display", data.get("display", {}), errors))
     return None if errors else spec
 
 
@@ -177,91 +192,10 @@ def default_config() -> Config:
     return parse_config({"display": {"type": "pygame"}, "input": {"type": "keyboard"}})
 
 
-# --- reading typed values --------------------------------------------------------
-
-_TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
-
-
-def _describe(value: Any) -> str:
-    kinds = {bool: "boolean", int: "integer", float: "number", str: "string"}
-    kind = kinds.get(type(value), "table" if isinstance(value, dict) else "array")
-    return f"{quote(value)} ({kind})"
-
-
-class _Table:
-    """One TOML table: typed reads with defaults, then a check for unknown keys."""
-
-    def __init__(self, name: str, table: Any, errors: list[str]) -> None:
-        self.name = name
-        self.errors = errors
-        self.known: list[str] = []
-        self.broken = not isinstance(table, dict)
-        """A table that is not a table: one error already, no "missing key" on top."""
-        if self.broken:
-            errors.append(f"{name}: expected a table [{name}], got {_describe(table)}")
-            table = {}
-
-        self.table: dict[str, Any] = table
-
-    def error(self, key: str, message: str) -> None:
-        self.errors.append(f"{self.name}.{key}: {message}")
-
-    def get(
-        self,
-        key: str,
-        kind: type,
-        default: Any,
-        *,
-        choices: Iterable[Any] | None = None,
-        lo: float | None = None,
-        hi: float | None = None,
-        required: bool = False,
-    ) -> Any:
-        self.known.append(key)
-        if key not in self.table:
-            if required and not self.broken:
-                allowed = f"; allowed: {_join(choices)}" if choices is not None else ""
-                if lo is not None and hi is not None:
-                    allowed = f"; allowed: {_TYPE_NAMES[kind]} from {lo} to {hi}"
-                self.error(key, f"missing{allowed}")
-            return default
-        value = self.table[key]
-        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value, ok = float(value), True
-        if not ok:
-            self.error(key, f"expected {_TYPE_NAMES[kind]}, got {_describe(value)}")
-            return default
-        if kind in (int, float) and not is_finite_number(value):
-            # NaN passes every comparison, infinity is no setting: both are refused here.
-            self.error(key, f"{value!r} is not a finite number; allowed: {lo} to {hi}")
-            return default
-        if choices is not None and value not in list(choices):
-            self.error(key, f"{quote(value)} is not allowed; allowed: {_join(choices)}")
-            return default
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            self.error(key, f"{quote(value)} is out of range; allowed: {lo} to {hi}")
-            return default
-        return value
-
-    def finish(self) -> None:
-        for key in self.table:
-            if key not in self.known:
-                self.error(key, f"unknown key; allowed: {', '.join(self.known)}")
-
-
-def _join(values: Iterable[Any]) -> str:
-    return ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values)
-
-
-def _pin(table: _Table, key: str, default: int | None, required: bool = False) -> Any:
-    return table.get(key, int, default, lo=0, hi=27, required=required)
-
-
 # --- sections --------------------------------------------------------------------
 
 
-def _display(t: _Table) -> tuple[DisplaySpec, float]:
+def _display(t: TomlTable) -> tuple[DisplaySpec, float]:
     """The panel, and the minutes of quiet before it sleeps (a controller setting, but
     it belongs with the panel in the file)."""
     d = DisplaySpec()
@@ -299,7 +233,7 @@ def _display(t: _Table) -> tuple[DisplaySpec, float]:
     return spec, sleep_after_min
 
 
-def _check_output_file(t: _Table, spec: DisplaySpec) -> None:
+def _check_output_file(t: TomlTable, spec: DisplaySpec) -> None:
     """The emulators that write files: ``capture`` formats ``file`` with the frame
     number (``frame_{0:06}.png``), ``gifanim`` writes ``file`` itself. The name must
     format and its directory must exist and be writable, or ``run`` would fail at the
@@ -312,23 +246,30 @@ def _check_output_file(t: _Table, spec: DisplaySpec) -> None:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             t.error(
                 "file",
-                f"{quote(spec.file)} is not a file name template ({reason}); allowed: a name "
-                "with one number field, e.g. 'frame_{0:06}.png'",
+                _(
+                    "{file} is not a file name template ({reason}); allowed: a name "
+                    "with one number field, e.g. {example}"
+                ).format(file=quote(spec.file), reason=reason, example="'frame_{0:06}.png'"),
             )
             return
     target = Path(name)
     directory = target.parent
     if not directory.is_dir():
-        problem = "is not a directory" if directory.exists() else "does not exist"
-        t.error("file", f"{quote(spec.file)}: the directory {quote(str(directory))} {problem}")
+        problem = (
+            _("{file}: the directory {directory} is not a directory")
+            if directory.exists()
+            else _("{file}: the directory {directory} does not exist")
+        )
+        t.error("file", problem.format(file=quote(spec.file), directory=quote(str(directory))))
     elif not os.access(directory, os.W_OK | os.X_OK):
         where = quote(str(directory))
-        t.error("file", f"{quote(spec.file)}: the directory {where} is not writable")
+        message = _("{file}: the directory {directory} is not writable")
+        t.error("file", message.format(file=quote(spec.file), directory=where))
     elif target.is_dir():
-        t.error("file", f"{quote(spec.file)} is a directory, not a file name")
+        t.error("file", _("{file} is a directory, not a file name").format(file=quote(spec.file)))
 
 
-def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
+def _check_size(t: TomlTable, spec: DisplaySpec, type_ok: bool = True) -> None:
     """The size must be one a view layout exists for, and fit the chosen chain order.
 
     Without a valid type (``type_ok`` False, already reported) ``spec.type`` is only the
@@ -343,39 +284,59 @@ def _check_size(t: _Table, spec: DisplaySpec, type_ok: bool = True) -> None:
             allowed = ", ".join(f"{w}x{h}" for w, h in RGB_SIZES + MONO_SIZES)
             t.error(
                 "width",
-                f"{size[0]}x{size[1]} (after rotation {spec.rotation}) has no game layout "
-                f"on any display; allowed: {allowed}",
+                _(
+                    "{size} (after rotation {rotation}) has no game layout "
+                    "on any display; allowed: {allowed}"
+                ).format(size=f"{size[0]}x{size[1]}", rotation=spec.rotation, allowed=allowed),
             )
         return
     if spec.type == "unicornhathd" and (spec.width, spec.height) != (16, 16):
-        t.error("width", f"{spec.width}x{spec.height} is not allowed; unicornhathd is 16x16")
+        message = _("{size} is not allowed; unicornhathd is 16x16")
+        t.error("width", message.format(size=f"{spec.width}x{spec.height}"))
         return
     sizes = MONO_SIZES if spec.mono else RGB_SIZES
     if size not in sizes:
         allowed = ", ".join(f"{w}x{h}" for w, h in sizes)
         t.error(
             "width",
-            f"{size[0]}x{size[1]} (after rotation {spec.rotation}) has no game layout on a "
-            f"{'monochrome' if spec.mono else 'colour'} {spec.type} display; allowed: {allowed}",
+            (
+                _(
+                    "{size} (after rotation {rotation}) has no game layout on a monochrome "
+                    "{type} display; allowed: {allowed}"
+                )
+                if spec.mono
+                else _(
+                    "{size} (after rotation {rotation}) has no game layout on a colour "
+                    "{type} display; allowed: {allowed}"
+                )
+            ).format(
+                size=f"{size[0]}x{size[1]}",
+                rotation=spec.rotation,
+                type=quote(spec.type),
+                allowed=allowed,
+            ),
         )
     if spec.mapping != "row" and spec.type not in ("ws2812", "neopixel", "apa102", "bridge"):
         t.error(
             "mapping",
-            f"{spec.mapping!r} is not allowed for {spec.type}; "
-            "allowed: 'row' (chain order is only set for ws2812, neopixel, apa102, bridge)",
+            _(
+                "{mapping} is not allowed for {type}; "
+                "allowed: 'row' (chain order is only set for ws2812, neopixel, apa102, bridge)"
+            ).format(mapping=repr(spec.mapping), type=spec.type),
         )
     if spec.mapping == "tiled" and (spec.width % spec.tile_width or spec.height % spec.tile_height):
         t.error(
             "mapping",
-            f"'tiled': {spec.width}x{spec.height} is not a whole number of "
-            f"{spec.tile_width}x{spec.tile_height} tiles",
+            _("'tiled': {size} is not a whole number of {tile} tiles").format(
+                size=f"{spec.width}x{spec.height}", tile=f"{spec.tile_width}x{spec.tile_height}"
+            ),
         )
 
 
-def _input(t: _Table) -> tuple[str, ButtonWiring]:
+def _input(t: TomlTable) -> tuple[str, ButtonWiring]:
     kind = t.get("type", str, "gpio", choices=INPUT_TYPES)
     spec = ButtonWiring(
-        system=_pin(t, "system_pin", DEFAULT_SYSTEM_PIN),
+        system=pin_value(t, "system_pin", DEFAULT_SYSTEM_PIN),
         pull_up=t.get("pull_up", bool, True),
         debounce_s=t.get("debounce_ms", int, 20, lo=0, hi=500) / 1000,
         hold_s=t.get("hold_s", float, 1.0, lo=0.1, hi=30.0),
@@ -388,38 +349,40 @@ def _seats(raw: Any, errors: list[str]) -> tuple[tuple[SeatPins, ...], tuple[str
     if raw is None:
         return DEFAULT_SEATS, ("human",) * len(DEFAULT_SEATS)
     if not isinstance(raw, list) or not all(isinstance(s, dict) for s in raw):
-        errors.append(f"seats: expected [[seats]] tables, got {_describe(raw)}")
+        got = describe(raw)
+        errors.append(_("seats: expected [[seats]] tables, got {got}").format(got=got))
         return (), ()
     if not 1 <= len(raw) <= 4:
-        errors.append(f"seats: {len(raw)} seats configured; allowed: 1 to 4")
+        errors.append(_("seats: {count} seats configured; allowed: 1 to 4").format(count=len(raw)))
     seats: list[SeatPins] = []
     players: list[str] = []
     for index, table in enumerate(raw):
-        t = _Table(f"seats[{index}]", table, errors)
-        ok = _pin(t, "ok", None, required=True)
-        nxt = _pin(t, "next", None, required=True)
+        t = TomlTable(f"seats[{index}]", table, errors)
+        ok = pin_value(t, "ok", None, required=True)
+        nxt = pin_value(t, "next", None, required=True)
         players.append(t.get("player", str, "human", choices=PLAYERS))
         t.finish()
         seats.append(SeatPins(ok if ok is not None else -1, nxt if nxt is not None else -1))
     return tuple(seats), tuple(players)
 
 
-def _sound(t: _Table) -> SoundSpec:
+def _sound(t: TomlTable) -> SoundSpec:
     spec = SoundSpec(
-        buzzer_pin=_pin(t, "buzzer_pin", None),
+        buzzer_pin=pin_value(t, "buzzer_pin", None),
         enabled=t.get("enabled", bool, True),
     )
     t.finish()
     return spec
 
 
-def _game(t: _Table) -> GameConfig:
+def _game(t: TomlTable) -> GameConfig:
     names = rules.game_names()
     name = t.get("name", str, first_game(), choices=names)
     preset = t.get("preset", str, None)
     if preset is not None and name in names and preset not in rules.presets(name):
-        allowed = _join(rules.presets(name))
-        t.error("preset", f"{quote(preset)} is not a preset of {name}; allowed: {allowed}")
+        allowed = join_values(rules.presets(name))
+        message = _("{preset} is not a preset of {game}; allowed: {allowed}")
+        t.error("preset", message.format(preset=quote(preset), game=name, allowed=allowed))
     spec = GameConfig(
         name=name,
         preset=preset,
@@ -432,7 +395,7 @@ def _game(t: _Table) -> GameConfig:
     return spec
 
 
-def _web(t: _Table) -> WebConfig:
+def _web(t: TomlTable) -> WebConfig:
     spec = WebConfig(
         enabled=t.get("enabled", bool, True),
         port=t.get("port", int, 8080, lo=1, hi=65535),
@@ -447,12 +410,14 @@ def _check_pins(
     """No pin may serve two purposes: a button, the buzzer and the display bus."""
     taken: dict[int, str] = {}
     if display.type in ("ws2812", "neopixel"):
-        taken[18] = f"the {display.type} display (data, PWM0)"
+        taken[18] = _("the {type} display ({role})").format(type=display.type, role="data, PWM0")
     elif display.type in ("max7219", "unicornhathd", "apa102"):
         chip_select = 7 if display.spi_device == 1 else 8
         for bus_pin, role in SPI_PINS.items():
             if bus_pin not in (7, 8) or bus_pin == chip_select:
-                taken[bus_pin] = f"the {display.type} display ({role})"
+                taken[bus_pin] = _("the {type} display ({role})").format(
+                    type=display.type, role=role
+                )
     uses: list[tuple[str, int | None]] = []
     for index, seat in enumerate(buttons.seats):
         uses += [(f"seats[{index}].ok", seat.ok), (f"seats[{index}].next", seat.next)]
@@ -461,7 +426,8 @@ def _check_pins(
         if pin is None or pin < 0:
             continue
         if pin in taken:
-            errors.append(f"{key}: GPIO {pin} is already used by {taken[pin]}")
+            message = _("{key}: GPIO {pin} is already used by {use}")
+            errors.append(message.format(key=key, pin=pin, use=taken[pin]))
         else:
             taken[pin] = key
 
@@ -480,6 +446,8 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     """``config check``: print a one-line summary, or every error (exit 2)."""
     out = out or sys.stdout
     err = err or sys.stderr
+    # The errors in the words the panel's config-error screen would show them in.
+    i18n.use(i18n.language_from_environment(os.environ))
     try:
         config = load_config(args.file)
     except ConfigError as exc:

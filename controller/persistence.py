@@ -23,7 +23,7 @@ from controller.disk_reserve import FULL, DiskReserve
 from controller.history import pending as pending_records
 from controller.history.pending import PendingRecord
 from controller.i18n import _
-from controller.session import SAVE_VERSION, Session
+from controller.session import SAVE_VERSION, SaveVersionError, Session
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,28 @@ TEMP_SUFFIX = ".tmp"
 MAX_SAVE_BYTES = 32 * 1024 * 1024
 """Far above any real game (a long backgammon match saves ~100 kB), with room for the
 records of many games the history could not write yet."""
+
+
+def damage(exc: BaseException) -> str:
+    """What is wrong with an unreadable save, in the players' language. The JSON
+    parser's and the save checks' own words are English (the log has them): the panel
+    says what kind of damage it is, and for broken JSON where it starts."""
+    if isinstance(exc, json.JSONDecodeError):
+        detail = _("not JSON (line {line}, column {column})")
+        return _("corrupt save: {reason}").format(
+            reason=detail.format(line=exc.lineno, column=exc.colno)
+        )
+    if isinstance(exc, SaveVersionError):
+        detail = _("written by another version of the table (save version {found}, not {version})")
+        found = exc.found if isinstance(exc.found, int) else "?"
+        return _("corrupt save: {reason}").format(
+            reason=detail.format(found=found, version=SAVE_VERSION)
+        )
+    if isinstance(exc, (RecursionError, OverflowError)):
+        return _("corrupt save: {reason}").format(
+            reason=_("nested too deeply or a number too large")
+        )
+    return _("corrupt save: {reason}").format(reason=_("the game in it is not a valid one"))
 
 
 def first_line(exc: BaseException) -> str:
@@ -198,8 +220,8 @@ class SaveStore:
             check_history(data)
             session = Session.from_json(data)
         except (ValueError, RecursionError, OverflowError) as exc:  # JSONDecodeError too
-            reason = _("corrupt save: {reason}").format(reason=first_line(exc))
-            raise self._move_aside(reason) from None
+            log.warning("corrupt save %s: %s", self.path, first_line(exc))
+            raise self._move_aside(damage(exc)) from None
         except Exception as exc:
             # A parser bug must not turn one bad file into a crash loop at every boot:
             # the save goes aside like any other bad one, with the bug in the log.

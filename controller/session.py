@@ -14,12 +14,42 @@ from datetime import UTC, datetime
 from typing import Any
 
 import rules
+from controller.i18n import _
 from rules.core import Dice, Move, State
 from rules.errors import InvalidStateError
 from rules.playout import sample_roll
 
 SAVE_VERSION = 1
 SEAT_KINDS = ("human", "bot", "empty")
+
+
+class PlayerCountError(InvalidStateError):
+    """A game set up with more or fewer players than it is for.
+
+    Only the table's setup can choose such a game (the command line checks its own
+    options first, in its own words), and the table shows the error as it reads: so the
+    text is the players' language, with the game's title rather than its program name."""
+
+    def __init__(self, game: str, counts: Sequence[int], chosen: int) -> None:
+        self.game = game
+        self.counts = tuple(counts)
+        self.chosen = chosen
+        super().__init__(
+            _("{game} is for {counts} players, {chosen} chosen").format(
+                game=rules.game_info(game).title,
+                counts=", ".join(map(str, self.counts)),
+                chosen=chosen,
+            )
+        )
+
+
+class SaveVersionError(InvalidStateError):
+    """A save written by another version of the table (its ``version`` says which):
+    told apart from a damaged one, because updating the table explains it."""
+
+    def __init__(self, found: Any) -> None:
+        self.found = found
+        super().__init__(f"save version {found!r} is not {SAVE_VERSION}")
 
 
 @dataclass
@@ -56,8 +86,7 @@ class Session:
         playing = [i for i, k in enumerate(kinds) if k != "empty"]
         engine = rules.get_game(game, preset)
         if len(playing) not in engine.player_counts:
-            counts = ", ".join(map(str, engine.player_counts))
-            raise InvalidStateError(f"{game} is for {counts} players, {len(playing)} chosen")
+            raise PlayerCountError(game, engine.player_counts, len(playing))
         state = engine.new_state(len(playing))
         players = list(state.to_json().get("players", []))
         seats = dict(zip(players, seats_for(len(players), seat_count, playing), strict=True))
@@ -119,7 +148,7 @@ class Session:
         if not isinstance(data, Mapping):
             raise InvalidStateError("a save must be a JSON object")
         if data.get("version") != SAVE_VERSION:
-            raise InvalidStateError(f"save version {data.get('version')!r} is not {SAVE_VERSION}")
+            raise SaveVersionError(data.get("version"))
         try:
             state = rules.state_from_json(data["state"])
             seats = {str(k): int(v) for k, v in dict(data["seats"]).items()}

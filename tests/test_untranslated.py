@@ -152,10 +152,6 @@ def test_menu_setup_sleep_statistics_and_messages(tmp_path: Path) -> None:
     assert_all_translated(texts)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the JSON parser's own detail ('Expecting property name ...') is shown as it said it",
-)
 def test_a_damaged_save_is_told_in_catalog_words(tmp_path: Path) -> None:
     (tmp_path / SAVE).write_text("{ not json", encoding="utf-8")
     watch = WordWatch(tmp_path)
@@ -168,10 +164,6 @@ def test_a_damaged_save_is_told_in_catalog_words(tmp_path: Path) -> None:
     assert_all_translated(seen_in(watch.words))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="leftover: controller/config.py writes its errors in English, the panel shows them",
-)
 @pytest.mark.parametrize(
     "section",
     ['[game]\nbot = "grandmaster"\n', "[display]\nwidth = 17\n", '[table]\nlanguage = "xx"\n'],

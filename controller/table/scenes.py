@@ -270,7 +270,7 @@ def standings(table: Shown) -> tuple[Standing, ...]:
         if session.kinds[alone] == "human":
             return (Standing(_("you won!") if won else _("you lost"), colour),)
         text = _("{player} won!") if won else _("{player} lost")
-        return (Standing(text.format(player=alone), colour),)
+        return (Standing(text.format(player=player_name(session, alone)), colour),)
     order = places(state, players)
     first = player_name(session, order[0])
     you = first in ("you", _("you"))  # the panel's name for a lone human

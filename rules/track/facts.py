@@ -23,6 +23,9 @@ class Area(Enum):
     HOME = "home"
     """Where the pieces wait that have not entered (``home`` or ``out``)."""
     GOAL = "goal"
+    LAP = "lap"
+    """A piece back on its own start field after the whole round, before its goal
+    (Kleiner Ärger's ``lap``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,8 @@ def spot(field: int | str) -> Spot:
         return Spot(Area.TRACK, field)
     if field in ("home", "out"):
         return Spot(Area.HOME)
+    if field == "lap":
+        return Spot(Area.LAP)
     if field.startswith("goal"):
         return Spot(Area.GOAL, field[4:])
     return Spot(Area.TRACK, field)

@@ -10,14 +10,14 @@ its status line.
 
 from __future__ import annotations
 
+from controller.games.presentation import colour_name
 from controller.i18n import _
-from controller.words import colour_word
 from rules.backgammon.engine import PLAYERS, BackgammonState
 from rules.core import State
 
 
 def game_end_banner(before: State, after: State) -> str | None:
-    """``"white +2  2:0"`` (points won, then the score, white first) when ``after``
+    """``"orange +2  2:0"`` (points won, then the score, white's first) when ``after``
     starts a new game of the same match, with ``Crawford`` when that game is the
     Crawford game; None for any other step (and for the match's last game, which the
     winner screen shows). Short, because it scrolls across a 16-pixel panel."""
@@ -28,4 +28,7 @@ def game_end_banner(before: State, after: State) -> str | None:
     winner, points, _kind = after.results[-1]
     white, black = after.score
     crawford = _("  Crawford") if after.crawford else ""
-    return f"{colour_word(PLAYERS[winner])} +{points}  {white}:{black}{crawford}"
+    # The side by the colour it is drawn in (orange, blue), as the rest of the table
+    # names it: the rules' "white" is no colour the panel shows.
+    side = colour_name(after.game.name, PLAYERS[winner])
+    return f"{side} +{points}  {white}:{black}{crawford}"

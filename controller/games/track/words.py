@@ -9,7 +9,7 @@ through the catalog.
 from __future__ import annotations
 
 from controller.games.presentation import colour_name, notation_words
-from controller.i18n import _
+from controller.i18n import _, pgettext
 from rules.core import Move, State
 from rules.track.engine import MaednState, TrackMove
 from rules.track.facts import Area, Spot, spot
@@ -19,6 +19,9 @@ def spot_words(where: Spot, *, start: bool) -> str:
     """A position in words: the piece on it when it starts a move, else the place."""
     if where.area is Area.HOME:
         return _("piece from home")
+    if where.area is Area.LAP:
+        # The round is done: the piece stands on its start field again, goal next.
+        return _("piece on lap") if start else pgettext("track move", "lap")
     if where.area is Area.GOAL:
         if start:
             return _("piece in goal {field}").format(field=where.field)
