@@ -31,6 +31,7 @@ from controller.games.backgammon.view_frame import (
     WHITE_OFF,
     animated_frame,
 )
+from controller.i18n import _
 from controller.scene import CheckerEntryView, MoveAnimation, RollAnimation, Scene, Standing
 from controller.views import palette
 from controller.views.palette import WHITE
@@ -136,7 +137,7 @@ def _winner() -> Scene:
     before = before.roll((6, 5))
     after = before.apply(before.legal_moves()[0])
     assert after.is_terminal()
-    words = (Standing("you win!", "white"),)
+    words = (Standing(_("you win!"), "white"),)
     return Scene(after, t=1.3, winner="white", result=words, result_since=1.0)
 
 

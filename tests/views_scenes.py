@@ -154,9 +154,11 @@ SCENES: dict[str, Callable[[], AnyScene]] = {
         result_since=6.5,
     ),
     "minimaki_lost": lambda: Scene(
-        minimaki_midgame(), t=0.5, result=(Standing("you lost", "black"),)
+        minimaki_midgame(), t=0.5, result=(Standing(_("you lost"), "black"),)
     ),
-    "message": lambda: MessageScene("save moved aside", t=1.5, kind="error"),
+    "message": lambda: MessageScene(
+        _("not saved: {problem}").format(problem=_("disk full")), t=1.5, kind="error"
+    ),
     # the German letters, standing still where they fit, to judge them enlarged
     "letters_caps": lambda: MessageScene("ÄÖÜ", t=0.0),
     "letters_small": lambda: MessageScene("äöüß", t=0.0),
