@@ -50,3 +50,28 @@ def test_the_table_only_queues_its_saves_and_records() -> None:
     assert isinstance(effects[0], Record) and effects[0].outcome == "finished"
     assert effects[1:] == [Save(table.session)]
     assert table.take_effects() == []
+
+
+def test_a_save_while_a_bot_thinks_holds_the_rng_from_before_its_seed() -> None:
+    """The loop writes a queued save after the next frame, and the table may ask a bot
+    in between. The bot's seed is read from a copy of the RNG, and the session's RNG
+    moves past it only when the answer is taken, so a save written while the bot
+    thinks resumes into the same seed: the game plays on as one never interrupted (a
+    kill loop on a loaded machine saw it diverge when the ask drew from the RNG)."""
+    import random
+
+    from controller.table.bots import Thinking
+
+    seeds: list[int] = []
+    thinking = Thinking(lambda state, kind, request, seed: seeds.append(seed))
+    session = Session.start("maedn", "classic", ["bot", "bot"], seed=5, bot="random")
+    session.roll(session.draw_dice())
+    before = session.rng.getstate()
+    thinking.ask_move(session)
+    assert session.rng.getstate() == before  # a save now resumes into the same seed
+    thinking.ask_move(session)  # asked again after a resume: the same seed
+    thinking.taken(session)
+    reference = random.Random()
+    reference.setstate(before)
+    assert seeds == [reference.getrandbits(32)] * 2
+    assert session.rng.getstate() == reference.getstate()

@@ -10,7 +10,9 @@ dropped, and keeps the hint that arrived for the choice now on show.
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from controller.events import BotRequest, HintRequest, MoveRequest
 from controller.games import presentation
@@ -32,17 +34,34 @@ class Thinking:
         """The strong bot's move for the human choosing now (hint games only)."""
         self.waiting = False
         """A bot's move was asked for this choice and has not come in yet."""
+        self.after_seed: tuple[Any, ...] | None = None
+        """The session's RNG state once the asked bot's seed is drawn (see ask_move)."""
 
     def new_choice(self) -> None:
         """A new choice begins: the hint and any bot's move asked before are old."""
         self.hint = None
         self.waiting = False
+        self.after_seed = None
 
     def ask_move(self, session: Session) -> None:
         """The bot of the player on turn (or for a human whose time ran out) moves."""
         self.move_request = request = MoveRequest(self.move_request.number + 1)
         self.waiting = True
-        self.ask(session.state, session.bot, request, session.rng.getrandbits(32))
+        # The seed is read from a copy of the RNG; the session's own RNG moves on only
+        # when the answer is taken (:meth:`taken`). A save written while the bot thinks
+        # then holds the RNG as it was, and a game resumed from it asks with the same
+        # seed: it plays on exactly as a game never interrupted.
+        peek = random.Random()
+        peek.setstate(session.rng.getstate())
+        seed = peek.getrandbits(32)
+        self.after_seed = peek.getstate()
+        self.ask(session.state, session.bot, request, seed)
+
+    def taken(self, session: Session) -> None:
+        """The bot's answer is played: the session's RNG moves past the seed it used."""
+        if self.after_seed is not None:
+            session.rng.setstate(self.after_seed)
+            self.after_seed = None
 
     def ask_hint(self, session: Session, hints: bool) -> None:
         """Ask the strong bot for the best move of a human player (hint games only)."""

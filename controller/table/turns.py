@@ -168,12 +168,14 @@ class Turns:
         bots = self.table.bots
         if request == bots.move_request and bots.waiting and self.table.side_move(move):
             bots.waiting = False  # a resignation: played after the usual preview delay
+            bots.taken(self.table.require_session())
             return
         hint = self.table.bots.hint
         chosen = self.table.bots.answer(request, move, self.table.choice.moves)
         if chosen is None:
             self.table.dirty |= self.table.bots.hint is not hint
             return
+        bots.taken(self.table.require_session())
         self.table.choice.point_at(chosen)
         self.table.choice.whole_moves()  # a bot (or the timer) plays whole moves
         self.table.since = self.table.time.now
