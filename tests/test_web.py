@@ -347,6 +347,51 @@ def test_a_port_in_use_leaves_the_table_without_its_page() -> None:
         first.close()
 
 
+def test_the_appliance_starts_its_page_beside_the_table_and_stops_it() -> None:
+    """``run`` starts the page on its own thread, so READY (the first frame) does not wait
+    for aiohttp and mDNS; the page still serves the table, and closing it stops the
+    server and frees its port."""
+    from controller.web.beside import PageBeside
+
+    rig = ApplianceRig(None, buttons=False)
+    tee, publisher = mirrored(rig.app.loop.display)
+    rig.app.loop.display = tee
+    page = PageBeside(rig.app, publisher, 0).start()
+    try:
+        page._thread.join(30)
+        assert page.server is not None
+        port = page.server.port
+
+        async def state() -> int:
+            url = f"http://127.0.0.1:{port}/api/state"
+            async with aiohttp.ClientSession() as client, client.get(url) as response:
+                return response.status
+
+        assert run(state()) == 200
+    finally:
+        page.close()
+        rig.close()
+    assert page.server.thread is not None and not page.server.thread.is_alive()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", port))
+
+
+def test_a_page_that_cannot_listen_leaves_the_appliance_playing() -> None:
+    from controller.web.beside import PageBeside
+
+    first = ServedTable()
+    try:
+        rig = ApplianceRig(None, buttons=False)
+        _tee, publisher = mirrored(rig.app.loop.display)
+        assert first.server is not None
+        page = PageBeside(rig.app, publisher, first.server.port).start()
+        page.close()
+        assert page.server is None and page.announcement is None
+        rig.close()
+    finally:
+        first.close()
+
+
 def test_server_stops_cleanly() -> None:
     server = WebServer(FramePublisher(16, 16), EventQueue(), 0)
     server.start()

@@ -255,24 +255,18 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         poweroff=poweroff,
         events=events,
     )
-    server = None
+    page = None
     if publisher is not None:
-        from controller.web.attach import serve
+        # beside the table, not before it: READY comes with the first frame
+        from controller.web.beside import PageBeside
 
         phones = [i for i, p in enumerate(config.players) if p == "phone"]
-        server = serve(app, publisher, config.web.port, phones, Path(args.config))
-    announcement = None
-    if server is not None:
-        from controller.web.mdns import announce
-
-        announcement = announce(server.port)
+        page = PageBeside(app, publisher, config.web.port, phones, Path(args.config)).start()
     try:
         shutdown = app.run()
     finally:
-        if announcement is not None:
-            announcement.close()
-        if server is not None:
-            server.stop()
+        if page is not None:
+            page.close()
     app.notifier.stopping()
     log.info("stopped (%s)", shutdown.reason if shutdown else "table")
     return 0
