@@ -21,6 +21,7 @@ from typing import Any
 import rules
 from controller.history.record import HistoryEntry
 from controller.history.store import HistoryError
+from controller.replay import replay_event
 from rules.errors import RulesError
 from rules.playout import PlayStep
 
@@ -41,20 +42,13 @@ def replay(record: HistoryEntry) -> list[PlayStep]:
         raise HistoryError(f"{where}: its start position no longer loads: {exc}") from None
     steps: list[PlayStep] = []
     for number, entry in enumerate(record.history, start=1):
-        player = str(entry.get("player") or "")
         try:
-            if "dice" in entry:
-                dice = tuple(int(d) for d in entry["dice"])
-                after = state.roll(dice)
-                steps.append(PlayStep(player, state, after, dice=dice))
-            else:
-                move = state.parse_move(str(entry["move"]))
-                after = state.apply(move)
-                steps.append(PlayStep(player, state, after, move=move))
+            step = replay_event(state, entry)
         except (RulesError, KeyError, TypeError, ValueError) as exc:
             problem = f"{where}: event {number} ({entry}) does not replay: {exc}"
             raise HistoryError(problem) from None
-        state = after
+        steps.append(step)
+        state = step.after
     if state.to_json() != record.final_state:
         raise HistoryError(f"{where}: its events do not lead to its recorded final position")
     return steps

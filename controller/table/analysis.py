@@ -23,6 +23,7 @@ import rules
 from controller.games import presentation
 from controller.games.presentation import AnalysisFrame
 from controller.i18n import _
+from controller.replay import replay_event
 from controller.session import Session
 from controller.table.clock import TableTime
 from rules.playout import PlayStep
@@ -51,16 +52,8 @@ def replayed(
     state = rules.get_game(game, preset).new_state(players)
     steps: list[PlayStep] = []
     for entry in history:
-        player = str(entry.get("player") or "")
-        if "dice" in entry:
-            dice = tuple(int(d) for d in entry["dice"])
-            after = state.roll(dice)
-            steps.append(PlayStep(player, state, after, dice=dice))
-        else:
-            move = state.parse_move(str(entry["move"]))
-            after = state.apply(move)
-            steps.append(PlayStep(player, state, after, move=move))
-        state = after
+        steps.append(replay_event(state, entry))
+        state = steps[-1].after
     return steps
 
 
