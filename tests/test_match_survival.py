@@ -8,6 +8,7 @@ started on exactly that file must go on with the match at that score.
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -94,3 +95,51 @@ def test_a_cut_right_after_a_match_game_resumes_at_that_score(
     on_disk = read_save(cut)
     assert on_disk is not None and len(on_disk["history"]) > before, "the match plays on"
     assert on_disk["state"]["games"][: len(saved["state"]["games"])] == saved["state"]["games"]
+
+
+def test_kill_9_right_after_a_match_game_resumes_the_match(tmp_path: Path) -> None:
+    """The real appliance process plays a bot match; SIGKILL as soon as the save shows
+    the first game finished (no handler runs: a pulled plug). The save loads by
+    itself, and the restarted process resumes the match at that score and plays on."""
+    from controller.testing.files import write_config
+    from controller.testing.notify import NotifySocket
+    from controller.testing.process import ApplianceProcess, wait_for_saves
+
+    config = write_config(tmp_path, seats=("bot", "bot"))
+    state = tmp_path / "state"
+    write_bot_game(state, "backgammon", "match7", 2, seed=2)
+    first = ApplianceProcess(config, state, log_dir=tmp_path)
+    try:
+        saved = None
+        for _ in range(6000):  # polled: a save is a rename, there is no event
+            saved = read_save(state)
+            if saved is not None and saved["state"]["games"]:
+                break
+            assert first.process.poll() is None, first.stderr()
+            time.sleep(0.05)
+        assert saved is not None and saved["state"]["games"], "no match game ended"
+        first.kill()
+    finally:
+        first.close()
+    killed = read_save(state)
+    assert killed is not None
+    resumed = SaveStore(state).load()
+    assert resumed is not None, "the save at the cut loads by itself"
+    score = killed["state"]["score"]
+    assert sum(score.values()) == sum(g["points"] for g in killed["state"]["games"])
+    notify = NotifySocket()
+    second = ApplianceProcess(config, state, notify, log_dir=tmp_path)
+    try:
+        assert notify.wait_for("READY=1", timeout=60) is not None, second.stderr()
+        assert wait_for_saves(state, len(killed["history"]) + 4) is not None, second.stderr()
+        code, _ = second.terminate()
+    finally:
+        second.close()
+        notify.close()
+    assert code == 0
+    assert "resuming backgammon/match7" in second.stderr()
+    final = read_save(state)
+    assert final is not None and final["history"][: len(killed["history"])] == killed["history"]
+    games = final["state"]["games"]
+    assert games[: len(killed["state"]["games"])] == killed["state"]["games"]
+    assert sum(final["state"]["score"].values()) >= sum(score.values())
