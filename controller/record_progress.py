@@ -1,7 +1,8 @@
 """Say how far the simulator's GIF recording is written, while it is written.
 
-Quitting a long ``--record`` session takes a moment: every frame is encoded into the
-GIF. Without a word the program looks hung, so this prints which file is written and
+Quitting a long ``--record`` session writes every frame kept (they were encoded as
+they were shown, so this is quick, but it is the file the player waits for), so this
+prints which file is written and
 how many frames are done: one line updated in place on a terminal (at most every 2 %),
 and only the first and the last line when the output is a file or a pipe. A terminal
 that is gone (the simulator was hung up) is no reason to stop writing the file.

@@ -20,6 +20,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 # Imported after the environment is set: the harness builds gpiozero pins.
 from controller.testing.clock import FakeClock  # noqa: E402
+from controller.testing.files import MountUnavailable, tmpfs  # noqa: E402
 from controller.testing.rig import ApplianceRig  # noqa: E402
 
 # -- the fake clock and the appliance harness -------------------------------------------
@@ -83,6 +84,7 @@ SLOW = (
 )
 PROCESS = (
     "tests/test_config_on_panel.py::test_no_panel_chosen_yet",
+    "tests/test_match_survival.py::test_kill_9_",  # spieltisch run killed mid-match
     "tests/test_appliance_process.py",
     "tests/test_corrupt_saves.py",
     "tests/test_sim_terminal.py",
@@ -106,3 +108,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
         if item.nodeid.startswith(PROCESS):
             item.add_marker(pytest.mark.process)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MiB tmpfs (:func:`controller.testing.files.tmpfs`) to fill with
+    :func:`~controller.testing.files.fill`; skipped where this process may not mount."""
+    try:
+        with tmpfs(tmp_path / "disk") as mount_point:
+            yield mount_point
+    except MountUnavailable as exc:
+        pytest.skip(str(exc))

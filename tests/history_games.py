@@ -3,14 +3,9 @@ played at an in-process table (the real Appliance, luma's dummy panel, a fake cl
 
 from __future__ import annotations
 
-import contextlib
 import random
-import shutil
-import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-
-import pytest
 
 from controller.machine import Mode
 from controller.session import Session
@@ -52,26 +47,3 @@ def table_game(state_dir: Path, game: str, preset: str, seats: int, seed: int) -
     finally:
         rig.close()
     return rig
-
-
-@contextlib.contextmanager
-def tmpfs(mount_point: Path, size: str = "1m") -> Iterator[Path]:
-    """A small tmpfs at ``mount_point`` (1 MiB: room for SQLite's write-ahead log and
-    its 32 KiB index) where this process may mount (root, as CI and this machine run);
-    the test is skipped elsewhere."""
-    mount_point.mkdir()
-    tool = shutil.which("mount")
-    if tool is None:
-        pytest.skip("no mount command")
-    done = subprocess.run(
-        [tool, "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)

@@ -126,3 +126,32 @@ def _read(fd: int) -> bytes:
         return os.read(fd, 65536)
     except OSError:
         return b""
+
+
+def test_each_frame_plays_back_as_the_picture_shown(tmp_path: Path, fake_clock: FakeClock) -> None:
+    """The frames are encoded as they arrive (so closing takes only the writing): each
+    one comes back pixel for pixel, with its own colours, however many colours the
+    others have."""
+    import random
+
+    rng = random.Random(3)
+    shown = []
+    for count in (1, 2, 17, 200):
+        picture = Image.new("RGB", (16, 16))
+        for _ in range(count):
+            spot = (rng.randrange(16), rng.randrange(16))
+            picture.putpixel(spot, (rng.randrange(256), rng.randrange(256), 255))
+        shown.append(picture)
+    path = tmp_path / "game.gif"
+    recorder = GifRecorder(path, 16, 16, "RGB", scale=2, clock=fake_clock)
+    for picture in shown:
+        fake_clock.advance(0.5)
+        recorder.show(picture)
+    recorder.close()
+    with Image.open(path) as gif:
+        assert gif.n_frames == len(shown) and gif.info.get("loop") == 0
+        for index, picture in enumerate(shown):
+            gif.seek(index)
+            expected = picture.resize((32, 32), Image.Resampling.NEAREST)
+            assert picture.getcolors(256) is not None  # a palette holds it without loss
+            assert gif.convert("RGB").tobytes() == expected.tobytes()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,10 +21,10 @@ from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage, Statisti
 from controller.session import Session
 from controller.table import Table, TableOptions
 from controller.table.effects import Effect, Record, Save
+from controller.testing.files import fill
 from controller.testing.rig import ApplianceRig
 from hardware.interfaces import ButtonEvent
-from tests.history_games import played, tmpfs
-from tests.test_save_failures import fill
+from tests.history_games import played
 
 V1_DATABASE = Path(__file__).parent / "data" / "history_v1.sqlite3"
 """Written by the first schema version: a finished Kleiner Ärger game (red won), a
@@ -343,12 +343,6 @@ def play_to_the_end(rig: ApplianceRig) -> None:
         if rig.table.state is Mode.GAME_OVER and not rig.table.outbox.records_waiting():
             return
     pytest.fail("the bot did not finish the game")
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    with tmpfs(tmp_path / "disk") as mount_point:
-        yield mount_point
 
 
 def test_a_full_disk_never_stops_play_warns_and_records_later(

@@ -20,9 +20,9 @@ from controller.cli import main
 from controller.history.export import replay
 from controller.history.record import record_of
 from controller.history.store import HistoryStore
-from tests.history_games import played, table_game, tmpfs
+from controller.testing.files import fill
+from tests.history_games import played, table_game
 from tests.test_backgammon_mat import GNUBG, actions, gnubg_actions, gnubg_scores, long_left_plays
-from tests.test_save_failures import fill
 
 ROOT = Path(__file__).resolve().parent.parent
 V1_DATABASE = Path(__file__).parent / "data" / "history_v1.sqlite3"
@@ -221,18 +221,17 @@ def test_bad_input_is_one_line_and_exit_2(
 
 
 def test_a_failed_export_leaves_an_older_file_whole(
-    table_games: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    table_games: Path, capsys: pytest.CaptureFixture[str], small_disk: Path
 ) -> None:
     """The disk fills up while exporting over an older export: exit 2, one line, and
     the older file is untouched (the export goes to a temp file and is renamed)."""
-    with tmpfs(tmp_path / "disk") as disk:
-        target = disk / "match.mat"
-        target.write_text("an older export\n", encoding="utf-8")
-        fill(disk)
-        code, _, err = history(capsys, table_games, "export", "1", str(target))
-        assert code == 2 and err.count("\n") == 1 and "cannot write" in err, err
-        assert target.read_text(encoding="utf-8") == "an older export\n"
-        assert sorted(p.name for p in disk.iterdir()) == ["filler", "match.mat"]
+    target = small_disk / "match.mat"
+    target.write_text("an older export\n", encoding="utf-8")
+    fill(small_disk)
+    code, _, err = history(capsys, table_games, "export", "1", str(target))
+    assert code == 2 and err.count("\n") == 1 and "cannot write" in err, err
+    assert target.read_text(encoding="utf-8") == "an older export\n"
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "match.mat"]
 
 
 def test_no_history_yet(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

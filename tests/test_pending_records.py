@@ -21,10 +21,9 @@ from controller.machine import Mode
 from controller.persistence import SaveStore
 from controller.safekeeping import RETRY_S
 from controller.session import Session
+from controller.testing.files import fill
 from controller.testing.rig import ApplianceRig
 from hardware.interfaces import ButtonEvent
-from tests.history_games import tmpfs
-from tests.test_save_failures import fill
 
 
 def play_to_the_end(rig: ApplianceRig) -> None:
@@ -53,12 +52,6 @@ def recorded(state_dir: Path) -> list[str]:
 def saved(state_dir: Path) -> dict[str, object]:
     data: dict[str, object] = json.loads((state_dir / "session.json").read_text("utf-8"))
     return data
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    with tmpfs(tmp_path / "disk") as mount_point:
-        yield mount_point
 
 
 def test_a_game_that_ended_on_a_full_disk_is_written_once_the_disk_has_room(

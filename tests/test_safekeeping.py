@@ -48,7 +48,11 @@ def test_the_table_only_queues_its_saves_and_records() -> None:
         table.tick(max(wake, table.now))
     effects = table.take_effects()
     assert isinstance(effects[0], Record) and effects[0].outcome == "finished"
-    assert effects[1:] == [Save(table.session)]
+    assert len(effects) == 2 and isinstance(effects[1], Save)
+    saved, live = effects[1].session, table.session
+    assert saved is not None and live is not None
+    assert saved is not live, "a copy made when queued: the live game may move on"
+    assert saved.to_json() == live.to_json()
     assert table.take_effects() == []
 
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import errno
 import json
-import os
-import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ import pytest
 from controller.persistence import SaveStore
 from controller.safekeeping import save_warning
 from controller.session import Session
+from controller.testing.files import fill
 from controller.testing.rig import ApplianceRig
 
 
@@ -102,41 +101,6 @@ def test_a_vanished_state_directory_warns_and_play_goes_on(
     assert saved_history(state_dir) == history(rig)
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 64 KiB tmpfs, where this process may mount (root, as CI and this machine run)."""
-    mount_point = tmp_path / "disk"
-    mount_point.mkdir()
-    tool = shutil.which("mount")
-    if tool is None:
-        pytest.skip("no mount command")
-    done = subprocess.run(
-        [tool, "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount_point)],
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
-
-
-def fill(directory: Path) -> Path:
-    """Fill the disk to the last byte with one file."""
-    filler = directory / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
-    try:
-        while True:
-            os.write(fd, b"\0" * 512)
-    except OSError as exc:
-        assert exc.errno == errno.ENOSPC
-    finally:
-        os.close(fd)
-    return filler
-
-
 def test_a_full_then_read_only_disk_warns_and_recovers(
     small_disk: Path, appliance_rig: Callable[..., ApplianceRig]
 ) -> None:
@@ -149,6 +113,8 @@ def test_a_full_then_read_only_disk_warns_and_recovers(
     play(rig, 6)
     assert saved_history(state_dir) == before, "the last good save was damaged"
     assert not list(state_dir.glob(".session-*")), "a temp file was left behind"
+    kept = SaveStore(state_dir).load()  # a power cut now resumes the last good save
+    assert kept is not None and len(kept.history) == len(before)
     filler.unlink()
     play(rig, 2)
     assert rig.app.keeper.failing_saves == 0

@@ -268,3 +268,63 @@ def test_quitting_a_recording_says_what_it_writes_with_progress(mode: str, tmp_p
     with Image.open(gif) as picture:
         assert picture.n_frames == total
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize("mode", ["terminal", "window"])
+def test_a_hangup_while_recording_writes_the_save_then_a_whole_gif_and_exits(
+    mode: str, tmp_path: Path, tmux: list[str], record_property: Record
+) -> None:
+    """tmux kill-session hangs up a ``--record`` session (SIGHUP, the terminal gone):
+    the process ends, nothing it started is left, the game is saved and loads, and the
+    GIF is whole, every frame readable, written after the save. The frames are encoded
+    while the game is played, so closing only joins them (the exit time is recorded as
+    ``sim_exit_s``, not asserted)."""
+    from PIL import Image
+
+    from controller.persistence import SaveStore
+
+    state_dir = tmp_path / "state"
+    gif = tmp_path / "game.gif"
+    command = " ".join(map(str, [*sim_command(mode, state_dir), "--record", str(gif)]))
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-s", "rec", "-x", "80", "-y", "24", f"exec {command}"],
+        env=sim_env(mode),
+        cwd=tmp_path,
+        check=True,
+    )
+    pane = subprocess.run(
+        [*tmux, "list-panes", "-t", "rec", "-F", "#{pane_pid}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pid = int(pane.stdout.split()[0])
+
+    def screen() -> str:
+        shown = subprocess.run(
+            [*tmux, "capture-pane", "-p", "-t", "rec"], capture_output=True, text=True
+        )
+        return shown.stdout
+
+    try:
+        assert wait_until(playing(mode, state_dir, screen)), screen()
+        seen = moves_saved(state_dir)
+        start = time.monotonic()
+        subprocess.run([*tmux, "kill-session", "-t", "rec"], check=True)
+        assert wait_until(lambda: not alive(pid), timeout=30), f"the sim ({mode}) still runs"
+    finally:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    record_property("sim_exit_s", round(time.monotonic() - start, 3))
+    assert in_session(pid) == [], "a process the sim started is still running"
+    assert moves_saved(state_dir) >= seen, "the game played so far is saved"
+    assert SaveStore(state_dir).load() is not None, "and it loads: the game resumes"
+    save = state_dir / "session.json"
+    assert save.stat().st_mtime_ns <= gif.stat().st_mtime_ns, "the save comes first"
+    with Image.open(gif) as picture:
+        assert picture.n_frames > 1
+        for index in range(picture.n_frames):
+            picture.seek(index)
+            picture.convert("RGB").load()  # every frame decodes
+            assert picture.info["duration"] >= 20
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

@@ -9,7 +9,7 @@ start ``spieltisch run`` as systemd does and watch READY and its log.
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,6 @@ from controller.testing.files import read_save, write_bot_game, write_config
 from controller.testing.notify import NotifySocket
 from controller.testing.process import ApplianceProcess
 from controller.testing.rig import ApplianceRig
-from tests.history_games import tmpfs
 
 
 def play(rig: ApplianceRig, entries: int) -> None:
@@ -70,12 +69,6 @@ def test_an_unusable_state_directory_is_one_line_and_play_goes_on(
     ], errors
     assert rig.app.keeper.save_failures >= 8
     assert blocker.read_text() == "a file where the state directory should be"
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    with tmpfs(tmp_path / "disk") as mount_point:
-        yield mount_point
 
 
 def test_a_read_only_state_disk_resumes_the_game_and_plays_on(

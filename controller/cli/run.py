@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from controller.cli.sim_checks import sim_config, validate_sim_args
+from controller.cli.sim_checks import game_to_start, sim_config, validate_sim_args
 from controller.sim.legend import key_help
 
 if TYPE_CHECKING:
@@ -93,7 +93,19 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         help="short delays: bots, forced moves, dice and moves go quickly",
     )
     sim.add_argument("--config", type=Path, help="take game settings from this config file")
-    sim.add_argument("--state-dir", type=Path, help="save and resume the game here")
+    sim.add_argument(
+        "--state-dir",
+        type=Path,
+        help="save and resume the game here; with --game, a game of that game and preset "
+        "in progress there is resumed, another one is refused (leave out --game to "
+        "resume it, or add --new)",
+    )
+    sim.add_argument(
+        "--new",
+        action="store_true",
+        help="with --game and --state-dir: start a new game even over a game in progress "
+        "there (that game is discarded; the history keeps the games already finished)",
+    )
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
     sim.add_argument(
         "--web",
@@ -324,6 +336,9 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         choice = "window" if has_screen() else "terminal"
     if args.screenshot is not None and choice != "window":
         raise ValueError("--screenshot writes the window: use it with --display window")
+    resuming = game_to_start(args)  # before a window opens: a refusal is one line
+    if resuming is not None:
+        sys.stderr.write(f"spieltisch sim: {resuming}\n")
     setup_logging("WARNING")
     note = ""
     if choice == "window":

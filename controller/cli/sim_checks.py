@@ -8,13 +8,15 @@ play a bot game over a broken config or a seat list the game cannot seat.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from pathlib import Path
 
 import rules
 from controller.config import Config, default_config, load_config
 from controller.input_checks import is_finite_number, quote
-from controller.session import SEAT_KINDS
+from controller.persistence import MAX_SAVE_BYTES, SAVE_NAME
+from controller.session import SEAT_KINDS, Session
 
 MAX_DELAY_S = 60.0
 """The text board's longest pause between moves (``--delay``)."""
@@ -92,3 +94,46 @@ def sim_config(args: argparse.Namespace) -> Config:
     """``--config FILE`` validated exactly as ``run`` and ``config check`` do (a
     ``ConfigError`` lists every problem), or the simulator's defaults."""
     return load_config(args.config) if args.config is not None else default_config()
+
+
+def saved_game(state_dir: Path | None) -> tuple[str, str] | None:
+    """The game and preset of the unfinished game saved in ``state_dir``, or None
+    (no directory, no save, a finished game, or a save the table will report as
+    damaged when it starts). Read without touching the file: a damaged save is the
+    appliance's to move aside, with its message on the panel."""
+    if state_dir is None:
+        return None
+    path = Path(state_dir) / SAVE_NAME
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_SAVE_BYTES:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        session = Session.from_json(data)
+    except (OSError, ValueError, RecursionError):  # InvalidStateError is a ValueError
+        return None
+    if session.state.is_terminal():
+        return None
+    return session.game, session.preset
+
+
+def game_to_start(args: argparse.Namespace) -> str | None:
+    """What ``--game`` does with a game in progress in ``--state-dir``, decided before
+    anything opens. A save of the same game and preset is resumed (the note returned
+    says so; the caller prints it); a different one is never replaced silently: that
+    is a one-line error naming both ways on (``ValueError``), and ``--new`` discards it
+    on purpose. Clears ``args.game`` when the save is to be resumed."""
+    if args.game is None or getattr(args, "new", False):
+        return None
+    saved = saved_game(args.state_dir)
+    if saved is None:
+        return None
+    game, preset = saved
+    wanted = rules.get_game(args.game, args.preset)
+    where = quote(str(args.state_dir))
+    if (game, preset) == (wanted.name, wanted.preset):
+        args.game = args.preset = None
+        return f"resuming the {game} ({preset}) game in progress in {where}; --new starts a new one"
+    raise ValueError(
+        f"--state-dir {where} holds a {game} ({preset}) game in progress: "
+        f"leave out --game to resume it, or add --new to discard it"
+    )

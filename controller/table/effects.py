@@ -9,16 +9,34 @@ the disk and of what its failures show on the panel.
 
 from __future__ import annotations
 
+import json
+import logging
 from dataclasses import dataclass
 
 from controller.session import Session
+from rules.errors import InvalidStateError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class Save:
-    """Save this game (None: the table holds no game, the save file says so)."""
+    """Save this game (None: the table holds no game, the save file says so).
+
+    ``session`` is a copy made when the save was queued (:func:`snapshot`), not the
+    table's live game: the loop writes it after the next frame, and by then the live
+    game may have moved on (a bot's roll, the next game of a match), so the file
+    would hold a later moment than the one the table meant to keep."""
 
     session: Session | None
+
+
+def snapshot(session: Session) -> Session:
+    """An independent copy of ``session`` made through its save format, so that what
+    is queued is exactly what a resumed table reads back. A game that would not load
+    by itself raises :class:`InvalidStateError` here, while the previous good save is
+    still on disk."""
+    return Session.from_json(json.loads(json.dumps(session.to_json())))
 
 
 @dataclass(frozen=True)
@@ -44,7 +62,17 @@ class Outbox:
         """Save ``session``; a game that has ended is recorded first ("finished")."""
         if session is not None and session.state.is_terminal():
             self.record(session, "finished")
-        self.waiting.append(Save(session))
+        if session is None:
+            self.waiting.append(Save(None))
+            return
+        try:
+            copy = snapshot(session)
+        except InvalidStateError as exc:
+            # A bug, never the players' doing: keep the last save that loads rather
+            # than replace it with one that would be moved aside as damaged.
+            log.error("not saved: the game would not load again: %s", exc)
+            return
+        self.waiting.append(Save(copy))
 
     def record(self, session: Session | None, outcome: str) -> None:
         if session is None or session is self.recorded:

@@ -7,12 +7,21 @@ The fake hardware is part of the product's normal configuration: ``display.type 
 PNG), and ``input.type = "gpio"`` with gpiozero's MockFactory pins
 (``GPIOZERO_PIN_FACTORY=mock`` in a process, :func:`hardware.build.mock_pin_factory`
 in this one).
+
+A full disk is a real one too: :func:`tmpfs` mounts a small one and :func:`fill` fills
+it to the last byte, so the saves and the history meet the very ``ENOSPC`` a full SD
+card gives.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
-from collections.abc import Sequence
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,3 +115,47 @@ def read_save(state_dir: Path) -> dict[str, Any] | None:
     except FileNotFoundError:
         return None
     return data
+
+
+class MountUnavailable(Exception):
+    """This process may not mount a tmpfs here (not root, or no ``mount``): a test
+    skips, it does not fail."""
+
+
+@contextlib.contextmanager
+def tmpfs(mount_point: Path, size: str = "1m") -> Iterator[Path]:
+    """A small tmpfs at ``mount_point`` (1 MiB: room for SQLite's write-ahead log and
+    its 32 KiB index, little enough to fill at once), unmounted at the end whatever
+    happened. Raises :class:`MountUnavailable` where this process may not mount."""
+    mount_point.mkdir()
+    tool = shutil.which("mount")
+    if tool is None:
+        raise MountUnavailable("no mount command")
+    done = subprocess.run(
+        [tool, "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise MountUnavailable(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+def fill(directory: Path) -> Path:
+    """Fill the disk under ``directory`` to the last byte with one file (returned: the
+    disk has room again once it is deleted). Any error but a full disk is raised."""
+    filler = directory / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, b"\0" * 512)
+    except OSError as exc:
+        if exc.errno != errno.ENOSPC:
+            raise
+    finally:
+        os.close(fd)
+    return filler
