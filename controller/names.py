@@ -16,14 +16,22 @@ from collections.abc import Mapping
 from controller.games import colour_name, preset_name, title
 from controller.words import seat_word
 
-__all__ = ["colour_name", "player_name", "preset_name", "title"]
+__all__ = ["colour_name", "player_name", "preset_name", "seat_role", "title"]
 
 
 def player_name(game: str, player: str, kinds: Mapping[str, str]) -> str:
     """How the panel calls ``player``: "you" and "bot" when one human plays one bot,
     otherwise the colour it is drawn in."""
+    role = seat_role(player, kinds)
+    return seat_word(role) if role is not None else colour_name(game, player)
+
+
+def seat_role(player: str, kinds: Mapping[str, str]) -> str | None:
+    """The seat word, "you" or "bot", when one human plays one bot; else None (players go by colour).
+    Callers that must know whether ``player`` is the lone human ask this, not the
+    translated word, which another language may spell like a colour."""
     humans = [p for p, kind in kinds.items() if kind == "human"]
     bots = [p for p, kind in kinds.items() if kind == "bot"]
     if len(kinds) == 2 and len(humans) == 1 and len(bots) == 1:
-        return seat_word("you" if player in humans else "bot")
-    return colour_name(game, player)
+        return "you" if player in humans else "bot"
+    return None

@@ -47,10 +47,10 @@ def damage(exc: BaseException) -> str:
             reason=detail.format(line=exc.lineno, column=exc.colno)
         )
     if isinstance(exc, SaveVersionError):
-        detail = _("written by another version of the table (save version {found}, not {version})")
+        # Not damage: the file is whole, only from an older or newer table.
         found = exc.found if isinstance(exc.found, int) else "?"
-        return _("corrupt save: {reason}").format(
-            reason=detail.format(found=found, version=SAVE_VERSION)
+        return _("save from another version (save version {found}, not {version})").format(
+            found=found, version=SAVE_VERSION
         )
     if isinstance(exc, (RecursionError, OverflowError)):
         return _("corrupt save: {reason}").format(

@@ -290,6 +290,7 @@ def test_appliance_shows_a_bad_save_then_starts_the_menu(
     assert app.table.state is Mode.MESSAGE
     scene = app.table.scene()
     assert isinstance(scene, MessageScene) and "version" in scene.text
+    assert "corrupt" not in scene.text  # a whole file from another version is not damage
     app.loop.draw()
     assert app.loop.frames == 1
     for _ in range(5):

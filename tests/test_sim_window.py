@@ -219,9 +219,9 @@ def test_a_screenshot_that_cannot_be_written_is_said(tmp_path: Path, fake_clock:
     assert len(said) == 1 and said[0].startswith("screenshot not saved: ")
 
 
-def test_a_click_plays_at_the_table(fake_clock: FakeClock) -> None:
-    """The window as the appliance's display and input: a click on seat 1's OK in the
-    menu chooses the game, and the status line follows."""
+@pytest.fixture
+def windowed_app(fake_clock: FakeClock) -> Iterator[tuple[TableWindow, Appliance]]:
+    """The window as the appliance's display and input, on the fake clock, not started."""
     table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock)
     app = Appliance(
         default_config(),
@@ -234,6 +234,14 @@ def test_a_click_plays_at_the_table(fake_clock: FakeClock) -> None:
         bot_thread=False,
         options=TableOptions(bot="random"),
     )
+    yield table_window, app
+    app.close()
+
+
+def test_a_click_plays_at_the_table(windowed_app: tuple[TableWindow, Appliance]) -> None:
+    """The window as the appliance's display and input: a click on seat 1's OK in the
+    menu chooses the game, and the status line follows."""
+    table_window, app = windowed_app
     table_window.status_source = app.table.status
     app.start()
     app.loop.draw()
@@ -247,7 +255,6 @@ def test_a_click_plays_at_the_table(fake_clock: FakeClock) -> None:
         app.loop.step(timeout_cap=0)
     assert app.table.state is Mode.SETUP
     assert "NEXT: next entry" in table_window.status.text
-    app.close()
 
 
 # -- golden screenshots, one frame of each game ------------------------------------------
@@ -363,27 +370,17 @@ def test_seat_labels_are_as_big_at_32_leds_as_at_16() -> None:
         assert at_32 >= 20
 
 
-def test_the_first_frame_is_in_the_window_before_the_loop_runs(fake_clock: FakeClock) -> None:
+def test_the_first_frame_is_in_the_window_before_the_loop_runs(
+    windowed_app: tuple[TableWindow, Appliance],
+) -> None:
     """The window showed black until the loop's first iterations: the table's first
     picture is drawn, flipped and on screen as soon as the appliance starts."""
-    table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock)
-    app = Appliance(
-        default_config(),
-        display=table_window,
-        inputs=[table_window],
-        sound=None,
-        state_dir=None,
-        render=render,
-        clock=fake_clock,
-        bot_thread=False,
-        options=TableOptions(bot="random"),
-    )
+    table_window, app = windowed_app
     app.start()
     app.loop.first_frame()
     board = table_window.layout.board
     shown = table_window.picture().crop((board.x, board.y, board.x + board.w, board.y + board.h))
     assert shown.convert("L").getextrema()[1] > 60, "the board is still dark"
-    app.close()
 
 
 def test_a_window_the_system_shows_or_uncovers_is_drawn_again(window: TableWindow) -> None:

@@ -12,7 +12,8 @@ the choice of a move to :class:`~controller.table.choice.Choice`, questions to t
 to :class:`~controller.table.bots.Thinking`, animations to
 :class:`~controller.table.motion.Motion`, time and pace to
 :class:`~controller.table.clock.TableTime`, saves and records to an
-:class:`~controller.table.effects.Outbox`, and the picture to the pure functions of
+:class:`~controller.table.effects.Outbox`, what each state sets up on entry to
+:class:`~controller.table.entering.Entering`, and the picture to the pure functions of
 :mod:`controller.table.scenes`. What it keeps is the order of things: which press or
 deadline leads where, as the machine's transition table declares.
 
@@ -41,7 +42,6 @@ from typing import TYPE_CHECKING
 
 from controller.bot_worker import AnswerHere
 from controller.events import BotRequest
-from controller.i18n import _
 from controller.machine import Mode, Triggers, build_machine
 from controller.scene import AnyScene, StatisticsPage
 from controller.session import Session
@@ -52,12 +52,12 @@ from controller.table.buttons import Buttons
 from controller.table.choice import Choice
 from controller.table.clock import TableTime
 from controller.table.effects import Effect, Outbox
+from controller.table.entering import Entering
 from controller.table.menu import START, MenuRoom
 from controller.table.motion import DiceEntry, Motion
 from controller.table.options import TableOptions
 from controller.table.side_buttons import SideButtons
 from controller.table.turns import Turns
-from controller.views.text import scroll_seconds
 from hardware.interfaces import ButtonEvent, Cue, Sound
 from rules.core import Move
 
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class Table(Triggers, SideButtons):
+class Table(Triggers, Entering, SideButtons):
     """The machine's model. ``state`` (a :class:`Mode`) is maintained by transitions."""
 
     def __init__(
@@ -175,57 +175,6 @@ class Table(Triggers, SideButtons):
         """There is a move to choose, and "time!" has not already taken the choice."""
         late = self.time.action == self.turns.play_for_the_late or self.bots.waiting
         return bool(self.choice.moves) and not late
-
-    # -- entering a state ----------------------------------------------------------------
-
-    def on_enter_MENU(self, *_press: object) -> None:
-        self.clear_action()
-        self.time.hurry = False
-        self.since = self.time.now
-
-    def on_enter_SETUP(self, *_press: object) -> None:
-        self.menu.open_setup()
-        self.since = self.time.now
-
-    def on_enter_NEXT_TURN(self, *_press: object) -> None:
-        self.clear_action()
-        self.advance()
-
-    def on_enter_AWAIT_ROLL(self, *_press: object) -> None:
-        self.turns.await_roll()
-
-    def on_enter_ROLLING(self, *_press: object) -> None:
-        self.turns.rolling()
-
-    def on_enter_CHOOSE(self, *_press: object) -> None:
-        self.turns.choose()
-
-    def on_enter_MOVING(self, *_press: object) -> None:
-        self.turns.moving()
-
-    def on_enter_GAME_OVER(self, *_press: object) -> None:
-        self.motion.begin(self.time.now, self.options.winner_time_s)
-        self.over_since = self.time.now
-        self.time.hurry = False
-        self.play_cue("win")
-        self.persist()
-
-    def on_enter_CONFIRM_MENU(self, *_press: object) -> None:
-        self.clear_action()
-        self.since = self.time.now
-
-    def on_enter_MESSAGE(self, *_press: object) -> None:
-        self.clear_action()
-        self.since = self.time.now
-        shown = scroll_seconds(self.message, *self.panel)
-        self.time.schedule(max(self.options.message_time_s, shown), self.dismiss, paced=False)
-
-    def on_enter_SHUTDOWN(self, *_press: object) -> None:
-        self.clear_action()
-        self.message = _("bye")  # not a message left over from before
-        self.since = self.time.now
-        self.persist()
-        self.stop_requested = True
 
     # -- a game, a roll, a move ------------------------------------------------------------
 

@@ -273,7 +273,7 @@ def standings(table: Shown) -> tuple[Standing, ...]:
         return (Standing(text.format(player=player_name(session, alone)), colour),)
     order = places(state, players)
     first = player_name(session, order[0])
-    you = first in ("you", _("you"))  # the panel's name for a lone human
+    you = names.seat_role(order[0], session.kinds) == "you"
     said = _("you win!") if you else _("{player} wins").format(player=first)
     words = [Standing(said, order[0])]
     if len(order) > 2:
