@@ -25,9 +25,10 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from controller import i18n
 from controller.events import EventQueue, NoticeEvent
 from controller.i18n import _
-from controller.web import qr
+from controller.web import page_words, qr
 from controller.web.connections import HEADER_TIMEOUT_S, Counted, Counter, Refuse
 from controller.web.history_routes import HistoryRoutes
 from controller.web.pairing import CODE_S, Pairing, PairingError
@@ -53,7 +54,8 @@ STATIC = {
     "/static/setup.js": ("setup.js", "text/javascript"),
     "/static/history.js": ("history.js", "text/javascript"),
 }
-"""The only files served: fixed names, never a path taken from a request."""
+"""The only files served: fixed names, never a path taken from a request. The HTML
+files have their words filled in (:mod:`controller.web.page_words`)."""
 BUTTONS = ("ok", "next")
 KINDS = ("down", "up")
 
@@ -74,8 +76,11 @@ class WebApp:
         clock: Callable[[], float] = time.monotonic,
         config_path: Path | None = None,
         state_dir: Path | None = None,
+        language: str | None = None,
     ) -> None:
         self.publisher = publisher
+        self.language = language
+        """The table's language setting (config or ``--lang``); None: left open."""
         self.events = events
         self.phone_seats = tuple(phone_seats)
         self.hold_s = hold_s
@@ -85,6 +90,15 @@ class WebApp:
         self.changed = asyncio.Event()
         self.held: dict[tuple[int, str], asyncio.TimerHandle] = {}
         self.files = {path: (static_text(name), kind) for path, (name, kind) in STATIC.items()}
+        self.pages = {
+            path: {
+                language: page_words.render(self.files[path][0].decode("utf-8"), language)
+                for language in i18n.LANGUAGES
+            }
+            for path, (_name, kind) in STATIC.items()
+            if kind == "text/html"
+        }
+        """Each page in each language, built once: a missing word fails the start."""
         self.setup = SetupRoutes(self, config_path)
         panel = (publisher.width, publisher.height, publisher.mode)
         self.history = HistoryRoutes(state_dir, panel)
@@ -138,9 +152,18 @@ class WebApp:
 
     # -- pages ----------------------------------------------------------------------------
 
+    def page_language(self, request: web.Request) -> str:
+        return page_words.page_language(
+            self.language, request.headers.get("Accept-Language"), i18n.active_language()
+        )
+
     async def static(self, request: web.Request) -> web.Response:
         body, kind = self.files[request.path]
-        return web.Response(body=body, content_type=kind, charset="utf-8")
+        headers = {}
+        if request.path in self.pages:
+            body = self.pages[request.path][self.page_language(request)]
+            headers["Vary"] = "Accept-Language"
+        return web.Response(body=body, content_type=kind, charset="utf-8", headers=headers)
 
     async def state(self, request: web.Request) -> web.Response:
         session = self.pairing.session(request.cookies.get(COOKIE))
@@ -300,8 +323,10 @@ class WebServer:
         config_path: Path | None = None,
         state_dir: Path | None = None,
         header_s: float = HEADER_TIMEOUT_S,
+        language: str | None = None,
     ) -> None:
         self.publisher = publisher
+        self.language = language
         self.events = events
         self.config_path = config_path
         self.state_dir = state_dir
@@ -343,6 +368,7 @@ class WebServer:
             self.hold_s,
             config_path=self.config_path,
             state_dir=self.state_dir,
+            language=self.language,
         )
         runner = web.AppRunner(
             self.web.build(), handle_signals=False, access_log=None, keepalive_timeout=15
