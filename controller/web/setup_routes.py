@@ -2,7 +2,10 @@
 
 Reading needs nothing (like watching); checking, saving and starting need a paired
 phone and its CSRF token. Saving writes the file the appliance was started with
-(:mod:`controller.web.settings`); starting puts a
+(:mod:`controller.web.settings`) and hands the running table, through its event
+queue, the saved settings it takes at once (a :class:`~controller.events.SettingsEvent`:
+the move timer, the brightness, the sleep time; the rest waits for the next start);
+starting puts a
 :class:`~controller.events.StartGameEvent` on the table's queue, as a button would,
 and the table starts the game on its own thread when no game is being played.
 """
@@ -15,7 +18,7 @@ from typing import Protocol
 from aiohttp import web
 
 import rules
-from controller.events import EventQueue, StartGameEvent
+from controller.events import EventQueue, SettingsEvent, StartGameEvent
 from controller.web import settings
 from controller.web.replies import json_body, json_error
 from controller.web.settings import SettingsError
@@ -33,6 +36,8 @@ class Server(Protocol):
 
 
 ACTIONS = ("check", "save", "start")
+LIVE = ("move_timer_s", "brightness", "sleep_after_min")
+"""The fields a save changes on the running table; the others wait for the next start."""
 
 
 class SetupRoutes:
@@ -82,7 +87,14 @@ class SetupRoutes:
                 settings.save(self.config_path, checked.document)
             except SettingsError as exc:
                 return json_error(500, str(exc))
-            return web.json_response({"ok": True, "saved": str(self.config_path)})
+            self.app.events.put(
+                SettingsEvent(
+                    config.game.move_timer_s, config.display.brightness, config.sleep_after_min
+                )
+            )
+            return web.json_response(
+                {"ok": True, "saved": str(self.config_path), "live": list(LIVE)}
+            )
         if action == "start":
             preset = config.game.preset or rules.default_preset(config.game.name)
             playing = sum(kind != "empty" for kind in config.players)
