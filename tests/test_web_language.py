@@ -98,7 +98,7 @@ def test_a_german_table_serves_german_setup_and_history(german_table: ServedTabl
     setup, _vary = get_page(german_table, "/setup", "en-US,en")
     assert '<html lang="de">' in setup
     assert "Einstellungen speichern" in setup and "Helligkeit" in setup
-    assert "gespeichert: sofort" in setup  # beside the brightness: it applies at once
+    assert 'id="err-brightness"></span> <span class="hint when">sofort</span>' in setup
     history, _vary = get_page(german_table, "/history", None)
     assert "Statistik" in history and "Die Spieler und ihre Würfel" in history
     assert "Save settings" not in setup and "Players and their dice" not in history

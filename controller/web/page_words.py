@@ -84,10 +84,14 @@ WORDS: dict[str, str] = {
     "setup.refused": N_("refused"),
     "setup.not_saved": N_("not saved: see the fields marked"),
     "setup.not_started": N_("not started: see the fields marked"),
-    "setup.when_next": N_("saved: from the next start; Start a game: now"),
-    "setup.when_restart": N_("saved: from the next start"),
-    "setup.when_now": N_("saved: at once"),
-    "setup.when_turn": N_("saved: from the next turn"),
+    "setup.when": N_(
+        "Saved settings: those marked “at once” change the running table now, the others"
+        " wait for its next start. Start a game uses the game, rule set, seats and bot"
+        " strength at once."
+    ),
+    "setup.when_next": N_("next start"),
+    "setup.when_now": N_("at once"),
+    "setup.when_turn": N_("at once, from the next turn"),
     # the history page
     "history.game": N_("Game"),
     "history.player": N_("Player"),
