@@ -192,3 +192,18 @@ def test_a_saved_move_timer_is_the_next_turns_timer(tmp_path: Path) -> None:
         assert clock.timer_total == 8.0
     finally:
         table.close()
+
+
+def test_a_german_table_answers_in_german(german_table: ServedTable) -> None:
+    async def attempt() -> tuple[int, Any, int, Any]:
+        async with client_session() as client:
+            async with client.post(german_table.url + "/api/pair", json={"code": "1"}) as r:
+                pairing = (r.status, await r.json())
+            async with client.post(german_table.url + "/api/press", json={}) as r:
+                return (*pairing, r.status, await r.json())
+
+    status, pairing, press_status, press = run(attempt())
+    assert status == 403 and pairing["error"] == (
+        "auf dem Tisch steht kein Code: lass dir erst einen zeigen"
+    )
+    assert press_status == 403 and press["error"] == "koppel dieses Handy erst mit dem Tisch"

@@ -27,7 +27,7 @@ from aiohttp import WSMsgType, web
 
 from controller import i18n
 from controller.events import EventQueue, NoticeEvent
-from controller.i18n import _
+from controller.i18n import N_, _
 from controller.web import page_words, qr
 from controller.web.connections import HEADER_TIMEOUT_S, Counted, Counter, Refuse
 from controller.web.history_routes import HistoryRoutes
@@ -157,6 +157,12 @@ class WebApp:
             self.language, request.headers.get("Accept-Language"), i18n.active_language()
         )
 
+    def say(self, request: web.Request, message: str, **values: object) -> str:
+        """``message`` (marked ``N_``) in the page's language, ``{name}`` filled in: the
+        one-line answers a family reads beside a button."""
+        catalog = i18n.translations(self.page_language(request))
+        return catalog.gettext(message).format(**values)
+
     async def static(self, request: web.Request) -> web.Response:
         body, kind = self.files[request.path]
         headers = {}
@@ -183,7 +189,7 @@ class WebApp:
         try:
             code = self.pairing.new_code()
         except PairingError as exc:
-            return json_error(429, str(exc))
+            return json_error(429, exc.words(self.page_language(request)))
         # Watchers must not read the code off the mirror: no frame is published while
         # it is on the panel, until it is used up or its notice is over.
         shown = CODE_S / 4
@@ -220,7 +226,7 @@ class WebApp:
         try:
             session = self.pairing.pair(code, client)
         except PairingError as exc:
-            return json_error(403, str(exc))
+            return json_error(403, exc.words(self.page_language(request)))
         self.publisher.reveal()  # the code on the panel is used up: watching is safe again
         response = web.json_response({"paired": True, "csrf": session.csrf})
         response.set_cookie(
@@ -232,7 +238,7 @@ class WebApp:
 
     async def press(self, request: web.Request) -> web.Response:
         if not self.paired(request):
-            return json_error(403, "pair this phone with the table first")
+            return json_error(403, self.say(request, N_("pair this phone with the table first")))
         data = await json_body(request)
         seat, button, kind = data.get("seat"), data.get("button"), data.get("kind")
         if (

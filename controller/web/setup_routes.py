@@ -19,6 +19,7 @@ from aiohttp import web
 
 import rules
 from controller.events import EventQueue, SettingsEvent, StartGameEvent
+from controller.i18n import N_
 from controller.web import settings
 from controller.web.replies import json_body, json_error
 from controller.web.settings import SettingsError
@@ -31,6 +32,8 @@ class Server(Protocol):
     phone_seats: tuple[int, ...]
 
     def paired(self, request: web.Request) -> bool: ...
+
+    def say(self, request: web.Request, message: str, **values: object) -> str: ...
 
     def game_on(self) -> bool: ...
 
@@ -67,7 +70,9 @@ class SetupRoutes:
 
     async def change(self, request: web.Request) -> web.Response:
         if not self.app.paired(request):
-            return json_error(403, "pair this phone with the table first")
+            return json_error(
+                403, self.app.say(request, N_("pair this phone with the table first"))
+            )
         data = await json_body(request)
         action, form = data.get("action"), data.get("values")
         if action not in ACTIONS or not isinstance(form, dict):
@@ -82,7 +87,8 @@ class SetupRoutes:
         config = checked.config
         if action == "save":
             if self.config_path is None:
-                return json_error(409, "the simulator runs without --config FILE: nothing to save")
+                text = N_("the simulator runs without --config FILE: nothing to save")
+                return json_error(409, self.app.say(request, text))
             try:
                 settings.save(self.config_path, checked.document)
             except SettingsError as exc:
@@ -101,10 +107,17 @@ class SetupRoutes:
             counts = rules.get_game(config.game.name, preset).player_counts
             if playing not in counts:
                 allowed = ", ".join(map(str, counts))
-                message = f"{config.game.name} is for {allowed} players, {playing} chosen"
+                message = self.app.say(
+                    request,
+                    N_("{game} is for {allowed} players, {playing} chosen"),
+                    game=config.game.name,
+                    allowed=allowed,
+                    playing=playing,
+                )
                 return web.json_response({"ok": False, "errors": {"seats": [message]}}, status=422)
             if self.app.game_on():
-                return json_error(409, "a game is being played: end it at the table first")
+                text = N_("a game is being played: end it at the table first")
+                return json_error(409, self.app.say(request, text))
             kinds = tuple("human" if kind == "phone" else kind for kind in config.players)
             self.app.phone_seats = tuple(i for i, k in enumerate(config.players) if k == "phone")
             self.app.events.put(StartGameEvent(config.game.name, preset, kinds, config.game.bot))
