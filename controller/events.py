@@ -88,6 +88,19 @@ class StartGameEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class SettingsEvent:
+    """Settings the companion page's Setup saved that the running table takes at once:
+    the move timer of rule sets that have one (seconds, 0 off), the panel's brightness
+    (0 to 1) and the minutes without a press before it sleeps (0 never). The rest of
+    a saved file (the menu's first game, the seats, the bots, the language) is read
+    at the next start."""
+
+    move_timer_s: float
+    brightness: float
+    sleep_after_min: float
+
+
+@dataclass(frozen=True, slots=True)
 class ReloadEvent:
     """SIGHUP: read the config file again (used while ``run`` waits for a fixed config)."""
 
@@ -101,6 +114,7 @@ Event = (
     | ReloadEvent
     | NoticeEvent
     | StartGameEvent
+    | SettingsEvent
 )
 
 

@@ -30,12 +30,13 @@ from controller.events import (
     BotMoveEvent,
     EventQueue,
     NoticeEvent,
+    SettingsEvent,
     ShutdownEvent,
     StartGameEvent,
     StatusEvent,
     WakeEvent,
 )
-from controller.page_start import start_requested
+from controller.page_start import settings_saved, start_requested
 from controller.safekeeping import SAVE_WARNING_S, Safekeeping
 from controller.scene import AnyScene
 from controller.table import Table
@@ -155,6 +156,8 @@ class Loop:
         elif isinstance(event, StartGameEvent):
             table.at(now)
             start_requested(table, event)
+        elif isinstance(event, SettingsEvent):
+            settings_saved(table, self.display, event)
 
     def draw(self) -> None:
         table = self.table

@@ -1,21 +1,29 @@
-"""Start a game that the companion page's Setup asked for, on the loop thread.
+"""Start a game that the companion page's Setup asked for, and take the settings it
+saved, on the loop thread.
 
 The page only puts a :class:`~controller.events.StartGameEvent` on the queue; here the
 table starts it from the same places its own menu starts one (the menu, the setup, the
 statistics, a message, a game that is over) and never in the middle of a game: a game
 being played is ended only at the table, with the system button, so nobody on the
 network can end it for the players. Every refusal is a notice on the panel.
+
+Saved settings that concern only time and light (the move timer, the brightness, the
+sleep time) change the running table's knobs here, between two events, exactly as if
+it had started with them: a move timer already counting down runs out as it began,
+the next one is the new length; sleep is measured from the last press with the new
+minutes. Nothing the players chose for the game on the table changes.
 """
 
 from __future__ import annotations
 
 import logging
 
-from controller.events import StartGameEvent
+from controller.events import SettingsEvent, StartGameEvent
 from controller.i18n import _
 from controller.machine import Mode
 from controller.session import Session
 from controller.table import Table
+from hardware.interfaces import Display
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -54,3 +62,20 @@ def start_requested(table: Table, event: StartGameEvent) -> bool:
     log.info("the companion page starts %s/%s", event.game, session.preset)
     table.start_session(session)
     return True
+
+
+def settings_saved(table: Table, display: Display, event: SettingsEvent) -> None:
+    """Use ``event``'s move timer, brightness and sleep time from now on."""
+    table.options.preset_timer_s = event.move_timer_s
+    table.options.sleep_after_s = event.sleep_after_min * 60.0
+    try:
+        display.set_brightness(event.brightness)
+    except (OSError, ValueError) as exc:  # the config's check allows 0..1 only
+        log.warning("the page's brightness %s is not set: %s", event.brightness, exc)
+    log.info(
+        "the companion page set the move timer %.1f s, brightness %.2f, sleep %.1f min",
+        event.move_timer_s,
+        event.brightness,
+        event.sleep_after_min,
+    )
+    table.redraw()

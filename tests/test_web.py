@@ -143,12 +143,13 @@ class ServedTable:
         state_dir: Path | None = None,
         config_path: Path | None = None,
         size: int = 16,
+        language: str | None = None,
     ) -> None:
         self.rig = ApplianceRig(state_dir, seats=seats, buttons=False, size=size)
         tee, self.publisher = mirrored(self.rig.app.loop.display)
         self.rig.app.loop.display = tee
         phones = [0]
-        self.server = serve(self.rig.app, self.publisher, 0, phones, config_path)
+        self.server = serve(self.rig.app, self.publisher, 0, phones, config_path, language)
         assert self.server is not None
         self.url = f"http://127.0.0.1:{self.server.port}"
 

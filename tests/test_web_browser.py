@@ -8,6 +8,7 @@ download its ``.mat``, which GNU Backgammon imports. Screenshots along the way
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -257,5 +258,47 @@ def test_replay_a_finished_game_and_import_its_mat_in_gnubg(
         last = final["games"][-1]
         won[last["winner"]] = last["points"]
         assert gnubg_scores([mat], tmp_path) == [(len(final["games"]), won["white"], won["black"])]
+    finally:
+        table.close()
+
+
+def test_a_german_table_shows_german_setup_and_history(browser: Any, tmp_path: Path) -> None:
+    """The browser asks for English; the table is set to German, so German it is: the
+    labels, the seats' kinds as the panel calls them, decimals with a comma, dates and
+    the dice test as a German reads them."""
+    from tests.test_web_pages import GAMES, add_games, config_file
+
+    shots = Path(os.environ.get(SHOTS_ENV) or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    state = tmp_path / "state"
+    add_games(state, GAMES)
+    table = ServedTable(state_dir=state, config_path=config_file(tmp_path), language="de")
+    try:
+        table.rig.start()
+        browser.get(table.url + "/setup")
+        wait_for(lambda: browser.find_element("id", "game").get_attribute("value"), "the form")
+        assert browser.execute_script("return document.documentElement.lang") == "de"
+        body = browser.find_element("tag name", "body").text
+        assert "Helligkeit (0–1)" in body and "Einstellungen speichern" in body
+        assert "sofort" in body and "ab nächstem Start" in body and "Save settings" not in body
+        seat = browser.find_element("css selector", "#seat0 option:checked").text
+        assert seat == "Mensch"
+        assert browser.find_element("id", "brightness").get_attribute("value") == "0,5"
+        browser.save_screenshot(str(shots / "setup-de.png"))
+
+        browser.get(table.url + "/history")
+        rows = wait_for(
+            lambda: browser.find_elements("css selector", "#games tbody tr"), "the games"
+        )
+        chi = wait_for(lambda: browser.find_elements("css selector", ".player .chi"), "the charts")[
+            0
+        ].text
+        body = browser.find_element("tag name", "body").text
+        assert "Statistik" in body and "Die Spieler und ihre Würfel" in body
+        assert f"{len(GAMES)} Spiele" in browser.find_element("id", "count").text
+        ended = rows[0].find_elements("tag name", "td")[1].text
+        assert re.fullmatch(r"\d\d\.\d\d\.\d\d, \d\d:\d\d", ended), ended
+        assert re.search(r"Würfe, χ² = \d+,\d\d \(5 FG\), p = ", chi), chi
+        browser.save_screenshot(str(shots / "history-de.png"))
     finally:
         table.close()

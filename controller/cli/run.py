@@ -273,7 +273,9 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         from controller.web.beside import PageBeside
 
         phones = [i for i, p in enumerate(config.players) if p == "phone"]
-        page = PageBeside(app, publisher, config.web.port, phones, Path(args.config)).start()
+        page = PageBeside(
+            app, publisher, config.web.port, phones, Path(args.config), config.language
+        ).start()
     try:
         shutdown = app.run()
     finally:
@@ -448,7 +450,8 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         if publisher is not None:
             from controller.web.attach import serve
 
-            server = serve(app, publisher, args.web, phones, args.config)
+            language = args.lang if args.lang is not None else config.language
+            server = serve(app, publisher, args.web, phones, args.config, language)
             if server is not None:
                 sys.stderr.write(
                     f"spieltisch sim: companion page on http://localhost:{server.port}/\n"

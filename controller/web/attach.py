@@ -33,11 +33,15 @@ def serve(
     port: int,
     phone_seats: Sequence[int] = (),
     config_path: Path | None = None,
+    language: str | None = None,
 ) -> WebServer | None:
     """Start the server for ``app``; None (and one logged line) if it cannot listen or
     aiohttp is missing: the table plays on without its page. ``config_path`` is the
     file the Setup page saves to (the one the appliance was started with; None: the
-    page cannot save), and the history is read from ``app``'s state directory."""
+    page cannot save), and the history is read from ``app``'s state directory.
+    ``language`` is the table's language setting (the config's or ``--lang``; None
+    leaves the pages' language to the browser, as the table leaves its own to the
+    locale)."""
     table = app.table
     publisher.status_source = table.status
     publisher.dice_source = lambda: table.motion.last_dice
@@ -53,6 +57,7 @@ def serve(
             hold_s=app.config.buttons.hold_s,
             config_path=config_path,
             state_dir=app.store.directory if app.store is not None else None,
+            language=language,
         ).start()
     except ImportError as exc:
         log.error("companion page off: %s (install spieltisch[web])", exc)

@@ -41,12 +41,13 @@ class PageBeside:
         port: int,
         phone_seats: Sequence[int] = (),
         config_path: Path | None = None,
+        language: str | None = None,
     ) -> None:
         self.server: WebServer | None = None
         self.announcement: Announcement | None = None
         self._thread = threading.Thread(
             target=self._start,
-            args=(app, publisher, port, tuple(phone_seats), config_path),
+            args=(app, publisher, port, tuple(phone_seats), config_path, language),
             name="companion-page-start",
             daemon=True,
         )
@@ -62,8 +63,9 @@ class PageBeside:
         port: int,
         phone_seats: Sequence[int],
         config_path: Path | None,
+        language: str | None,
     ) -> None:
-        server = serve(app, publisher, port, phone_seats, config_path)
+        server = serve(app, publisher, port, phone_seats, config_path, language)
         if server is None:
             return  # serve() has said why, in one line; the table plays on
         self.server = server

@@ -18,6 +18,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from controller import i18n
+from controller.i18n import N_
+
 CODE_S = 120.0
 TRIES_PER_CODE = 5
 TRIES_PER_CLIENT = 3
@@ -36,7 +39,16 @@ class PairSession:
 
 
 class PairingError(ValueError):
-    """A refused pairing, in one line for the page."""
+    """A refused pairing, in one line for the page: English as ``str()`` (the log),
+    and in the page's language by :meth:`words`."""
+
+    def __init__(self, message: str, **values: object) -> None:
+        super().__init__(message.format(**values))
+        self.message = message
+        self.values = values
+
+    def words(self, language: str) -> str:
+        return i18n.translations(language).gettext(self.message).format(**self.values)
 
 
 class Pairing:
@@ -53,7 +65,7 @@ class Pairing:
         """A fresh code for the panel (at most one per :data:`NEW_CODE_GAP_S`)."""
         now = self.clock()
         if self.code is not None and now - self.last_code_at < NEW_CODE_GAP_S:
-            raise PairingError("a code was just shown on the table: type that one")
+            raise PairingError(N_("a code was just shown on the table: type that one"))
         self.code = f"{secrets.randbelow(10**6):06d}"
         self.code_expires = now + CODE_S
         self.code_tries = 0
@@ -65,10 +77,12 @@ class Pairing:
         now = self.clock()
         wrong, until = self.failures.get(client, (0, 0.0))
         if now < until:
-            raise PairingError(f"too many wrong codes: wait {int(until - now) + 1} s")
+            raise PairingError(
+                N_("too many wrong codes: wait {seconds} s"), seconds=int(until - now) + 1
+            )
         if self.code is None or now > self.code_expires:
             self.code = None
-            raise PairingError("no code is shown on the table: ask for one first")
+            raise PairingError(N_("no code is shown on the table: ask for one first"))
         if not hmac.compare_digest(code.strip().encode(), self.code.encode()):
             self.code_tries += 1
             wrong += 1
@@ -78,8 +92,8 @@ class Pairing:
             self.failures[client] = (0 if lock else wrong, lock)
             if self.code_tries >= TRIES_PER_CODE:
                 self.code = None
-                raise PairingError("wrong code; that code is void now: ask for a new one")
-            raise PairingError("wrong code")
+                raise PairingError(N_("wrong code; that code is void now: ask for a new one"))
+            raise PairingError(N_("wrong code"))
         self.code = None
         self.failures.pop(client, None)
         self._expire(now)

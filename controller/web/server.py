@@ -25,9 +25,10 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from controller import i18n
 from controller.events import EventQueue, NoticeEvent
-from controller.i18n import _
-from controller.web import qr
+from controller.i18n import N_, _
+from controller.web import page_words, qr
 from controller.web.connections import HEADER_TIMEOUT_S, Counted, Counter, Refuse
 from controller.web.history_routes import HistoryRoutes
 from controller.web.pairing import CODE_S, Pairing, PairingError
@@ -53,7 +54,8 @@ STATIC = {
     "/static/setup.js": ("setup.js", "text/javascript"),
     "/static/history.js": ("history.js", "text/javascript"),
 }
-"""The only files served: fixed names, never a path taken from a request."""
+"""The only files served: fixed names, never a path taken from a request. The HTML
+files have their words filled in (:mod:`controller.web.page_words`)."""
 BUTTONS = ("ok", "next")
 KINDS = ("down", "up")
 
@@ -74,8 +76,11 @@ class WebApp:
         clock: Callable[[], float] = time.monotonic,
         config_path: Path | None = None,
         state_dir: Path | None = None,
+        language: str | None = None,
     ) -> None:
         self.publisher = publisher
+        self.language = language
+        """The table's language setting (config or ``--lang``); None: left open."""
         self.events = events
         self.phone_seats = tuple(phone_seats)
         self.hold_s = hold_s
@@ -85,6 +90,15 @@ class WebApp:
         self.changed = asyncio.Event()
         self.held: dict[tuple[int, str], asyncio.TimerHandle] = {}
         self.files = {path: (static_text(name), kind) for path, (name, kind) in STATIC.items()}
+        self.pages = {
+            path: {
+                language: page_words.render(self.files[path][0].decode("utf-8"), language)
+                for language in i18n.LANGUAGES
+            }
+            for path, (_name, kind) in STATIC.items()
+            if kind == "text/html"
+        }
+        """Each page in each language, built once: a missing word fails the start."""
         self.setup = SetupRoutes(self, config_path)
         panel = (publisher.width, publisher.height, publisher.mode)
         self.history = HistoryRoutes(state_dir, panel)
@@ -138,9 +152,24 @@ class WebApp:
 
     # -- pages ----------------------------------------------------------------------------
 
+    def page_language(self, request: web.Request) -> str:
+        return page_words.page_language(
+            self.language, request.headers.get("Accept-Language"), i18n.active_language()
+        )
+
+    def say(self, request: web.Request, message: str, **values: object) -> str:
+        """``message`` (marked ``N_``) in the page's language, ``{name}`` filled in: the
+        one-line answers a family reads beside a button."""
+        catalog = i18n.translations(self.page_language(request))
+        return catalog.gettext(message).format(**values)
+
     async def static(self, request: web.Request) -> web.Response:
         body, kind = self.files[request.path]
-        return web.Response(body=body, content_type=kind, charset="utf-8")
+        headers = {}
+        if request.path in self.pages:
+            body = self.pages[request.path][self.page_language(request)]
+            headers["Vary"] = "Accept-Language"
+        return web.Response(body=body, content_type=kind, charset="utf-8", headers=headers)
 
     async def state(self, request: web.Request) -> web.Response:
         session = self.pairing.session(request.cookies.get(COOKIE))
@@ -160,7 +189,7 @@ class WebApp:
         try:
             code = self.pairing.new_code()
         except PairingError as exc:
-            return json_error(429, str(exc))
+            return json_error(429, exc.words(self.page_language(request)))
         # Watchers must not read the code off the mirror: no frame is published while
         # it is on the panel, until it is used up or its notice is over.
         shown = CODE_S / 4
@@ -197,7 +226,7 @@ class WebApp:
         try:
             session = self.pairing.pair(code, client)
         except PairingError as exc:
-            return json_error(403, str(exc))
+            return json_error(403, exc.words(self.page_language(request)))
         self.publisher.reveal()  # the code on the panel is used up: watching is safe again
         response = web.json_response({"paired": True, "csrf": session.csrf})
         response.set_cookie(
@@ -209,7 +238,7 @@ class WebApp:
 
     async def press(self, request: web.Request) -> web.Response:
         if not self.paired(request):
-            return json_error(403, "pair this phone with the table first")
+            return json_error(403, self.say(request, N_("pair this phone with the table first")))
         data = await json_body(request)
         seat, button, kind = data.get("seat"), data.get("button"), data.get("kind")
         if (
@@ -300,8 +329,10 @@ class WebServer:
         config_path: Path | None = None,
         state_dir: Path | None = None,
         header_s: float = HEADER_TIMEOUT_S,
+        language: str | None = None,
     ) -> None:
         self.publisher = publisher
+        self.language = language
         self.events = events
         self.config_path = config_path
         self.state_dir = state_dir
@@ -343,6 +374,7 @@ class WebServer:
             self.hold_s,
             config_path=self.config_path,
             state_dir=self.state_dir,
+            language=self.language,
         )
         runner = web.AppRunner(
             self.web.build(), handle_signals=False, access_log=None, keepalive_timeout=15

@@ -2,7 +2,10 @@
 
 Reading needs nothing (like watching); checking, saving and starting need a paired
 phone and its CSRF token. Saving writes the file the appliance was started with
-(:mod:`controller.web.settings`); starting puts a
+(:mod:`controller.web.settings`) and hands the running table, through its event
+queue, the saved settings it takes at once (a :class:`~controller.events.SettingsEvent`:
+the move timer, the brightness, the sleep time; the rest waits for the next start);
+starting puts a
 :class:`~controller.events.StartGameEvent` on the table's queue, as a button would,
 and the table starts the game on its own thread when no game is being played.
 """
@@ -15,7 +18,8 @@ from typing import Protocol
 from aiohttp import web
 
 import rules
-from controller.events import EventQueue, StartGameEvent
+from controller.events import EventQueue, SettingsEvent, StartGameEvent
+from controller.i18n import N_
 from controller.web import settings
 from controller.web.replies import json_body, json_error
 from controller.web.settings import SettingsError
@@ -29,10 +33,14 @@ class Server(Protocol):
 
     def paired(self, request: web.Request) -> bool: ...
 
+    def say(self, request: web.Request, message: str, **values: object) -> str: ...
+
     def game_on(self) -> bool: ...
 
 
 ACTIONS = ("check", "save", "start")
+LIVE = ("move_timer_s", "brightness", "sleep_after_min")
+"""The fields a save changes on the running table; the others wait for the next start."""
 
 
 class SetupRoutes:
@@ -62,7 +70,9 @@ class SetupRoutes:
 
     async def change(self, request: web.Request) -> web.Response:
         if not self.app.paired(request):
-            return json_error(403, "pair this phone with the table first")
+            return json_error(
+                403, self.app.say(request, N_("pair this phone with the table first"))
+            )
         data = await json_body(request)
         action, form = data.get("action"), data.get("values")
         if action not in ACTIONS or not isinstance(form, dict):
@@ -77,22 +87,37 @@ class SetupRoutes:
         config = checked.config
         if action == "save":
             if self.config_path is None:
-                return json_error(409, "the simulator runs without --config FILE: nothing to save")
+                text = N_("the simulator runs without --config FILE: nothing to save")
+                return json_error(409, self.app.say(request, text))
             try:
                 settings.save(self.config_path, checked.document)
             except SettingsError as exc:
                 return json_error(500, str(exc))
-            return web.json_response({"ok": True, "saved": str(self.config_path)})
+            self.app.events.put(
+                SettingsEvent(
+                    config.game.move_timer_s, config.display.brightness, config.sleep_after_min
+                )
+            )
+            return web.json_response(
+                {"ok": True, "saved": str(self.config_path), "live": list(LIVE)}
+            )
         if action == "start":
             preset = config.game.preset or rules.default_preset(config.game.name)
             playing = sum(kind != "empty" for kind in config.players)
             counts = rules.get_game(config.game.name, preset).player_counts
             if playing not in counts:
                 allowed = ", ".join(map(str, counts))
-                message = f"{config.game.name} is for {allowed} players, {playing} chosen"
+                message = self.app.say(
+                    request,
+                    N_("{game} is for {allowed} players, {playing} chosen"),
+                    game=config.game.name,
+                    allowed=allowed,
+                    playing=playing,
+                )
                 return web.json_response({"ok": False, "errors": {"seats": [message]}}, status=422)
             if self.app.game_on():
-                return json_error(409, "a game is being played: end it at the table first")
+                text = N_("a game is being played: end it at the table first")
+                return json_error(409, self.app.say(request, text))
             kinds = tuple("human" if kind == "phone" else kind for kind in config.players)
             self.app.phone_seats = tuple(i for i, k in enumerate(config.players) if k == "phone")
             self.app.events.put(StartGameEvent(config.game.name, preset, kinds, config.game.bot))

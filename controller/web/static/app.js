@@ -1,9 +1,8 @@
-// The companion page: the live mirror, pairing and the phone seat. No libraries.
+// The companion page: the live mirror, pairing and the phone seat. No libraries;
+// its words come from common.js.
 "use strict";
 let csrf = null;
 let phoneSeats = [];
-
-function $(id) { return document.getElementById(id); }
 
 async function post(path, body) {
   const headers = { "Content-Type": "application/json" };
@@ -36,12 +35,12 @@ function drawFrame(buffer) {
 
 function showStatus(table) {
   $("status").textContent = table.text || "";
-  $("dice").textContent = table.dice && table.dice.length ? "dice: " + table.dice.join(" ") : "";
+  $("dice").textContent = table.dice && table.dice.length ? t("live.dice", { dice: table.dice.join(" ") }) : "";
   const list = $("seats");
   list.textContent = "";
   for (const seat of table.seats) {
     const item = document.createElement("li");
-    item.textContent = "seat " + (seat.seat + 1) + (seat.label ? ": " + seat.label : "") + (seat.on_turn ? " · to play" : "");
+    item.textContent = t("live.seat", { n: seat.seat + 1 }) + (seat.label ? ": " + seat.label : "") + (seat.on_turn ? " · " + t("live.to_play") : "");
     item.style.borderColor = seat.on_turn ? "#fff" : seat.colour;
     item.style.color = seat.playing ? seat.colour : "#777";
     if (seat.on_turn) item.className = "turn";
@@ -52,12 +51,12 @@ function showStatus(table) {
 function connect() {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   ws.binaryType = "arraybuffer";
-  ws.onopen = () => { $("link").textContent = "live"; };
+  ws.onopen = () => { $("link").textContent = t("live.live"); };
   ws.onmessage = (message) => {
     if (typeof message.data === "string") showStatus(JSON.parse(message.data));
     else drawFrame(message.data);
   };
-  ws.onclose = () => { $("link").textContent = "offline, reconnecting…"; setTimeout(connect, 2000); };
+  ws.onclose = () => { $("link").textContent = t("live.offline"); setTimeout(connect, 2000); };
 }
 
 function showPaired() {
@@ -67,7 +66,7 @@ function showPaired() {
   select.textContent = "";
   for (const seat of phoneSeats) {
     const option = document.createElement("option");
-    option.value = String(seat); option.textContent = "seat " + (seat + 1);
+    option.value = String(seat); option.textContent = t("live.seat", { n: seat + 1 });
     select.appendChild(option);
   }
 }
@@ -96,7 +95,7 @@ async function start() {
   const code = new URLSearchParams(location.search).get("code");
   if (code && !csrf) $("code").value = code;
   $("show-code").onclick = () => post("/api/pair/code").then(
-    () => { $("pair-message").textContent = "the code is on the table now"; },
+    () => { $("pair-message").textContent = t("pair.shown"); },
     (error) => { $("pair-message").textContent = error.message; });
   $("pair-form").onsubmit = (event) => {
     event.preventDefault();

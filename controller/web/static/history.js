@@ -19,8 +19,8 @@ function query() {
 }
 
 function resultText(game) {
-  if (game.outcome !== "finished") return "abandoned";
-  return game.winner ? game.winner + " won" : "finished";
+  if (game.outcome !== "finished") return t("history.abandoned");
+  return game.winner ? t("history.won", { winner: game.winner }) : t("history.finished");
 }
 
 function fillOnce(select, values) {
@@ -38,15 +38,16 @@ async function showList() {
   }
   fillOnce($("f-game"), data.game_names);
   fillOnce($("f-player"), data.players);
-  $("count").textContent = data.matched + " games" + (data.matched > data.shown ? ", the newest " + data.shown + " shown" : "");
+  $("count").textContent = data.matched > data.shown ? t("history.newest_shown", { n: num(data.matched), shown: num(data.shown) })
+    : t(data.matched === 1 ? "history.count_one" : "history.count", { n: num(data.matched) });
   const body = document.querySelector("#games tbody");
   body.textContent = "";
   for (const game of data.games) {
     const row = el("tr", { "data-id": game.id, tabindex: "0" },
-      el("td", { text: game.id }), el("td", { text: game.ended.slice(0, 16).replace("T", " ") }),
+      el("td", { text: game.id }), el("td", { text: when(game.ended) }),
       el("td", { text: game.game + " · " + game.preset }),
       el("td", { text: Object.values(game.players).join(", ") }),
-      el("td", { text: resultText(game) }), el("td", { text: game.moves }));
+      el("td", { text: resultText(game) }), el("td", { text: num(game.moves) }));
     row.onclick = () => openGame(game.id);
     body.append(row);
   }
@@ -60,14 +61,14 @@ async function openGame(id) {
   }
   current = { id, frames: data.frames, moves: data.moves };
   $("detail").hidden = false;
-  $("detail-title").textContent = "Game " + id + ": " + data.game.game + " · " + data.game.preset + " · " + resultText(data.game);
+  $("detail-title").textContent = t("history.detail", { id, game: data.game.game, preset: data.game.preset, result: resultText(data.game) });
   $("download-json").href = "/api/history/" + id + "/game.json";
   $("download-mat").hidden = !data.game.has_mat;
   $("download-mat").href = "/api/history/" + id + "/game.mat";
   const list = $("moves");
   list.textContent = "";
   for (const move of data.moves) {
-    const item = el("li", { text: move.player + ": " + (move.dice ? "rolls " + move.dice.join("-") : move.move) });
+    const item = el("li", { text: move.player + ": " + (move.dice ? t("history.rolls", { dice: move.dice.join("-") }) : move.move) });
     item.onclick = () => step(move.n);
     list.append(item);
   }
@@ -83,7 +84,10 @@ function step(number) {
   $("replay").src = "/api/history/" + current.id + "/frame/" + n + ".png";
   $("replay").dataset.step = String(n);
   const move = current.moves[n - 1];
-  $("step-text").textContent = n === 0 ? "the start" : "step " + n + " of " + (current.frames - 1) + ": " + move.player + " " + (move.dice ? "rolls " + move.dice.join("-") : "plays " + move.move);
+  $("step-text").textContent = n === 0 ? t("history.start") : t("history.step_of", {
+    n, total: current.frames - 1, player: move.player,
+    what: move.dice ? t("history.rolls", { dice: move.dice.join("-") }) : t("history.plays", { move: move.move }),
+  });
   document.querySelectorAll("#moves li").forEach((item, index) => item.classList.toggle("now", index === n - 1));
 }
 
@@ -98,12 +102,12 @@ function bars(values, labels, options) {
     const x = pad + index * slot + slot * 0.15;
     chart.append(svg("rect", { x, y: height - h, width: slot * 0.7, height: h, fill: (options.colours || [])[index] || "#6ab" }));
     chart.append(svg("text", { x: x + slot * 0.35, y: height + 16, "text-anchor": "middle" }, labels[index]));
-    chart.append(svg("text", { x: x + slot * 0.35, y: height - h - 3, "text-anchor": "middle", class: "value" }, String(value)));
+    chart.append(svg("text", { x: x + slot * 0.35, y: height - h - 3, "text-anchor": "middle", class: "value" }, num(value)));
   });
   if (options.expected) {
     const y = height - (options.expected / top) * height;
     chart.append(svg("line", { x1: pad, x2: width, y1: y, y2: y, class: "expected" }));
-    chart.append(svg("text", { x: 2, y: y - 2, class: "value" }, "exp"));
+    chart.append(svg("text", { x: 2, y: y - 2, class: "value" }, t("history.expected")));
   }
   return chart;
 }
@@ -111,10 +115,10 @@ function bars(values, labels, options) {
 const COLOURS = { red: "#e33", blue: "#36f", green: "#3b3", yellow: "#ed2", white: "#ddd", black: "#666" };
 
 function pText(dice) {
-  if (dice.p === null) return "no dice yet";
-  const p = dice.p < 0.0001 ? dice.p.toExponential(2) : dice.p.toFixed(4);
-  const verdict = !dice.enough ? "too few dice to tell" : dice.p < 0.01 ? "unusual: worth a look" : "consistent with fair dice";
-  return `${dice.dice} dice, χ² = ${dice.chi2.toFixed(2)} (5 df), p = ${p}: ${verdict}`;
+  if (dice.p === null) return t("history.no_dice");
+  const p = dice.p < 0.0001 ? dice.p.toExponential(2).replace(".", num(0.5).charAt(1)) : num(dice.p, 4);
+  const verdict = t(!dice.enough ? "history.too_few" : dice.p < 0.01 ? "history.unusual" : "history.fair");
+  return t("history.chi", { dice: num(dice.dice), chi2: num(dice.chi2, 2), p, verdict });
 }
 
 async function showStats() {
@@ -127,21 +131,21 @@ async function showStats() {
   for (const [name, game] of Object.entries(data.games)) {
     const colours = Object.keys(game.colours);
     const block = el("div", { class: "stat" }, el("h3", { text: name }),
-      el("p", { text: `${game.recorded || 0} kept, ${game.games} finished; ${game.moves || 0} moves, ${game.rolls || 0} rolls` }));
+      el("p", { text: t("history.game_counts", { kept: num(game.recorded || 0), finished: num(game.games), moves: num(game.moves || 0), rolls: num(game.rolls || 0) }) }));
     if (colours.length) {
-      block.append(el("p", { class: "hint", text: "wins per colour" }));
-      block.append(bars(colours.map((c) => game.colours[c].won), colours, { title: name + ": wins per colour", colours: colours.map((c) => COLOURS[c]) }));
+      block.append(el("p", { class: "hint", text: t("history.wins_per_colour") }));
+      block.append(bars(colours.map((c) => game.colours[c].won), colours, { title: t("history.chart_wins", { name }), colours: colours.map((c) => COLOURS[c]) }));
     }
     games.append(block);
   }
   for (const [name, player] of Object.entries(data.players)) {
     const block = el("div", { class: "stat player", "data-player": name }, el("h3", { text: name }),
-      el("p", { text: `${player.games} ${player.games === 1 ? "game" : "games"}, ${player.won} won; the faces of the dice:` }),
-      bars(player.dice.counts, ["1", "2", "3", "4", "5", "6"], { title: name + ": dice", expected: player.dice.expected }),
+      el("p", { text: t(player.games === 1 ? "history.player_games_one" : "history.player_games", { n: num(player.games), won: num(player.won) }) }),
+      bars(player.dice.counts, ["1", "2", "3", "4", "5", "6"], { title: t("history.chart_dice", { name }), expected: player.dice.expected }),
       el("p", { class: "chi", text: pText(player.dice) }));
     players.append(block);
   }
-  if (data.read >= data.limit) players.append(el("p", { class: "hint", text: "statistics of the newest " + data.limit + " games matching" }));
+  if (data.read >= data.limit) players.append(el("p", { class: "hint", text: t("history.stats_limit", { n: num(data.limit) }) }));
 }
 
 function start() {

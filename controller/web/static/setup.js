@@ -14,21 +14,15 @@ function fill(select, values, labels, chosen) {
 function showPresets(chosen) {
   const game = $("game").value;
   const presets = choices.games[game] || [];
-  fill($("preset"), ["", ...presets], ["default (" + choices.default_presets[game] + ")", ...presets], chosen);
-}
-
-function number(text) {
-  const trimmed = String(text).trim();
-  const value = Number(trimmed);
-  return trimmed !== "" && Number.isFinite(value) ? value : trimmed;  // the table names what is wrong
+  fill($("preset"), ["", ...presets], [t("setup.default_preset", { preset: choices.default_presets[game] }), ...presets], chosen);
 }
 
 function values() {
   const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   return {
     game: $("game").value, preset: $("preset").value, seats, bot: $("bot").value,
-    move_timer_s: number($("move_timer_s").value), brightness: number($("brightness").value),
-    sleep_after_min: number($("sleep_after_min").value), language: $("language").value,
+    move_timer_s: parseNumber($("move_timer_s").value), brightness: parseNumber($("brightness").value),
+    sleep_after_min: parseNumber($("sleep_after_min").value), language: $("language").value,
   };
 }
 
@@ -45,12 +39,12 @@ async function send(action) {
   const { status, data } = await postJSON("/api/setup", { action, values: values() });
   showErrors(data.errors);
   if (status === 200) {
-    $("setup-message").textContent = action === "save" ? "saved to " + data.saved + " (used from the next start)"
-      : "started " + data.started + " (" + data.preset + ") on the table";
+    $("setup-message").textContent = action === "save" ? t("setup.saved", { path: data.saved })
+      : t("setup.started", { game: data.started, preset: data.preset });
   } else if (!data.errors) {
-    $("setup-message").textContent = data.error || "refused";
+    $("setup-message").textContent = data.error || t("setup.refused");
   } else {
-    $("setup-message").textContent = "not " + (action === "save" ? "saved" : "started") + ": see the fields marked";
+    $("setup-message").textContent = t(action === "save" ? "setup.not_saved" : "setup.not_started");
   }
 }
 
@@ -66,17 +60,17 @@ async function start() {
   const seats = $("seats");
   v.seats.forEach((kind, index) => {
     const select = el("select", { id: "seat" + index, name: "seat" + index });
-    fill(select, choices.players, null, kind);
-    seats.append(el("div", { class: "field" }, el("label", { for: "seat" + index, text: "Seat " + (index + 1) }), " ", select,
+    fill(select, choices.players, choices.players.map((p) => t("player." + p)), kind);
+    seats.append(el("div", { class: "field" }, el("label", { for: "seat" + index, text: t("setup.seat", { n: index + 1 }) }), " ", select,
       el("span", { class: "error", id: "err-seat" + index })));
   });
   fill($("bot"), choices.bots, null, v.bot);
-  $("move_timer_s").value = v.move_timer_s;
-  $("brightness").value = v.brightness;
-  $("sleep_after_min").value = v.sleep_after_min;
-  fill($("language"), ["", ...choices.languages], ["as the system's locale", ...choices.languages], v.language);
-  if (!choices.language_key) $("language-note").textContent = "(this version of the table has no language setting yet)";
-  $("saves-to").textContent = setup.saves_to ? "Saving writes " + setup.saves_to + " (its comments are not kept)." : "No config file: the simulator can start a game, not save.";
+  for (const id of ["move_timer_s", "brightness", "sleep_after_min"]) {
+    $(id).value = typeof v[id] === "number" ? Number(v[id]).toLocaleString(LANG, { useGrouping: false, maximumFractionDigits: 4 }) : (v[id] ?? "");
+  }
+  fill($("language"), ["", ...choices.languages], [t("setup.locale"), ...choices.languages.map((code) => t("language." + code))], v.language);
+  if (!choices.language_key) $("language-note").textContent = t("setup.no_language_key");
+  $("saves-to").textContent = setup.saves_to ? t("setup.saves_to", { path: setup.saves_to }) : t("setup.no_file");
   for (const id of ["start", "save"]) $(id).disabled = !page.paired;
   $("save").disabled = !page.paired || !setup.saves_to;
   $("setup-form").onsubmit = (event) => { event.preventDefault(); send("save"); };
