@@ -325,13 +325,14 @@ def test_a_win_beside_a_long_play_stays_apart(left: str, points: int) -> None:
 
 
 def first_crawford_candidate(events: list[PlayStep], length: int) -> int:
-    """The first game that starts with exactly one side 1 away and has a double in it."""
+    """The first game that starts with exactly one side 1 away (GNU Backgammon's Crawford
+    game on import), if it has a double in it; else 0."""
     game, doubled, start = 1, False, events[0].before.to_json()["score"]
     for step in events:
         doubled = doubled or (step.move is not None and step.move.notation == "double")
         if len(step.after.to_json()["games"]) > len(step.before.to_json()["games"]):
-            if list(start.values()).count(length - 1) == 1 and doubled:
-                return game
+            if list(start.values()).count(length - 1) == 1:
+                return game if doubled else 0
             game, doubled, start = game + 1, False, step.after.to_json()["score"]
     return 0
 
