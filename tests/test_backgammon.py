@@ -13,6 +13,7 @@ import pytest
 
 import rules
 from rules.backgammon.engine import START, BackgammonState
+from rules.bots import RandomBot
 from rules.core import PASS
 from rules.errors import IllegalMoveError, InvalidDiceError, InvalidStateError, NotDecisionError
 from rules.playout import play_game, sample_roll
@@ -526,9 +527,65 @@ def test_match_to_n_points_with_crawford_rule() -> None:
     post = play(end, "1/off")
     assert not post.crawford
     assert post.to_json()["score"] == {"white": 4, "black": 1}
-    first = post.roll([1, 6])
-    first = first.apply(first.legal_moves()[0])
-    assert plays(first) == {"roll", "double"}
+    first = post.roll([1, 6])  # black, the trailer, wins the opening roll
+    leader = first.apply(first.legal_moves()[0])
+    assert leader.current_player == "white" and leader.is_chance()  # 1 away: a dead cube
+    rolled = leader.roll([3, 1])
+    trailer = rolled.apply(rolled.legal_moves()[0])
+    assert trailer.current_player == "black" and plays(trailer) == {"roll", "double"}
+
+
+def test_a_dead_cube_is_not_offered() -> None:
+    """In a match a cube whose value already wins its owner the match is dead: GNU
+    Backgammon refuses the double ("The cube is dead"), so that side rolls at once."""
+    score = {"white": 3, "black": 0}
+    live = bg({6: 15}, {6: 15}, preset="match5", phase="double", score=score)
+    assert plays(live) == {"roll", "double"}  # white 2 away, cube 1
+    taken = play(play(live, "double"), "take")  # black owns 2, 5 away: live for black
+    assert taken.cube == 2 and taken.cube_owner == 1
+    moved = taken.roll([2, 1])
+    redouble = moved.apply(moved.legal_moves()[0])
+    assert plays(redouble) == {"roll", "double"}
+    owned = play(play(redouble, "double"), "take")  # white owns 4 at 2 away: dead
+    rolled = owned.roll([2, 1])
+    dead = rolled.apply(rolled.legal_moves()[0])
+    assert dead.current_player == "white" and dead.cube == 4 and dead.is_chance()
+    with pytest.raises(InvalidStateError, match="may not double"):
+        bg(
+            {6: 15},
+            {6: 15},
+            preset="match5",
+            phase="double",
+            score=score,
+            cube=2,
+            cube_owner="white",
+        )
+    money = bg({6: 15}, {6: 15}, preset="money", phase="double", cube=4, cube_owner="white")
+    assert plays(money) == {"roll", "double"}  # money play has no dead cube
+
+
+def test_random_matches_never_turn_a_dead_cube() -> None:
+    """Random players once ended a match to 5 at 129:1, redoubling a dead cube up to 64.
+    Now every double is of a live cube, so the last game scores at most a backgammon
+    with the cube doubled from below the doubler's distance (8 in a match to 5)."""
+    start = rules.get_game("backgammon", "match5").new_state()
+    assert isinstance(start, BackgammonState)
+    bots = {c: RandomBot() for c in ("white", "black")}
+    redoubles = 0
+    for seed in range(40):
+        state = start
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance():
+                state = state.roll(sample_roll(state.chance_outcomes(), rng))
+                continue
+            move = bots[state.current_player or ""].choose(state, rng)
+            if move.notation == "double":
+                assert state.cube < 5 - state.score[state.turn], state.describe()
+                redoubles += state.cube > 1
+            state = state.apply(move)
+        assert max(state.score) <= 4 + 3 * 8
+    assert redoubles  # the cube went past 2 and was still turned where it was live
 
 
 def test_match_ends_when_a_side_reaches_the_length() -> None:

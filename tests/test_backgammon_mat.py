@@ -319,3 +319,96 @@ def test_a_win_beside_a_long_play_stays_apart(left: str, points: int) -> None:
     lines.won(1, points)
     (row,) = lines.render()
     assert gnubg_cells(row) == (left.strip(), f"Wins {points} point{'s' * (points != 1)}")
+
+
+# -- what GNU Backgammon's importer cannot be told ------------------------------------------
+
+
+def first_crawford_candidate(events: list[PlayStep], length: int) -> int:
+    """The first game that starts with exactly one side 1 away (GNU Backgammon's Crawford
+    game on import), if it has a double in it; else 0."""
+    game, doubled, start = 1, False, events[0].before.to_json()["score"]
+    for step in events:
+        doubled = doubled or (step.move is not None and step.move.notation == "double")
+        if len(step.after.to_json()["games"]) > len(step.before.to_json()["games"]):
+            if list(start.values()).count(length - 1) == 1:
+                return game if doubled else 0
+            game, doubled, start = game + 1, False, step.after.to_json()["score"]
+    return 0
+
+
+def run_gnubg(commands: list[str], tmp: Path) -> str:
+    assert GNUBG is not None
+    result = subprocess.run(
+        [GNUBG, "-t", "-q"],
+        input="\n".join([*commands, "quit", ""]),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    return result.stdout + result.stderr
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) not installed")
+def test_gnubg_reads_a_no_crawford_match_as_crawford_and_the_note_corrects_it(
+    tmp_path: Path,
+) -> None:
+    """GNU Backgammon plays every imported match with the Crawford rule: the game at one
+    side 1 away becomes its Crawford game, though the double in it still imports and the
+    score agrees. The file's note names that game; ``set crawford off`` there fixes it."""
+    seed = next(
+        s for s in range(200) if first_crawford_candidate(played("match7-nocrawford", s), 7)
+    )
+    events = played("match7-nocrawford", seed)
+    number = first_crawford_candidate(events, 7)
+    text = match_file(events)
+    note = f"; Played without the Crawford rule: in game {number}, set crawford off."
+    assert note in text.splitlines()
+    mat = tmp_path / "nocrawford.mat"
+    mat.write_text(text, encoding="utf-8")
+    score = events[-1].after.to_json()["score"]
+    assert gnubg_scores([mat], tmp_path)[0][1:] == (score["white"], score["black"])
+    assert gnubg_actions(mat, tmp_path)[0] == actions(events)  # every double, as played
+    as_read = tmp_path / "as-read.sgf"
+    fixed = tmp_path / "fixed.sgf"
+    run_gnubg(
+        [f"import mat {mat}", f"save match {as_read}", "first game"]
+        + ["next game"] * (number - 1)
+        + ["set crawford off", f"save match {fixed}"],
+        tmp_path,
+    )
+    read = as_read.read_text(encoding="utf-8")
+    assert read.count("RU[Crawford:CrawfordGame]") == 1
+    assert read.split("(;")[number].count("CrawfordGame") == 1  # the game the note names
+    assert "Played without the Crawford rule" in read  # the match comment (GC)
+    assert "CrawfordGame" not in fixed.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) not installed")
+def test_gnubg_starts_an_automatically_doubled_game_at_one(tmp_path: Path) -> None:
+    """The limit, measured: GNU Backgammon's import starts every game with the cube at 1,
+    so a game that began with automatic doubles scores that much less there; the file
+    says the starting cube in a note, which lands in the match comment."""
+    from rules.backgammon.engine import OPENING, BackgammonState
+
+    def start_cube(events: list[PlayStep]) -> int:
+        for step in events:
+            assert isinstance(step.before, BackgammonState)
+            if step.before.phase == OPENING and step.after.to_json()["phase"] != "opening":
+                return int(step.after.to_json()["cube"])
+        return 1
+
+    seed = next(s for s in range(200) if start_cube(played("money-all", s)) > 1)
+    events = played("money-all", seed)
+    cube = start_cube(events)
+    text = match_file(events)
+    assert f"; Game 1 starts with the cube at {cube} (automatic doubles)." in text.splitlines()
+    mat = tmp_path / "auto.mat"
+    mat.write_text(text, encoding="utf-8")
+    ours = events[-1].after.to_json()["games"][-1]
+    output = run_gnubg(["set jacoby on", f"import mat {mat}", "show score"], tmp_path)
+    found = re.search(r"white (\d+), black (\d+)", output)
+    assert found is not None, output
+    theirs = int(found.group(1 if ours["winner"] == "white" else 2))
+    assert theirs * cube == ours["points"]

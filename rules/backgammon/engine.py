@@ -14,7 +14,8 @@ Turn structure, all explicit (the rules never roll):
 * ``opening``: a chance node of two dice, one per side (``[white, black]``); a tie is
   thrown again, otherwise the higher side moves with both dice;
 * ``double``: a decision of the side on turn, ``roll`` or ``double`` (only where the
-  cube may be turned);
+  cube may be turned: not in the Crawford game, not by the side that does not own it,
+  and in a match not once it is dead, as GNU Backgammon rules it, see ``_turn_phase``);
 * ``take``: the opponent of the doubler decides ``take`` or ``drop`` (or, where beavers
   are played, ``beaver``: it takes and at once redoubles, keeping the cube);
 * ``beaver``: the doubler answers a beaver: ``take`` plays on for four times the cube
@@ -945,9 +946,22 @@ class BackgammonState(ValueState):
         )
 
     def _turn_phase(self, seat: int, cube: int, owner: int | None, crawford: bool) -> int:
+        """DOUBLE where ``seat`` may turn the cube before its roll, else ROLL.
+
+        In a match a dead cube is not turned: once the cube's value already wins ``seat``
+        the match (``cube >= match_length - score``), doubling can only hand the other
+        side a cube it may redouble. GNU Backgammon refuses that double to a person too
+        (its ``double`` command answers "The cube is dead; you can't double any more.")
+        and its evaluation gives no player the cube then, so neither does the rules'
+        list of moves: no bot, random or strong, and no person at the table is offered
+        it. The same test covers the leader after the Crawford game (1 away: even a
+        cube of 1 is dead) and a taker whose new cube already wins it the match.
+        """
         rules = self.game.rules
         if rules.cube and not crawford and cube < MAX_CUBE and (owner is None or owner == seat):
-            return DOUBLE
+            length = self.match_length
+            if not length or cube < length - self.score[seat]:
+                return DOUBLE
         return ROLL
 
     def _may_double(self, seat: int) -> bool:

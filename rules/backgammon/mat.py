@@ -23,9 +23,12 @@ written as a ``0 point match``, which GNU Backgammon reads as a money session.
 The rules played head the file as comment tags in the form eXtreme Gammon writes and
 GNU Backgammon's importer looks for: ``; [Crawford "On"]`` in a match, ``; [Jacoby
 "On"]`` and ``; [Beaver "On"]`` in money play, ``; [CubeLimit "1024"]``, plus
-``; [AutoDoubles "2"]`` when automatic doubles are played. GNU Backgammon recognises
-them (they stay out of the match comment) but plays by its own settings: a reader
-of a Jacoby file sets ``set jacoby on`` first.
+``; [AutoDoubles "2"]`` when automatic doubles are played. GNU Backgammon's importer
+cannot be told the rules: it drops the ``Crawford``, ``Jacoby``, ``Beaver`` and
+``CubeLimit`` tags (1.07 puts ``AutoDoubles`` into the match comment), plays every match
+with the Crawford rule, starts every game with the cube at 1 and takes the Jacoby rule
+from its own ``set jacoby`` setting. What it cannot read is said in plain comment lines
+after the tags (:func:`gnubg_notes`), which become the imported match's comment.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from rules.backgammon.engine import (
     DROP_ACTION,
     MAX_CUBE,
     MOVE,
+    OPENING,
     PLAYERS,
     TAKE_ACTION,
     BackgammonState,
@@ -142,6 +146,32 @@ def _columns(left: str, right: str) -> str:
     return f"{left:<{width}}{right}"
 
 
+def gnubg_notes(
+    starts: list[tuple[int, tuple[int, int], int]], state: BackgammonState
+) -> list[str]:
+    """Comment lines for what GNU Backgammon's importer does not take from the tags.
+
+    ``starts`` holds per game its number, the score it started at and the cube after the
+    opening roll. GNU Backgammon (1.07, and its development sources alike) takes the first
+    game with exactly one side 1 away as the Crawford game (``fCrawford = (nLength >
+    0)``) and starts every game at ``nAutoDoubles = 0``; the doubles of a no-Crawford
+    match still import, an automatic double is lost (the game scores less). A comment
+    without a tag becomes the match's comment there, so these lines tell the reader
+    what to correct by hand: ``set crawford off`` in the game named does it."""
+    notes = []
+    length = state.match_length
+    if length and not state.game.rules.crawford:
+        first = next(
+            (n for n, score, _ in starts if (length - 1 in score) and score[0] != score[1]), 0
+        )
+        tail = f": in game {first}, set crawford off" if first else ""
+        notes.append(f"; Played without the Crawford rule{tail}.")
+    for number, _, cube in starts:
+        if cube > 1:
+            notes.append(f"; Game {number} starts with the cube at {cube} (automatic doubles).")
+    return notes
+
+
 def match_file(steps: Iterable[StepLike]) -> str:
     """The ``.mat`` text of the games in ``steps`` (one match, or one money game).
 
@@ -151,19 +181,22 @@ def match_file(steps: Iterable[StepLike]) -> str:
     """
     lines: list[str] = []
     game: _GameLines | None = None
-    header_done = False
+    first: BackgammonState | None = None
+    starts: list[tuple[int, tuple[int, int], int]] = []
     for step in steps:
         before, after = step.before, step.after
         if not isinstance(before, BackgammonState) or not isinstance(after, BackgammonState):
             raise InvalidStateError("a match file can only be written for backgammon games")
-        if not header_done:
-            lines += [*header_tags(before), "", f" {before.match_length} point match", ""]
-            header_done = True
+        if first is None:
+            first = before
         if game is None:
             score = before.score
             lines.append(f" Game {len(before.results) + 1}")
             lines.append(f" {PLAYERS[0]} : {score[0]:<{LEFT_WIDTH - 5}}{PLAYERS[1]} : {score[1]}")
             game = _GameLines()
+            starts.append((len(before.results) + 1, score, before.cube))
+        if before.phase == OPENING and after.phase != OPENING:
+            starts[-1] = (*starts[-1][:2], after.cube)  # after any automatic doubles
         move = step.move
         if move is not None and not before.offer:
             # The side answering: the doubler after a beaver, else the doubled side.
@@ -189,4 +222,13 @@ def match_file(steps: Iterable[StepLike]) -> str:
     if game is not None:
         lines += game.render()
         lines.append("")
-    return "\n".join(lines) + "\n"
+    if first is None:
+        return "\n"
+    head = [
+        *header_tags(first),
+        *gnubg_notes(starts, first),
+        "",
+        f" {first.match_length} point match",
+        "",
+    ]
+    return "\n".join(head + lines) + "\n"
