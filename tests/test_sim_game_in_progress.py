@@ -65,3 +65,28 @@ def test_a_finished_or_missing_save_starts_the_game_asked_for(tmp_path: Path) ->
     (tmp_path / "bad" / SAVE).write_text("{not json", encoding="utf-8")
     args = build_parser().parse_args([*argv[:-1], str(tmp_path / "bad")])
     assert game_to_start(args) is None, "a damaged save is the appliance's to move aside"
+
+
+def test_the_text_board_keeps_the_same_promise(
+    saved_maedn: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--display text`` used to resume whatever was saved and ignore ``--game``."""
+    before = (saved_maedn / SAVE).read_bytes()
+    refused = ["sim", "--display", "text", "--game", "backgammon", "--state-dir", str(saved_maedn)]
+    assert main(refused) == 2
+    _, err = capsys.readouterr()
+    assert "maedn (classic) game in progress" in err and err.count("\n") == 1, err
+    assert (saved_maedn / SAVE).read_bytes() == before
+
+    same = ["sim", "--display", "text", "--game", "maedn", "--delay", "0"]
+    assert main([*same, "--state-dir", str(saved_maedn)]) == 0
+    out, err = capsys.readouterr()
+    assert "resuming the maedn (classic) game in progress" in err
+    assert "resuming the game saved in" in out
+
+    fresh = tmp_path / "fresh"
+    write_bot_game(fresh, "maedn", "classic", 4, seed=1)
+    new = ["sim", "--display", "text", "--game", "minimaki", "--new", "--delay", "0"]
+    assert main([*new, "--state-dir", str(fresh)]) == 0
+    out, _ = capsys.readouterr()
+    assert "resuming" not in out and out.splitlines()[0].startswith("minimaki/")

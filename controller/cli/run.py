@@ -330,6 +330,13 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             # The text board has no panel frames to record; saying so beats an empty file
             # or none at all after a whole game.
             raise ValueError("--record records the panel: use it with --display window or terminal")
+        # The same promise as the table's: --game over a game in progress resumes it if
+        # it is that game, is refused in one line if not, and --new discards it.
+        asked_for = args.game is not None
+        resuming_text = game_to_start(args) if asked_for else None
+        if resuming_text is not None:
+            sys.stderr.write(f"spieltisch sim: {resuming_text}\n")
+        args.fresh = asked_for and resuming_text is None
         if args.game is None:
             args.game, args.preset = config.game.name, config.game.preset
         args.seat_kinds = validate_sim_args(args)

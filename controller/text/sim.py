@@ -74,7 +74,9 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 def watch(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     out = out if out is not None else sys.stdout
     store = start_store(getattr(args, "state_dir", None))
-    session = store.load() if store is not None else None
+    # --game named a game that is not the one saved (or --new): it starts over the save
+    resume = store is not None and not getattr(args, "fresh", False)
+    session = store.load() if resume and store is not None else None
     seed: int | None = None
     if session is not None:
         played = len(session.history)
