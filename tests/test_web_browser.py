@@ -283,6 +283,8 @@ def test_a_german_table_shows_german_setup_and_history(browser: Any, tmp_path: P
         assert "sofort" in body and "ab nächstem Start" in body and "Save settings" not in body
         seat = browser.find_element("css selector", "#seat0 option:checked").text
         assert seat == "Mensch"
+        game = browser.find_element("css selector", "#game option:checked").text
+        assert game == "Mensch ärgere dich nicht", "the game's own name, not its id"
         assert browser.find_element("id", "brightness").get_attribute("value") == "0,5"
         browser.save_screenshot(str(shots / "setup-de.png"))
 

@@ -118,6 +118,7 @@ def test_setup_shows_the_config_files_values(setup_table: tuple[ServedTable, Pat
     assert data["values"]["seats"] == ["human", "bot", "empty", "empty"]
     assert data["values"]["move_timer_s"] == 5.0
     assert "maedn" in data["choices"]["games"]
+    assert data["choices"]["titles"]["maedn"] == "Mensch ärgere dich nicht"
     assert data["choices"]["players"] == ["human", "bot", "phone", "empty"]
 
 

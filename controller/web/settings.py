@@ -67,6 +67,8 @@ def choices() -> dict[str, Any]:
     return {
         "games": {name: list(rules.presets(name)) for name in rules.game_names()},
         "default_presets": {name: rules.default_preset(name) for name in rules.game_names()},
+        # the games' own names (Mensch ärgere dich nicht), as the panel's menu shows them
+        "titles": {name: rules.game_info(name).title for name in rules.game_names()},
         "bots": sorted(BOT_KINDS),
         "players": list(PLAYERS),
         "languages": list(LANGUAGES),

@@ -54,7 +54,8 @@ async function start() {
   const setup = await getJSON("/api/setup");
   choices = setup.choices;
   const v = setup.values;
-  fill($("game"), Object.keys(choices.games), null, v.game);
+  const games = Object.keys(choices.games);
+  fill($("game"), games, games.map((game) => choices.titles[game] || game), v.game);
   showPresets(v.preset);
   $("game").onchange = () => showPresets("");
   const seats = $("seats");
