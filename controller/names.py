@@ -27,7 +27,8 @@ def player_name(game: str, player: str, kinds: Mapping[str, str]) -> str:
 
 
 def seat_role(player: str, kinds: Mapping[str, str]) -> str | None:
-    """The seat word, "you" or "bot", when one human plays one bot; else None (players go by colour).
+    """The seat word, "you" or "bot", when one human plays one bot; else None (players
+    go by colour).
     Callers that must know whether ``player`` is the lone human ask this, not the
     translated word, which another language may spell like a colour."""
     humans = [p for p, kind in kinds.items() if kind == "human"]
