@@ -19,14 +19,10 @@ corrupt, and exceptions.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import errno
 import os
 import random
-import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,33 +31,8 @@ os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 from controller.history.store import HistoryStore
 from controller.machine import Mode
 from controller.session import Session
+from controller.testing.files import fill, tmpfs
 from controller.testing.rig import ApplianceRig
-
-
-@contextlib.contextmanager
-def tmpfs(mount_point: Path, size: str = "1m") -> Iterator[Path]:
-    mount_point.mkdir()
-    subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)], check=True
-    )
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
-
-
-def fill(directory: Path) -> Path:
-    filler = directory / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
-    try:
-        while True:
-            os.write(fd, b"\0" * 512)
-    except OSError as exc:
-        if exc.errno != errno.ENOSPC:
-            raise
-    finally:
-        os.close(fd)
-    return filler
 
 
 def trial(work: Path, rng: random.Random, seed: int) -> dict[str, int]:
