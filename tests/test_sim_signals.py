@@ -152,6 +152,23 @@ def tmux() -> Iterator[list[str]]:
     subprocess.run([*command, "kill-server"], capture_output=True, check=False)
 
 
+def start_in_tmux(tmux: list[str], name: str, command: str, mode: str, cwd: Path) -> int:
+    """Start ``command`` as the only program of a new 80x24 tmux session; its pid."""
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-s", name, "-x", "80", "-y", "24", f"exec {command}"],
+        env=sim_env(mode),
+        cwd=cwd,
+        check=True,
+    )
+    pane = subprocess.run(
+        [*tmux, "list-panes", "-t", name, "-F", "#{pane_pid}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(pane.stdout.split()[0])
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_tmux_kill_session_saves_and_stops_the_sim(
     mode: str, tmp_path: Path, tmux: list[str], record_property: Record
@@ -159,19 +176,7 @@ def test_tmux_kill_session_saves_and_stops_the_sim(
     state_dir = tmp_path / "state"
     log = tmp_path / "pane.txt"
     command = " ".join(map(str, sim_command(mode, state_dir)))
-    subprocess.run(
-        [*tmux, "new-session", "-d", "-s", "sim", "-x", "80", "-y", "24", f"exec {command}"],
-        env=sim_env(mode),
-        cwd=tmp_path,
-        check=True,
-    )
-    pane = subprocess.run(
-        [*tmux, "list-panes", "-t", "sim", "-F", "#{pane_pid}"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    pid = int(pane.stdout.split()[0])
+    pid = start_in_tmux(tmux, "sim", command, mode, tmp_path)
 
     def screen() -> str:
         shown = subprocess.run(
@@ -286,19 +291,7 @@ def test_a_hangup_while_recording_writes_the_save_then_a_whole_gif_and_exits(
     state_dir = tmp_path / "state"
     gif = tmp_path / "game.gif"
     command = " ".join(map(str, [*sim_command(mode, state_dir), "--record", str(gif)]))
-    subprocess.run(
-        [*tmux, "new-session", "-d", "-s", "rec", "-x", "80", "-y", "24", f"exec {command}"],
-        env=sim_env(mode),
-        cwd=tmp_path,
-        check=True,
-    )
-    pane = subprocess.run(
-        [*tmux, "list-panes", "-t", "rec", "-F", "#{pane_pid}"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    pid = int(pane.stdout.split()[0])
+    pid = start_in_tmux(tmux, "rec", command, mode, tmp_path)
 
     def screen() -> str:
         shown = subprocess.run(
