@@ -3,7 +3,7 @@
 Run by hand (never timed in tests):
 
     .venv/bin/python benchmarks/backgammon_lookahead.py [--decisions 1500] [--seed 23]
-        [--seconds 0.0833]
+        [--seconds 0.0833] [--weights FILE] [--candidates 3,5] [--no-every-reply]
 
 Why: win rates against pubeval need thousands of games to tell two settings of the
 lookahead apart. Judging single decisions is far more sensitive: every legal play of a
@@ -35,7 +35,7 @@ import gnubg_nn
 import rules
 from rules.backgammon.bot import REPLIES, BackgammonBot
 from rules.backgammon.engine import MOVE, BackgammonState, Play, result_kind
-from rules.backgammon.net import equity
+from rules.backgammon.net import Network, equity, from_bytes
 from rules.budget import Budget
 from rules.build_info import is_compiled
 
@@ -54,16 +54,26 @@ RANKING = "network ranking"
 """The setting the others are paired against: no lookahead."""
 
 
-def settings(seconds: float) -> dict[str, BackgammonBot]:
+def settings(
+    seconds: float, network: Network | None, candidates: list[int], every_reply: bool
+) -> dict[str, BackgammonBot]:
     budget = Budget(nodes=UNLIMITED, seconds=seconds, clock=time.process_time)
     free = Budget(nodes=UNLIMITED)
-    return {
-        RANKING: BackgammonBot(free, lookahead=False),
-        "lookahead, every reply": BackgammonBot(free, lookahead=True, replies=0),
-        "lookahead, every reply, budget": BackgammonBot(budget, lookahead=True, replies=0),
-        f"lookahead, {REPLIES} replies": BackgammonBot(free, lookahead=True),
-        f"lookahead, {REPLIES} replies, budget": BackgammonBot(budget, lookahead=True),
-    }
+    bots = {RANKING: BackgammonBot(free, network, lookahead=False)}
+    if every_reply:
+        bots["lookahead, every reply"] = BackgammonBot(free, network, lookahead=True, replies=0)
+        bots["lookahead, every reply, budget"] = BackgammonBot(
+            budget, network, lookahead=True, replies=0
+        )
+    for n in candidates:
+        wide = "" if n == 3 else f", {n} candidates"
+        bots[f"lookahead, {REPLIES} replies{wide}"] = BackgammonBot(
+            free, network, lookahead=True, candidates=n
+        )
+        bots[f"lookahead, {REPLIES} replies{wide}, budget"] = BackgammonBot(
+            budget, network, lookahead=True, candidates=n
+        )
+    return bots
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,12 +81,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--seconds", type=float, default=0.5 / 6)
+    parser.add_argument(
+        "--weights",
+        type=Path,
+        help="judge the network in this file (train_backgammon_net.py --out)",
+    )
+    parser.add_argument(
+        "--candidates", default="3", help="comma-separated plays the lookahead re-scores (3)"
+    )
+    parser.add_argument(
+        "--no-every-reply", action="store_true", help="leave out the settings scoring every reply"
+    )
     args = parser.parse_args(argv)
-    bots = settings(args.seconds)
-    driver = bots[RANKING]
+    network = from_bytes(args.weights.read_bytes()) if args.weights else None
+    candidates = [int(n) for n in args.candidates.split(",")]
+    bots = settings(args.seconds, network, candidates, not args.no_every_reply)
+    # The games come from the shipped network's ranking whatever ``--weights`` says, so
+    # that two networks answer the same decisions.
+    driver = BackgammonBot(Budget(nodes=UNLIMITED), lookahead=False)
     lost: dict[str, list[float]] = {name: [] for name in bots}
     took: dict[str, list[float]] = {name: [] for name in bots}
-    game = rules.get_game("backgammon", "money")
+    # cubeless: with the cube a lost side offers a resignation instead of a play
+    game = rules.get_game("backgammon", "single")
     rng = random.Random(args.seed)
     state = game.new_state()
     while len(lost[RANKING]) < args.decisions:

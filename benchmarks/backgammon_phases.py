@@ -2,7 +2,7 @@
 
 Run by hand (about 30 s for 200 games; it needs the test extra, ``gnubg-nn``):
 
-    .venv/bin/python benchmarks/backgammon_phases.py [--games 200] [--seed 7]
+    .venv/bin/python benchmarks/backgammon_phases.py [--games 200] [--seed 7] [--weights FILE]
 
 Why: before spending effort on strength (a bear-off database, a race evaluation, a
 larger network, a deeper search) it pays to know which phase the lost equity comes
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from train_backgammon_net import Board, teacher_decisions
 
-from rules.backgammon.net import equity, shipped
+from rules.backgammon.net import equity, from_bytes, shipped
 
 
 def rearmost(side: tuple[int, ...]) -> int:
@@ -45,8 +45,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--weights",
+        type=Path,
+        help="judge the network in this file (train_backgammon_net.py --out)",
+    )
     args = parser.parse_args(argv)
-    net = shipped()
+    net = from_bytes(args.weights.read_bytes()) if args.weights else shipped()
     stats: dict[str, list[float]] = {}
     for options, labels, best in teacher_decisions(args.games, random.Random(args.seed), 0.0):
         if len(options) < 2:
