@@ -71,6 +71,7 @@ def collect(preset: str, seed: int, wanted: int) -> list[BackgammonState]:
             if (
                 isinstance(state, BackgammonState)
                 and state.phase == DOUBLE
+                and not state.offer  # a resignation to answer: no cube decision
                 and not step.dice
                 and not dead_cube(state)
             ):

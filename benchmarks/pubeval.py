@@ -80,6 +80,10 @@ class PubevalBot:
     def choose(self, state: State, rng: random.Random) -> Move:
         assert isinstance(state, BackgammonState)
         moves = state.legal_moves()
+        if state.offer:
+            # pubeval judges plays only; the strong bot offers a resignation when it is
+            # lost beyond doubt, so taking it is what playing on would bring anyway
+            return next(m for m in moves if m.notation == "accept")
         if state.phase == DOUBLE:
             return next(m for m in moves if m.notation == "roll")
         if state.phase == TAKE:
