@@ -24,11 +24,12 @@ from rules.budget import Budget, deeper_search_fits
 from rules.track.bot import MAEDN_DEEPER_DEPTH, MAEDN_DEPTH, TrackBot, maedn_bot
 from rules.track.kleiner_aerger_bot import KleinerAergerBot
 
-# White on the bar with 6-1 to play: the network's ranking prefers bar/24* 13/7*; one
-# roll deeper, bar/24* 20/14* is better (found in seeded random games).
-SPLIT_DECISION = "HU4kCDbIc3DARA:MAEHAAAAAAAE"
-RANKED_BEST = "bar/24* 13/7*"
-LOOKAHEAD_BEST = "bar/24* 20/14*"
+# Black with 6-2 to play, both back checkers still on its 24 point: the ranking runs
+# one of them, 24/16; one roll deeper, splitting and bringing a builder down (24/18
+# 13/11) is better (found in seeded random games).
+SPLIT_DECISION = "4HPwATDgc/ABMA:cAkLAAAAAAAE"
+RANKED_BEST = "24/16"
+LOOKAHEAD_BEST = "24/18 13/11"
 
 
 class StoppedClock:

@@ -127,9 +127,10 @@ class Network:
             off = CHECKERS - sum(board)
             if off:
                 acc = list(map(add, acc, points[BAR + 1][off]))
-        if has_contact(on_roll, other):
+        contact = has_contact(on_roll, other)
+        if contact:
             acc = list(map(add, acc, self.rows[INPUTS - 1]))
-        return self._output(acc)
+        return sane(self._output(acc), on_roll, other, contact)
 
     def reference_probabilities(
         self, on_roll: Sequence[int], other: Sequence[int]
@@ -138,7 +139,7 @@ class Network:
         acc = list(self.hidden_bias)
         for unit, value in encode(on_roll, other):
             acc = [a + value * w for a, w in zip(acc, self.rows[unit], strict=True)]
-        return self._output(acc)
+        return sane(self._output(acc), on_roll, other, has_contact(on_roll, other))
 
     def _output(self, acc: list[float]) -> Probabilities:
         hidden = [_sigmoid(a) for a in acc]
@@ -201,6 +202,32 @@ def consistent(p: Sequence[float]) -> Probabilities:
     win_bg = min(max(p[2], 0.0), win_g)
     lose_g = min(max(p[3], 0.0), 1.0 - win)
     lose_bg = min(max(p[4], 0.0), lose_g)
+    return (win, win_g, win_bg, lose_g, lose_bg)
+
+
+HOME_OF_THE_OTHER = range(POINTS - 6, BAR + 1)
+"""A side's own points 19–24 and its bar: where a checker left at the end loses a
+backgammon."""
+
+
+def sane(
+    p: Probabilities, on_roll: Sequence[int], other: Sequence[int], contact: bool
+) -> Probabilities:
+    """Zero the outcomes the position rules out, whatever the network says: no gammon
+    against a side that has borne a checker off, and without contact no backgammon
+    against a side with no checker left in the other's home board or on the bar (it can
+    only move out). Why: the network's small error puts, say, 2 % backgammons into a
+    plain race, and then the bot refuses a fair resignation; GNU Backgammon's evaluator
+    applies the same checks."""
+    win, win_g, win_bg, lose_g, lose_bg = p
+    if sum(on_roll) < CHECKERS:
+        lose_g = lose_bg = 0.0
+    elif not contact and not any(on_roll[i] for i in HOME_OF_THE_OTHER):
+        lose_bg = 0.0
+    if sum(other) < CHECKERS:
+        win_g = win_bg = 0.0
+    elif not contact and not any(other[i] for i in HOME_OF_THE_OTHER):
+        win_bg = 0.0
     return (win, win_g, win_bg, lose_g, lose_bg)
 
 
