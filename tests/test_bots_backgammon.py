@@ -411,3 +411,25 @@ def test_gnu_backgammons_0ply_player_plays_cubeless_games_through_our_engine() -
     assert len(tally.play_times) > 40 and not tally.cube_times
     assert len(tally.game_points) == 4
     assert all(points in (-3, -2, -1, 1, 2, 3) for points in tally.game_points)
+
+
+def test_outcomes_the_position_rules_out_are_zero_whatever_the_network_says() -> None:
+    """A gammon needs the loser to have borne off nothing; in a race a backgammon needs
+    a checker of the loser still in the winner's home board or on the bar. The network's
+    raw outputs are not trusted there (a 2 % backgammon in a plain race made the bot
+    refuse a fair resignation)."""
+    noisy = (0.5, 0.2, 0.05, 0.2, 0.05)
+    borne_off = [0] * 25
+    borne_off[3] = 14  # one checker off
+    racer = [0] * 25
+    racer[12] = 15  # all on its 13 point: out of the other's home board
+    other = [0] * 25
+    other[0] = 15
+    assert backgammon_net.sane(noisy, borne_off, other, contact=False)[3:] == (0.0, 0.0)
+    assert backgammon_net.sane(noisy, other, borne_off, contact=False)[1:3] == (0.0, 0.0)
+    assert backgammon_net.sane(noisy, racer, other, contact=False)[3:] == (0.2, 0.0)
+    # with contact it can still be hit and sent back: the network's figure stands
+    assert backgammon_net.sane(noisy, racer, other, contact=True) == noisy
+    # the shipped network in the position that showed it
+    p = shipped().probabilities(racer, [2] + [0] * 24)
+    assert p[2] == p[4] == 0.0 and p[3] > 0.99
