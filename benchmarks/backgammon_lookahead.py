@@ -29,13 +29,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
+from bots import load_network
 
 import rules
 from rules.backgammon.bot import REPLIES, BackgammonBot
 from rules.backgammon.engine import MOVE, BackgammonState, Play, result_kind
-from rules.backgammon.net import Network, equity, from_bytes
+from rules.backgammon.net import Network, equity
 from rules.budget import Budget
 from rules.build_info import is_compiled
 
@@ -55,7 +57,7 @@ RANKING = "network ranking"
 
 
 def settings(
-    seconds: float, network: Network | None, candidates: list[int], every_reply: bool
+    seconds: float, network: Network, candidates: list[int], every_reply: bool
 ) -> dict[str, BackgammonBot]:
     budget = Budget(nodes=UNLIMITED, seconds=seconds, clock=time.process_time)
     free = Budget(nodes=UNLIMITED)
@@ -93,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         "--no-every-reply", action="store_true", help="leave out the settings scoring every reply"
     )
     args = parser.parse_args(argv)
-    network = from_bytes(args.weights.read_bytes()) if args.weights else None
+    network = load_network(args.weights)
     candidates = [int(n) for n in args.candidates.split(",")]
     bots = settings(args.seconds, network, candidates, not args.no_every_reply)
     # The games come from the shipped network's ranking whatever ``--weights`` says, so

@@ -23,9 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bots import load_network
 from train_backgammon_net import Board, teacher_decisions
 
-from rules.backgammon.net import equity, from_bytes, shipped
+from rules.backgammon.net import equity
 
 
 def rearmost(side: tuple[int, ...]) -> int:
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         help="judge the network in this file (train_backgammon_net.py --out)",
     )
     args = parser.parse_args(argv)
-    net = from_bytes(args.weights.read_bytes()) if args.weights else shipped()
+    net = load_network(args.weights)
     stats: dict[str, list[float]] = {}
     for options, labels, best in teacher_decisions(args.games, random.Random(args.seed), 0.0):
         if len(options) < 2:
