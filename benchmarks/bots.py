@@ -395,7 +395,10 @@ def load_network(path: Path | None) -> Any:
 
     if path is None:
         return shipped()
-    return from_bytes(path.read_bytes())
+    try:
+        return from_bytes(path.read_bytes())
+    except (OSError, ValueError) as err:  # a directory, a missing or a foreign file
+        raise SystemExit(f"{path}: not a weights file the trainer wrote ({err})") from None
 
 
 def play_backgammon(
