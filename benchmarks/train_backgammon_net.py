@@ -35,6 +35,7 @@ import multiprocessing
 import random
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -278,8 +279,12 @@ def main(argv: list[str] | None = None) -> int:
 
     began = time.perf_counter()
     if args.data and args.data.exists():
-        cached = np.load(args.data)
-        boards, y = cached["boards"], cached["labels"]
+        try:
+            cached = np.load(args.data)
+            boards, y = cached["boards"], cached["labels"]
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+            # a cache still being written by another run, or some other file
+            raise SystemExit(f"{args.data}: not a cache this script wrote ({err})") from None
         log(f"{len(boards)} labelled positions from {args.data}")
     else:
         boards, y = labelled(args.games, args.seed, args.explore, args.extra, args.jobs)
