@@ -41,6 +41,9 @@ APT_PACKAGES=(python3-venv python3-dev build-essential polkitd)
 # Only Raspberry Pi OS's archive has these; on plain Debian the venv gets them from PyPI
 # (the "pi" extra) or gpiozero falls back to its native pin factory.
 APT_OPTIONAL=(python3-lgpio python3-spidev)
+# Without Debian's lgpio on an ARM board, pip builds the PyPI lgpio from source (it has
+# no ARM wheels), linked statically: that build needs SWIG.
+LGPIO_BUILD_PACKAGES=(swig)
 # What of the checkout goes to $PREFIX/src: enough to pip-install it and read its docs.
 SOURCE_ITEMS=(pyproject.toml setup.py README.md wiring.md docs config.example.toml rules
     controller hardware systemd)
@@ -477,6 +480,14 @@ apt_available() {
 }
 # Nothing to do when every package is installed, or (the optional ones) not in the
 # archive as apt last saw it: then a re-run asks apt nothing, not even an update.
+# On an ARM board without Debian's lgpio the pi extra builds it: add what that needs.
+lgpio_from_source() {
+    case "$(uname -m)" in aarch64 | armv7l | armv6l) ;; *) return 1 ;; esac
+    ! apt_installed python3-lgpio && ! apt_available python3-lgpio
+}
+if lgpio_from_source; then
+    APT_PACKAGES+=("${LGPIO_BUILD_PACKAGES[@]}")
+fi
 missing=()
 for package in "${APT_PACKAGES[@]}"; do
     apt_installed "$package" || missing+=("$package")
@@ -534,6 +545,41 @@ inputs_hash() {
         done
     } | sha256sum | cut -c1-16
 }
+# The "pi" extra's packages (lgpio, spidev, rpi_ws281x), one at a time, each optional:
+# Raspberry Pi OS has them as Debian packages or piwheels wheels, plain Debian on ARM
+# builds them from source (lgpio statically: PYPI=1 is its setup.py's switch for that).
+# One line each says what the table got; a panel or the pins fall back, or the config
+# check names the missing module.
+install_pi_extra() {
+    local requirement name log
+    if [ "$DRY_RUN" -eq 1 ]; then
+        run env PYPI=1 "$PREFIX/venv/bin/pip" install "(each package of the pi extra in $PREFIX/src/pyproject.toml)"
+        return 0
+    fi
+    log=$(mktemp)
+    TEMP_FILES+=("$log")
+    while IFS= read -r requirement; do
+        name=${requirement%%[<>=!~;[ ]*}
+        # not --quiet: pip's "Ignoring NAME: markers ..." says it is not for this machine;
+        # not --upgrade: a Debian build (the venv sees the system's packages) that
+        # satisfies it is kept
+        if run env PYPI=1 "$PREFIX/venv/bin/pip" install "$requirement" >"$log" 2>&1; then
+            head -n 1 "$log"
+            if grep -q "^Ignoring $name: markers" "$log"; then
+                echo "pi extra: $name: not for this machine ($(uname -m))"
+            else
+                echo "pi extra: $name $(cd / && "$PREFIX/venv/bin/python" -I -c \
+                    'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' "$name" 2>/dev/null)"
+            fi
+        else
+            cat "$log"
+            echo "pi extra: $name: not installed (no wheel for $(uname -m), and building it failed: see above)"
+            note "pi extra: $name missing (see its lines above): what needs it stays unavailable"
+        fi
+    done < <("$PREFIX/venv/bin/python" -I -c 'import sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    print("\n".join(tomllib.load(f)["project"]["optional-dependencies"]["pi"]))' "$PREFIX/src/pyproject.toml")
+}
 INPUTS_FILE=$PREFIX/venv/.spieltisch-inputs
 inputs=$(inputs_hash)
 reuse=0
@@ -561,18 +607,21 @@ else
     # The rules compiled (docs/install.md, "The compiled build"): step 1 brought the compiler
     # and the Python headers. Should compiling fail anyway (say, out of memory on a small
     # board), the pure-Python rules play the same games, only the bots think slower.
+    # The program first, without the pi extra: a board on which one of the extra's
+    # packages will not build still gets a table that plays.
     compiled_ok=0
     if [ "$COMPILE" -eq 1 ]; then
         if run env SPIELTISCH_COMPILE=1 "$PREFIX/venv/bin/pip" install --quiet --upgrade \
-            "$PREFIX/src[pi,web]"; then
+            "$PREFIX/src[web]"; then
             compiled_ok=1
         else
             echo "install.sh: compiling the rules failed (see above): installing them as pure Python"
         fi
     fi
     if [ "$compiled_ok" -eq 0 ]; then
-        run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[pi,web]"
+        run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[web]"
     fi
+    install_pi_extra
     # pip builds in the source tree; the copy stays a plain copy of the checkout
     run rm -rf "$PREFIX/src/build" "$PREFIX/src/spieltisch.egg-info"
     if [ "$DRY_RUN" -eq 0 ]; then
