@@ -16,7 +16,9 @@ pip reads its usual PIP_* environment variables (an index mirror, --find-links).
 from __future__ import annotations
 
 import os
+import platform
 import pwd
+import re
 import shutil
 import stat
 import subprocess
@@ -161,6 +163,11 @@ def check_first_install(
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
     spidev = subprocess.run([str(venv / "bin" / "python"), "-c", "import spidev"], check=False)
     assert spidev.returncode == 0
+    # the pi extra one package at a time, a line each; the ARM-only ones are skipped here
+    assert re.search(r"^pi extra: spidev \d", result.stdout, re.MULTILINE)
+    if platform.machine() not in ("aarch64", "armv7l", "armv6l"):
+        for name in ("lgpio", "rpi_ws281x"):
+            assert f"pi extra: {name}: not for this machine ({platform.machine()})" in result.stdout
     assert (site_packages(venv) / "controller" / "views" / "__init__.py").is_file()
     # the source copy: the checkout's files that build and document it, and nothing else
     tracked = set(tracked_files(checkout))
