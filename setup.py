@@ -37,6 +37,7 @@ COMPILED_MODULES = [
     "rules/backgammon/ids.py",
     "rules/backgammon/moves.py",
     "rules/backgammon/engine.py",
+    "rules/backgammon/features.py",
     "rules/backgammon/net.py",
     "rules/backgammon/pubeval.py",
     "rules/backgammon/bot.py",

@@ -13,6 +13,9 @@ three" and "(n - 3) / 2 beyond three"; then the checkers on the bar / 2 and the 
 borne off / 15. That is 98 units per side; three extras follow: both pip counts / 100
 and a "contact" flag (1 while the two armies can still hit each other). Most units are
 zero, so the input is kept sparse and the first layer adds only the rows it needs.
+Then the hand-made figures of :mod:`rules.backgammon.features` (escapes, shots, home
+points, primes; eight units), which a network without them (199 inputs, an older blob)
+simply does not read.
 
 Output: five probabilities for the side on roll, in GNU Backgammon's order: it wins, it
 wins a gammon (or better), it wins a backgammon, it loses a gammon (or worse), it loses
@@ -29,13 +32,17 @@ from functools import cache
 from operator import add, mul
 
 from rules.backgammon.engine import has_contact, pip_count
+from rules.backgammon.features import FEATURES, MAXIMA, NAMES, SCALES, counts, features
 from rules.backgammon.moves import BAR, CHECKERS
 from rules.data import read_checked
 
 POINTS = 24
 UNITS_PER_SIDE = 4 * POINTS + 2
 EXTRAS = 3
-INPUTS = 2 * UNITS_PER_SIDE + EXTRAS
+CONTACT = 2 * UNITS_PER_SIDE + 2
+BOARD_INPUTS = 2 * UNITS_PER_SIDE + EXTRAS
+INPUTS = BOARD_INPUTS + FEATURES
+"""The inputs of a network trained with the hand-made figures (the trainer's shape)."""
 OUTPUTS = 5
 WEIGHTS_FILE = "weights.bin"
 """The shipped weights in this package (with their provenance sidecar)."""
@@ -45,6 +52,7 @@ MAGIC = b"STBGNET1"
 
 Probabilities = tuple[float, float, float, float, float]
 Stacks = tuple[tuple[tuple[tuple[float, ...], ...], ...], ...]
+Figures = tuple[tuple[tuple[float, ...], ...], ...]
 
 
 def place_units(base: int, place: int, n: int) -> list[tuple[int, float]]:
@@ -83,6 +91,9 @@ def encode(on_roll: Sequence[int], other: Sequence[int]) -> list[tuple[int, floa
     units.append((extra + 1, pip_count(other) / 100))
     if has_contact(on_roll, other):
         units.append((extra + 2, 1.0))
+    for k, value in enumerate(features(on_roll, other)):
+        if value:
+            units.append((BOARD_INPUTS + k, value))
     return units
 
 
@@ -103,6 +114,9 @@ class Network:
     """``out_rows[k]``: output k's weights from every hidden unit."""
     out_bias: tuple[float, ...]
     _stacks_once: list[Stacks] = field(default_factory=list, init=False, repr=False, compare=False)
+    _figures_once: list[Figures] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
     """:attr:`_stacks` once computed. A one-element list rather than functools'
     cached_property: the compiled build (mypyc) turns that into a plain property, which
     would rebuild the stacks on every evaluation."""
@@ -110,6 +124,11 @@ class Network:
     @property
     def hidden(self) -> int:
         return len(self.hidden_bias)
+
+    @property
+    def reads_features(self) -> bool:
+        """Was it trained with the hand-made figures (older blobs were not)?"""
+        return len(self.rows) > BOARD_INPUTS
 
     def probabilities(self, on_roll: Sequence[int], other: Sequence[int]) -> Probabilities:
         """The five outcome probabilities for the side on roll (module docstring).
@@ -129,7 +148,12 @@ class Network:
                 acc = list(map(add, acc, points[BAR + 1][off]))
         contact = has_contact(on_roll, other)
         if contact:
-            acc = list(map(add, acc, self.rows[INPUTS - 1]))
+            acc = list(map(add, acc, self.rows[CONTACT]))
+        if self.reads_features:
+            figures = self._figures
+            for k, count in enumerate(counts(on_roll, other)):
+                if count:
+                    acc = list(map(add, acc, figures[k][count]))
         return sane(self._output(acc), on_roll, other, contact)
 
     def reference_probabilities(
@@ -138,7 +162,8 @@ class Network:
         """:meth:`probabilities` written straight from :func:`encode` (for the tests)."""
         acc = list(self.hidden_bias)
         for unit, value in encode(on_roll, other):
-            acc = [a + value * w for a, w in zip(acc, self.rows[unit], strict=True)]
+            if unit < len(self.rows):
+                acc = [a + value * w for a, w in zip(acc, self.rows[unit], strict=True)]
         return sane(self._output(acc), on_roll, other, has_contact(on_roll, other))
 
     def _output(self, acc: list[float]) -> Probabilities:
@@ -154,6 +179,29 @@ class Network:
         if not self._stacks_once:
             self._stacks_once.append(self._build_stacks())
         return self._stacks_once[0]
+
+    @property
+    def _figures(self) -> Figures:
+        if not self._figures_once:
+            self._figures_once.append(self._build_figures())
+        return self._figures_once[0]
+
+    def _build_figures(self) -> Figures:
+        """``[k][count]``: the first layer's input from hand-made figure ``k`` at that
+        whole count (:mod:`rules.backgammon.features`), so a figure costs one row
+        addition like an occupied point; the same products :func:`encode`'s value times
+        the row would give."""
+        figures = []
+        for k in range(FEATURES):
+            weights = self.rows[BOARD_INPUTS + k]
+            scale = SCALES[k % len(NAMES)]
+            figures.append(
+                tuple(
+                    tuple(count / scale * w for w in weights)
+                    for count in range(MAXIMA[k % len(NAMES)] + 1)
+                )
+            )
+        return tuple(figures)
 
     def _build_stacks(self) -> Stacks:
         """``[side][place][n]``: the first layer's input from ``n`` checkers of one side
@@ -191,7 +239,7 @@ class Network:
         flat += list(self.hidden_bias)
         flat += [w for row in self.out_rows for w in row]
         flat += list(self.out_bias)
-        header = MAGIC + struct.pack("<HHH", INPUTS, self.hidden, OUTPUTS)
+        header = MAGIC + struct.pack("<HHH", len(self.rows), self.hidden, OUTPUTS)
         return header + struct.pack(f"<{len(flat)}e", *flat)
 
 
@@ -250,7 +298,7 @@ def from_bytes(blob: bytes) -> Network:
     if blob[: len(MAGIC)] != MAGIC or len(blob) < head:
         raise ValueError("not a spieltisch backgammon network (bad magic)")
     inputs, hidden, outputs = struct.unpack("<HHH", blob[len(MAGIC) : head])
-    if (inputs, outputs) != (INPUTS, OUTPUTS) or hidden < 1:
+    if inputs not in (BOARD_INPUTS, INPUTS) or outputs != OUTPUTS or hidden < 1:
         raise ValueError(f"network shape {inputs}x{hidden}x{outputs} does not fit this code")
     count = inputs * hidden + hidden + hidden * outputs + outputs
     if len(blob) != head + 2 * count:

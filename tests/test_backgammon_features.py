@@ -1,0 +1,97 @@
+"""The Backgammon network's hand-made inputs (rules/backgammon/features.py): counted by
+hand on positions a player would recognise, and the same in the trainer's numpy copy."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+from rules.backgammon import features as f
+from rules.backgammon.engine import BackgammonState
+from rules.backgammon.net import BOARD_INPUTS, Network, from_bytes, shipped
+from rules.bots import make_bot
+from rules.playout import steps
+from tests.test_bots_backgammon import load_benchmark
+
+EMPTY = (0,) * 25
+
+
+def board(**placed: int) -> tuple[int, ...]:
+    """A board in its own view: p1 … p24 the points, bar the bar."""
+    counts = [0] * 25
+    for name, n in placed.items():
+        counts[24 if name == "bar" else int(name[1:]) - 1] = n
+    return tuple(counts)
+
+
+def start() -> tuple[int, ...]:
+    state = rules.get_game("backgammon").new_state()
+    assert isinstance(state, BackgammonState)
+    return state.boards[0]
+
+
+def test_the_start_position_counts_as_a_player_would() -> None:
+    s = start()
+    # the back checkers on the 24-point: the other side's 6-, 8- and midpoint stand 5, 7
+    # and 12 pips ahead, so the sums 5, 7, 12 and 5-5 are stopped: 36 - 12 = 24 escape
+    assert f.escapes(s, s) == 24
+    assert f.shots(s, s) == 0  # no blot
+    assert f.home_points(s) == 1  # the 6-point
+    assert f.prime(s) == 1
+    assert f.features(s, s) == (24 / 36, 0.0, 1 / 6, 1 / 6) * 2
+
+
+def test_a_full_prime_lets_nothing_out_and_an_open_board_everything() -> None:
+    on_bar = board(bar=1)
+    closed = board(p1=2, p2=2, p3=2, p4=2, p5=2, p6=2)
+    assert f.escapes(on_bar, closed) == 0
+    assert f.escapes(on_bar, EMPTY) == 36
+    assert f.escapes(EMPTY, closed) == 36  # nothing left to escape
+    assert f.prime(closed) == 6 and f.home_points(closed) == 6
+    # a broken prime: the longest run, not the count
+    assert f.prime(board(p4=2, p5=2, p7=2, p8=2, p9=2, p10=3)) == 4
+
+
+def test_shots_are_the_rolls_of_36_that_hit() -> None:
+    blot = board(p6=1)  # on my 6-point
+    # their checker on their own 24-point stands on my 1-point: 5 pips away, 15 rolls
+    # (every 5, 4-1, 3-2); from their bar 6 pips away: 17 rolls (every 6, 5-1, 4-2, 3-3, 2-2)
+    assert f.shots(blot, board(p24=1)) == 15
+    assert f.shots(blot, board(bar=1)) == 17
+    # a checker already past the blot cannot hit it; a made point is no blot
+    assert f.shots(blot, board(p12=1)) == 0
+    assert f.shots(board(p6=2), board(p24=1)) == 0
+    # on the bar, they must come in first: their checker on the 24-point does not count
+    assert f.shots(board(p19=1), board(bar=1, p24=1)) == f.shots(board(p19=1), board(bar=1))
+    assert f.shots(board(p19=1), board(bar=1)) == 0  # 20 pips from the bar: out of reach
+
+
+def test_the_numpy_copy_matches_the_rules_on_played_positions() -> None:
+    """The trainer builds the same inputs with numpy (benchmarks/train_backgammon_net.py):
+    its own check, run here over positions of seeded random games."""
+    np = pytest.importorskip("numpy")
+    trainer = load_benchmark("train_backgammon_net.py")
+    game = rules.get_game("backgammon")
+    rows = []
+    for seed in range(20):
+        bots = {p: make_bot("random") for p in ("white", "black")}
+        for step in steps(game.new_state(), bots, random.Random(seed)):
+            after = step.after
+            assert isinstance(after, BackgammonState)
+            rows.append(after.boards[0] + after.boards[1])
+            rows.append(after.boards[1] + after.boards[0])
+    boards = np.array(rows, dtype=np.int8)
+    assert len(boards) > 1000
+    trainer.check_dense(boards, sample=len(boards))
+
+
+def test_a_network_without_the_figures_still_loads_and_plays() -> None:
+    """An older blob (199 inputs, no figures) reads and evaluates as it always did."""
+    net = shipped()
+    old = Network(net.rows[:BOARD_INPUTS], net.hidden_bias, net.out_rows, net.out_bias)
+    again = from_bytes(old.to_bytes())
+    assert not again.reads_features
+    s = start()
+    assert again.probabilities(s, s) == pytest.approx(again.reference_probabilities(s, s))
