@@ -252,6 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         help="Backgammon: replies per roll the lookahead scores (default the bot's; 0 all)",
     )
     parser.add_argument(
+        "--duplicate-dice",
+        action="store_true",
+        help="Backgammon: each pair of games shares its dice, the sides swapped (less luck)",
+    )
+    parser.add_argument(
         "--bg-weights",
         type=Path,
         help="Backgammon: measure the network in this weights file (train_backgammon_net.py --out)",
@@ -305,6 +310,8 @@ class BackgammonTally:
     """The strong side's net points (cube and gammons included)."""
     game_points: list[int] = field(default_factory=list)
     """The same per game, for the interval of points per game."""
+    game_wins: list[int] = field(default_factory=list)
+    """1 for each game the strong side won, else 0 (per game, for paired intervals)."""
     play_times: list[float] = field(default_factory=list)
     """Seconds per checker play that had a choice (cube decisions are separate)."""
     cube_times: list[float] = field(default_factory=list)
@@ -412,8 +419,13 @@ def play_backgammon(
     clock: str = "wall",
     candidates: int = 3,
     replies: int | None = None,
+    duplicate: bool = False,
 ) -> BackgammonTally:
-    """Money games ``lo``..``hi - 1``: strong takes white in even games, black in odd."""
+    """Money games ``lo``..``hi - 1``: strong takes white in even games, black in odd.
+
+    ``duplicate``: games 2k and 2k + 1 share one stream of dice (neither bot draws from
+    it), so each side plays the other's rolls once, and much of the luck cancels in the
+    pair (duplicate backgammon); ``lo`` must then be even."""
     from pubeval import PubevalBot
 
     from rules.backgammon.bot import REPLIES, BackgammonBot
@@ -442,10 +454,12 @@ def play_backgammon(
             else {"white": yardstick, "black": timed}
         )
         before = len(timed.times)
-        record = play_game(game.new_state(), seats, random.Random(seed * 1_000_003 + i))
+        record = play_game(game.new_state(), seats, random.Random(dice_seed(seed, i, duplicate)))
         final = record.final
         assert isinstance(final, BackgammonState)
-        tally.wins += record.winners[0] == ("white", "black")[seat]
+        won = record.winners[0] == ("white", "black")[seat]
+        tally.wins += won
+        tally.game_wins.append(int(won))
         winner, points, _ = final.results[-1]
         tally.points += points if winner == seat else -points
         tally.game_points.append(points if winner == seat else -points)
@@ -481,9 +495,22 @@ def build_label() -> str:
     return f"{'compiled' if is_compiled() else 'interpreted'} rules from {where}"
 
 
+def game_chunks(games: int, jobs: int, unit: int = 1) -> list[tuple[int, int]]:
+    """Games 0..``games`` - 1 split over ``jobs`` processes as (lo, hi) ranges whose
+    bounds are multiples of ``unit`` (2 with duplicated dice: a pair never straddles two
+    processes); the last range takes what is left."""
+    bounds = [games * k // jobs // unit * unit for k in range(jobs)] + [games]
+    return [(bounds[k], bounds[k + 1]) for k in range(jobs)]
+
+
+def dice_seed(seed: int, game: int, duplicate: bool) -> int:
+    """The seed of game ``game``'s dice: its own, or with ``duplicate`` its pair's."""
+    return seed * 1_000_003 + (game // 2 if duplicate else game)
+
+
 def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -> bool:
     games, jobs = args.bg_games, args.jobs
-    chunks = [(games * k // jobs, games * (k + 1) // jobs) for k in range(jobs)]
+    chunks = game_chunks(games, jobs, 2 if args.duplicate_dice else 1)
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
             pool.submit(
@@ -498,6 +525,7 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
                 args.clock,
                 args.bg_candidates,
                 args.bg_replies,
+                args.duplicate_dice,
             )
             for lo, hi in chunks
         ]
@@ -517,12 +545,30 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
     target = 0.50 if strong else 0.60
     points = [x for p in parts for x in p.game_points]
     ppg_se = statistics.stdev(points) / games**0.5 if games > 1 else 0.0
+    paired = ""
+    if args.duplicate_dice and games >= 4:
+        unpaired = ppg_se
+        # the pairs are the independent draws: the intervals come from their means
+        won = [x for p in parts for x in p.game_wins]
+        pairs = games // 2
+        se = (
+            statistics.stdev([(won[2 * k] + won[2 * k + 1]) / 2 for k in range(pairs)]) / pairs**0.5
+        )
+        low, high = rate - 1.96 * se, rate + 1.96 * se
+        ppg_se = (
+            statistics.stdev([(points[2 * k] + points[2 * k + 1]) / 2 for k in range(pairs)])
+            / pairs**0.5
+        )
+        paired = (
+            f", {pairs} pairs with duplicated dice (standard error of the points per game "
+            f"{ppg_se:.3f}; counted as unpaired games {unpaired:.3f})"
+        )
     met = rate >= target and median <= args.seconds * 1000 and (not strong or ppg >= 0)
     report(
         f"Backgammon, strong (lookahead {switch_label('lookahead', args)}) vs {args.yardstick}, "
         f"{build_label()}, {args.seconds:g} s {args.clock} budget, "
         f"{'cubeless ' if strong else ''}money games: {rate:.1%} ± {se:.1%} "
-        f"(95 %: {low:.1%}–{high:.1%}) of {games} (target >= {target:.0%}"
+        f"(95 %: {low:.1%}–{high:.1%}) of {games}{paired} (target >= {target:.0%}"
         f"{', >= 0 points per game' if strong else ''}) {'MET' if met else 'MISSED'}; "
         f"{ppg:+.3f} points per game (95 %: {ppg - 1.96 * ppg_se:+.3f} to "
         f"{ppg + 1.96 * ppg_se:+.3f}); "

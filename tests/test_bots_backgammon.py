@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import itertools
 import json
 import random
 import re
@@ -412,6 +413,22 @@ def test_gnu_backgammons_0ply_player_plays_cubeless_games_through_our_engine() -
     assert len(tally.play_times) > 40 and not tally.cube_times
     assert len(tally.game_points) == 4
     assert all(points in (-3, -2, -1, 1, 2, 3) for points in tally.game_points)
+
+
+def test_duplicated_dice_pair_the_games_and_keep_each_pair_in_one_process() -> None:
+    """``bots.py --duplicate-dice``: games 2k and 2k + 1 roll the same dice (the sides
+    swapped), so luck cancels within a pair; a pair is never split between processes,
+    and every game is played once."""
+    bench = load_benchmark("bots.py")
+    assert bench.dice_seed(1, 6, True) == bench.dice_seed(1, 7, True)
+    assert bench.dice_seed(1, 7, True) != bench.dice_seed(1, 8, True)
+    assert len({bench.dice_seed(1, i, False) for i in range(10)}) == 10
+    for games, jobs in [(2000, 2), (10, 3), (7, 2), (4, 4)]:
+        chunks = bench.game_chunks(games, jobs, 2)
+        assert chunks[0][0] == 0 and chunks[-1][1] == games
+        assert all(hi == lo for (_, hi), (lo, _) in itertools.pairwise(chunks))
+        assert all(lo % 2 == 0 for lo, _ in chunks)
+    assert bench.game_chunks(7, 2) == [(0, 3), (3, 7)]
 
 
 def test_outcomes_the_position_rules_out_are_zero_whatever_the_network_says() -> None:
