@@ -188,13 +188,18 @@ install_file() {
     fi
 }
 
+# A package's version in $PREFIX's venv (fails if it is not installed there); from /,
+# so that a checkout in the working directory is not what answers.
+package_version() {
+    (cd / && "$PREFIX/venv/bin/python" -I -c \
+        'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' "$1" 2>/dev/null)
+}
 # The program's version as installed in $PREFIX ("" if none): the package version and
 # the git revision of the checkout it came from.
 installed_version() {
     local version revision
     [ -x "$PREFIX/venv/bin/python" ] || return 0
-    version=$(cd / && "$PREFIX/venv/bin/python" -I -c \
-        'import importlib.metadata as m; print(m.version("spieltisch"))' 2>/dev/null) || return 0
+    version=$(package_version spieltisch) || return 0
     revision=$(cat "$PREFIX/src/REVISION" 2>/dev/null || echo unknown)
     echo "$version (git $revision)"
 }
@@ -478,8 +483,6 @@ AVAILABLE=" $(optional_in_archive | tr '\n' ' ') "
 apt_available() {
     [[ $AVAILABLE == *" $1 "* ]]
 }
-# Nothing to do when every package is installed, or (the optional ones) not in the
-# archive as apt last saw it: then a re-run asks apt nothing, not even an update.
 # On an ARM board without Debian's lgpio the pi extra builds it: add what that needs.
 lgpio_from_source() {
     case "$(uname -m)" in aarch64 | armv7l | armv6l) ;; *) return 1 ;; esac
@@ -488,6 +491,8 @@ lgpio_from_source() {
 if lgpio_from_source; then
     APT_PACKAGES+=("${LGPIO_BUILD_PACKAGES[@]}")
 fi
+# Nothing to do when every package is installed, or (the optional ones) not in the
+# archive as apt last saw it: then a re-run asks apt nothing, not even an update.
 missing=()
 for package in "${APT_PACKAGES[@]}"; do
     apt_installed "$package" || missing+=("$package")
@@ -568,17 +573,14 @@ install_pi_extra() {
             if grep -q "^Ignoring $name: markers" "$log"; then
                 echo "pi extra: $name: not for this machine ($(uname -m))"
             else
-                echo "pi extra: $name $(cd / && "$PREFIX/venv/bin/python" -I -c \
-                    'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' "$name" 2>/dev/null)"
+                echo "pi extra: $name $(package_version "$name")"
             fi
         else
             cat "$log"
             echo "pi extra: $name: not installed (no wheel for $(uname -m), and building it failed: see above)"
             note "pi extra: $name missing (see its lines above): what needs it stays unavailable"
         fi
-    done < <("$PREFIX/venv/bin/python" -I -c 'import sys, tomllib
-with open(sys.argv[1], "rb") as f:
-    print("\n".join(tomllib.load(f)["project"]["optional-dependencies"]["pi"]))' "$PREFIX/src/pyproject.toml")
+    done < <("$PREFIX/venv/bin/python" -I "$SRC/systemd/pi_extra.py" "$PREFIX/src/pyproject.toml")
 }
 INPUTS_FILE=$PREFIX/venv/.spieltisch-inputs
 inputs=$(inputs_hash)

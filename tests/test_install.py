@@ -22,6 +22,8 @@ import re
 import shutil
 import stat
 import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -32,6 +34,7 @@ from controller.testing.notify import NotifySocket
 from controller.testing.process import ApplianceProcess, wait_for_saves
 from tests.checkout import copy_checkout, tracked_files
 
+ROOT = Path(__file__).resolve().parent.parent
 SYSTEM_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 ACTIONS = "install-actions.log"
 GIT = ["git", "-c", "user.name=spieltisch tests", "-c", "user.email=tests@spieltisch.invalid"]
@@ -379,3 +382,32 @@ def check_uninstall(checkout: Path, root: Path, save: bytes) -> None:
         "systemctl daemon-reload",
         "userdel spieltisch",
     ]
+
+
+def test_the_pi_extra_is_read_from_the_project_file(tmp_path: Path) -> None:
+    """The installer and the VM run take the pi extra's list from pyproject.toml alone,
+    with the markers for this machine's pip, and bare for fetching another's sources."""
+    helper = [sys.executable, str(ROOT / "systemd" / "pi_extra.py")]
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        extra = tomllib.load(handle)["project"]["optional-dependencies"]["pi"]
+    plain = subprocess.run(
+        [*helper, str(ROOT / "pyproject.toml")], capture_output=True, text=True, check=True
+    )
+    assert plain.stdout.splitlines() == extra
+    bare = subprocess.run(
+        [*helper, "--bare", str(ROOT / "pyproject.toml")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [line.split(">=")[0] for line in bare.stdout.splitlines()] == [
+        "lgpio",
+        "spidev",
+        "rpi_ws281x",
+    ]
+    assert ";" not in bare.stdout
+    for wrong in (tmp_path, tmp_path / "missing.toml"):
+        failed = subprocess.run([*helper, str(wrong)], capture_output=True, text=True, check=False)
+        assert failed.returncode == 1
+        assert failed.stdout == ""
+        assert len(failed.stderr.splitlines()) == 1 and "no pi extra" in failed.stderr

@@ -48,12 +48,8 @@ else
         --platform "manylinux2014_$platform" --platform "manylinux_2_17_$platform" \
         --platform "manylinux_2_28_$platform" --platform "linux_$platform" \
         "$VM_CHECKOUT[web]" 'setuptools>=77' 'mypy>=1.10' wheel
-    python3 - "$VM_CHECKOUT/pyproject.toml" <<'PY' | while IFS= read -r requirement; do
-import sys, tomllib
-with open(sys.argv[1], "rb") as f:
-    extra = tomllib.load(f)["project"]["optional-dependencies"]["pi"]
-print("\n".join(requirement.split(";")[0].strip() for requirement in extra))
-PY
+    python3 "$VM_CHECKOUT/systemd/pi_extra.py" --bare "$VM_CHECKOUT/pyproject.toml" \
+        | while IFS= read -r requirement; do
         python3 -m pip download -q -d "$SHARE/wheels" --no-deps --no-binary=:all: "$requirement"
     done
 fi
