@@ -74,6 +74,20 @@ def test_tally_counts_resumed_finished_and_the_misses() -> None:
     assert summary["ready_s"] == {"min": 50.0, "median": 52.5, "max": 55.0}
 
 
+def test_tally_counts_every_new_record_and_not_those_from_before_the_run() -> None:
+    tally = power_cuts().Tally()
+    old = (("u0", "Z"),)
+    tally.boot(1, 50.0, check("A", 10, records=old), None)
+    # two games ended in the window before the cut: A, then B, and C is on the table
+    both = (*old, ("u1", "A"), ("u2", "B"))
+    tally.boot(2, 50.0, check("C", 5, records=both), None)
+    tally.boot(3, 50.0, check("C", 20, records=both), None)
+    summary = tally.summary()
+    assert summary["finished"] == 2 and summary["records"] == 3, summary
+    assert summary["records_before_run"] == 1 and summary["resumed"] == 1, summary
+    assert summary.get("lost", 0) == 0, summary
+
+
 def test_tally_sees_a_lost_game_a_lost_record_and_corruption() -> None:
     tally = power_cuts().Tally()
     tally.boot(1, None, check("A", 5, records=(("u1", "Z"),)), None)

@@ -11,7 +11,9 @@ Counted over all boots, each against what the boot before it had seen:
   resumed     the unfinished game came back (the journal says "resuming"), with at least
               as many moves as the check before the cut had seen;
   replayed    it came back with fewer moves, or a game already recorded came back;
-  finished    the game ended between two boots and its record is in the history;
+  finished    a record in the history that the boot before had not seen (a game
+              that ended between two boots; records on the disk at the first boot
+              are reported as records_before_run, not as finishes);
   lost        the game is gone and not recorded, or a record seen before is missing;
   corrupt     the save does not parse, a save was moved aside, or integrity_check fails;
   duplicated  two records of one game (same start time);
@@ -98,6 +100,7 @@ class Tally:
         self.counts: Counter[str] = Counter()
         self.game: dict[str, Any] | None = None  # what the last check left on the table
         self.records: dict[str, str] = {}  # uid -> started, every record seen so far
+        self.before_run: int | None = None  # records on the disk at the first check
         self.duplicates: dict[str, int] = {}  # started -> records of it, where more than one
         self.ready: list[float] = []
         self.notes: list[str] = []
@@ -150,13 +153,18 @@ class Tally:
                 else:
                     c["not_resumed"] += 1
                     self.notes.append(f"boot {number}: the game is saved but did not resume")
-            elif before["started"] in recorded_starts:
-                c["finished"] += 1
-            else:
+            elif before["started"] not in recorded_starts:
                 c["lost"] += 1
                 self.notes.append(
                     f"boot {number}: game {before['started']} neither on the table nor recorded"
                 )
+        # a finish is a record this boot sees that the boot before did not: two games
+        # that end in one window between cuts count twice, and the records already on
+        # the disk when the run began count as before, not as finishes of this run
+        if self.before_run is None:
+            self.before_run = len(records)
+        else:
+            c["finished"] += len(set(records) - set(self.records))
         if (
             save.get("sound")
             and not save.get("finished")
@@ -177,6 +185,7 @@ class Tally:
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.counts)
         out["records"] = len(self.records)
+        out["records_before_run"] = self.before_run
         if self.ready:
             out["ready_s"] = {
                 "min": round(min(self.ready), 1),
