@@ -70,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--merge", action="store_true", help="only join the finished shards")
     args = parser.parse_args(argv)
+    for name in ("positions", "shard", "jobs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
     parts = args.out.with_suffix(".parts")
     if args.merge:
         print(f"{merge(parts, args.out)} positions in {args.out}")
@@ -95,11 +98,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     began = time.perf_counter()
     done = 0
-    with multiprocessing.Pool(args.jobs) as pool:
-        for path, size in pool.imap_unordered(_label, todo):
+    # one job labels in this process: no pool to start, and a traceback stays readable
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    try:
+        for path, size in (pool.imap_unordered if pool else map)(_label, todo):
             done += size
             rate = done / (time.perf_counter() - began)
             print(f"{path.name}: {done} labelled, {rate:.0f} per second", flush=True)
+    finally:
+        if pool:
+            pool.terminate()
     print(f"{merge(parts, args.out)} positions in {args.out}")
     return 0
 

@@ -377,6 +377,41 @@ def test_training_script_runs_end_to_end(tmp_path: Path) -> None:
     assert 0 <= net.probabilities(START, START)[0] <= 1
 
 
+def test_relabelling_script_labels_at_one_ply_resumes_and_refuses_a_bad_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """benchmarks/relabel_backgammon.py on a toy cache: every label is GNU Backgammon's
+    1-ply evaluation of its board, a second run labels nothing again (the shards are
+    kept), and a file that is not a cache is one line, not a traceback."""
+    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    np = pytest.importorskip("numpy")
+    relabel = load_benchmark("relabel_backgammon.py")
+    moved = list(START)
+    moved[23] -= 1  # one back checker from the 24-point to the 21-point
+    moved[20] += 1
+    rows = [list(START) + list(START)] * 2 + [moved + list(START)]
+    boards = np.array(rows, np.int8)
+    cache = tmp_path / "cache.npz"
+    np.savez(cache, boards=boards, labels=np.zeros((3, 5), np.float32))
+    out = tmp_path / "deep.npz"
+    args = ["--data", str(cache), "--out", str(out), "--shard", "2", "--jobs", "1"]
+    assert relabel.main(args) == 0
+    done = np.load(out)
+    assert sorted(map(tuple, done["boards"].tolist())) == sorted(map(tuple, boards.tolist()))
+    for row, label in zip(done["boards"], done["labels"], strict=True):
+        board = [[int(v) for v in row[25:]], [int(v) for v in row[:25]]]
+        assert np.allclose(label, gnubg_nn.probabilities(board, 1), atol=1e-6)
+    capsys.readouterr()
+    assert relabel.main(args) == 0
+    assert "2 shards, 0 to label" in capsys.readouterr().out
+    (tmp_path / "folder.npz").mkdir()
+    with pytest.raises(SystemExit, match=r"folder\.npz: not a training cache"):
+        relabel.main(["--data", str(tmp_path / "folder.npz"), "--out", str(out)])
+    with pytest.raises(SystemExit):
+        relabel.main([*args, "--positions", "0"])
+    assert "--positions must be at least 1" in capsys.readouterr().err
+
+
 def test_a_budget_cut_returns_the_best_of_the_plays_scored_so_far() -> None:
     """With room for a single evaluation the bot returns pubeval's favourite, a legal
     play; with room for all it may differ. Either way the answer is legal."""
