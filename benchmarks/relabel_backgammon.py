@@ -35,20 +35,19 @@ import time
 import zipfile
 from pathlib import Path
 
-import gnubg_nn
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_backgammon_net import teacher
 
 
 def _label(job: tuple[Path, np.ndarray, int]) -> tuple[Path, int]:
     """Label one shard's boards and write it (a worker's whole job)."""
     path, boards, ply = job
-    labels = np.array(
-        [
-            gnubg_nn.probabilities([[int(v) for v in row[25:]], [int(v) for v in row[:25]]], ply)
-            for row in boards
-        ],
-        dtype=np.float32,
-    )
+    # plain ints: gnubg-nn does not take numpy's int8
+    rows = (row.tolist() for row in boards)
+    labels = np.array([teacher((r[:25], r[25:]), ply) for r in rows], dtype=np.float32)
     partial = path.with_suffix(".tmp.npz")
     np.savez(partial, boards=boards, labels=labels)
     partial.replace(path)

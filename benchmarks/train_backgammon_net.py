@@ -76,10 +76,11 @@ START = _start.boards[0]
 WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "rules" / "backgammon" / "weights.bin"
 
 
-def teacher(position: Board) -> tuple[float, ...]:
-    """GNU Backgammon's 0-ply probabilities for the side on roll."""
+def teacher(position: Board, ply: int = 0) -> tuple[float, ...]:
+    """GNU Backgammon's probabilities for the side on roll, at 0-ply unless ``ply`` says
+    deeper (relabel_backgammon.py)."""
     on_roll, other = position
-    return tuple(gnubg_nn.probabilities([list(other), list(on_roll)], 0))
+    return tuple(gnubg_nn.probabilities([list(other), list(on_roll)], ply))
 
 
 def after_plays(position: Board, d1: int, d2: int) -> list[Board]:
