@@ -273,10 +273,11 @@ def train(
     """Mini-batch Adam on the squared error of the five sigmoid outputs. The inputs are
     built per batch (:func:`dense`): ten million rows of 199 floats would not fit.
 
-    ``start``: a trained network to go on from instead of random weights (its hidden
-    size wins); inputs it lacks (the hand-made figures, for an older blob) start at zero,
-    so the fit begins exactly where that network stands and only has to learn what the
-    new inputs add, in a few epochs instead of a dozen. ``inputs``: :data:`BOARD_INPUTS`
+    ``start``: a trained network to go on from instead of random weights. A ``hidden``
+    larger than its own adds units, a smaller one is ignored. Inputs it lacks (the
+    hand-made figures, for an older blob) start at zero, so the fit begins exactly where
+    that network stands and only has to learn what the new inputs or units add, in a few
+    epochs instead of a dozen. ``inputs``: :data:`BOARD_INPUTS`
     leaves the hand-made figures out (the network they start from was trained so)."""
     gen = np.random.default_rng(seed)
     if start is None:
@@ -285,10 +286,16 @@ def train(
         w2 = gen.normal(0, 1 / np.sqrt(hidden), (hidden, OUTPUTS)).astype(np.float32)
         b2 = np.zeros(OUTPUTS, np.float32)
     else:
-        w1 = np.zeros((inputs, start.hidden), np.float32)
-        w1[: len(start.rows)] = np.array(start.rows, np.float32)
-        b1 = np.array(start.hidden_bias, np.float32)
-        w2 = np.array(start.out_rows, np.float32).T.copy()
+        # Units beyond the start's own (a larger --hidden) get small random inputs and
+        # no say in the outputs yet, so the fit again begins where the start stands.
+        width = max(hidden, start.hidden)
+        w1 = np.zeros((inputs, width), np.float32)
+        w1[:, start.hidden :] = gen.normal(0, 0.1 / np.sqrt(inputs), (inputs, width - start.hidden))
+        w1[: len(start.rows), : start.hidden] = np.array(start.rows, np.float32)
+        b1 = np.zeros(width, np.float32)
+        b1[: start.hidden] = np.array(start.hidden_bias, np.float32)
+        w2 = np.zeros((width, OUTPUTS), np.float32)
+        w2[: start.hidden] = np.array(start.out_rows, np.float32).T
         b2 = np.array(start.out_bias, np.float32)
     params = [w1, b1, w2, b2]
     m = [np.zeros_like(p) for p in params]
@@ -433,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = (
         f"{args.games} games (seed {args.seed}, explore {args.explore}, extra {args.extra}), "
         f"batch {args.batch}, "
-        f"{len(boards)} positions,\n{args.hidden} hidden units, {args.epochs} epochs; "
+        f"{len(boards)} positions,\n{net.hidden} hidden units, {args.epochs} epochs; "
         f"held-out mse {mse:.5f}, equity error {eq_err:.4f},\n"
         f"same play as the teacher in {agree}/{total} held-out decisions "
         f"({agree / total:.1%}); {len(blob)} bytes."
@@ -449,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
                 "extra": args.extra,
                 "batch": args.batch,
                 "positions": len(boards),
-                "hidden": args.hidden,
+                "hidden": net.hidden,
                 "epochs": args.epochs,
             },
             "figures": {

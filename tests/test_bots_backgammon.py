@@ -19,6 +19,7 @@ import itertools
 import json
 import random
 import re
+import struct
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -45,8 +46,10 @@ from rules.backgammon.engine import (
     result_kind,
 )
 from rules.backgammon.net import (
+    CONTACT,
     INPUTS,
     Network,
+    PackedLayer,
     consistent,
     encode,
     equity,
@@ -180,6 +183,66 @@ def test_fast_forward_pass_equals_the_reference_encoding() -> None:
         assert fast == pytest.approx(net.reference_probabilities(play.other, play.mover), abs=1e-9)
         checked += 1
     assert checked > 700
+
+
+def test_packed_rows_add_the_largest_weights_a_blob_can_hold_exactly() -> None:
+    """The first layer adds whole numbers in 64-bit fields of one long integer: with
+    every weight at a half float's extreme (±65504), of both signs side by side, no
+    field runs into its neighbour, and the sums are the float sums."""
+    hidden = 6
+    extreme = [65504.0, -65504.0, 1e-3, -1e-3, 65504.0, -65504.0]
+    rows = tuple(tuple(extreme[(i + j) % hidden] for j in range(hidden)) for i in range(INPUTS))
+    out = tuple((0.0,) * hidden for _ in range(5))
+    net = Network(rows, tuple(-w for w in extreme), out, (0.0,) * 5)
+    layer = PackedLayer.of(net)
+    stacks, figures = net.stack_rows(), net.figure_rows()
+    chosen = [stacks[0][5][15], stacks[1][24][15], stacks[1][25][15], figures[1][36]]
+    acc = (
+        layer.bias
+        + layer.contact
+        + sum(layer.stacks[s][p][n] for s, p, n in [(0, 5, 15), (1, 24, 15), (1, 25, 15)])
+    )
+    acc += layer.figures[1][36]
+    floats = [
+        b + c + sum(row[j] for row in chosen)
+        for j, (b, c) in enumerate(zip(net.hidden_bias, net.rows[CONTACT], strict=True))
+    ]
+    assert layer.unpack(acc, len(chosen) + 1) == pytest.approx(floats, rel=1e-12, abs=1e-9)
+
+
+def test_weights_that_are_no_numbers_or_too_large_are_refused() -> None:
+    """A blob with NaN or an infinity among its half floats is not a network; a network
+    built in code with a weight beyond the packed field's range fails on first use, with
+    a message, not a wrong sum."""
+    blob = bytearray(shipped().to_bytes())
+    for bad in (float("nan"), float("inf"), float("-inf")):
+        blob[-2:] = struct.pack("<e", bad)
+        with pytest.raises(ValueError, match="not a finite number"):
+            from_bytes(bytes(blob))
+    net = shipped()
+    huge = Network(
+        (tuple([1e7] * net.hidden), *net.rows[1:]), net.hidden_bias, net.out_rows, net.out_bias
+    )
+    with pytest.raises(ValueError, match="too large"):
+        huge.probabilities(START, START)
+
+
+def test_the_trainer_grows_a_network_without_changing_what_it_says() -> None:
+    """``--start`` with a larger ``--hidden``: the added units start with no say in the
+    outputs, so before the first step the grown network is the start network."""
+    np = pytest.importorskip("numpy")
+    trainer = load_benchmark("train_backgammon_net.py")
+    start = shipped()
+    boards = np.zeros((1, 50), np.int8)
+    labels = np.zeros((1, 5), np.float32)
+    params = trainer.train(boards, labels, start.hidden + 16, 0, 1, 3, print, start=start)
+    grown = trainer.to_network(params)
+    assert grown.hidden == start.hidden + 16
+    for play in random_positions(40, seed=5):
+        if sum(play.mover):
+            assert grown.probabilities(play.other, play.mover) == pytest.approx(
+                start.probabilities(play.other, play.mover), abs=1e-6
+            )
 
 
 def test_probabilities_are_ordered_and_flip_is_an_involution() -> None:
