@@ -245,6 +245,20 @@ def test_the_trainer_grows_a_network_without_changing_what_it_says() -> None:
             )
 
 
+def test_the_network_speed_benchmark_times_the_same_answers_on_every_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """benchmarks/backgammon_network_speed.py: its two lines of ours evaluate the same
+    positions to the same probabilities, so the ratio compares like with like."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # its measure.py, as when run
+    speed = load_benchmark("backgammon_network_speed.py")
+    cases = speed.project_cases()
+    fast, reference = (cases[name](random.Random(1)) for name in ("network", "network reference"))
+    assert len(fast) == speed.POSITIONS == len(set(speed.positions()))
+    for a, b in zip(fast, reference, strict=True):
+        assert a == pytest.approx(b, abs=1e-9)
+
+
 def test_probabilities_are_ordered_and_flip_is_an_involution() -> None:
     net = shipped()
     for play in random_positions(200, seed=6):
