@@ -3,7 +3,7 @@
 Run by hand (never timed in tests):
 
     .venv/bin/python benchmarks/backgammon_lookahead.py [--decisions 1500] [--seed 23]
-        [--seconds 0.0833] [--weights FILE] [--candidates 3,5] [--no-every-reply]
+        [--seconds 0.0833] [--weights FILE] [--candidates 3,5] [--no-every-reply] [--peer]
 
 Why: win rates against pubeval need thousands of games to tell two settings of the
 lookahead apart. Judging single decisions is far more sensitive: every legal play of a
@@ -16,7 +16,10 @@ The decisions come from seeded games of the network ranking against itself, a fi
 its moves random for variety. Settings with a budget use this process's CPU time
 (``--seconds``, a Pi's 0.5 s as 0.5 / 6 here); to measure the compiled rules, run this
 file from a tree whose ``rules/`` was compiled with mypyc (it puts its tree first on
-``sys.path``).
+``sys.path``). ``--peer`` judges GNU Backgammon's own 0-ply play of the same decisions
+too: the opponent of the match in ``bots.py --yardstick gnubg``, so the gap the bot has to
+close is read off in the same unit. (The judge is its own 1-ply, built on the same
+network, so the peer's figure is if anything flattered.)
 """
 
 from __future__ import annotations
@@ -27,12 +30,13 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
-from bots import load_network
+from bots import GnubgBot, load_network
 
 import rules
 from rules.backgammon.bot import REPLIES, BackgammonBot
@@ -52,6 +56,7 @@ def judged(play: Play) -> float:
     return -equity(tuple(gnubg_nn.probabilities([list(play.mover), list(play.other)], 1)))
 
 
+PEER = "GNU Backgammon 0-ply"
 RANKING = "network ranking"
 """The setting the others are paired against: no lookahead."""
 
@@ -94,10 +99,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-every-reply", action="store_true", help="leave out the settings scoring every reply"
     )
+    parser.add_argument(
+        "--peer",
+        action="store_true",
+        help="judge GNU Backgammon's 0-ply play too (the match's opponent), for scale",
+    )
     args = parser.parse_args(argv)
     network = load_network(args.weights)
     candidates = [int(n) for n in args.candidates.split(",")]
-    bots = settings(args.seconds, network, candidates, not args.no_every_reply)
+    bots: dict[str, Any] = settings(args.seconds, network, candidates, not args.no_every_reply)
+    if args.peer:
+        bots[PEER] = GnubgBot()
     # The games come from the shipped network's ranking whatever ``--weights`` says, so
     # that two networks answer the same decisions.
     driver = BackgammonBot(Budget(nodes=UNLIMITED), lookahead=False)
