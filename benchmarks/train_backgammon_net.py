@@ -193,6 +193,11 @@ def dense(boards: np.ndarray) -> np.ndarray:
         theirs = boards[:, (1 - side) * 25 : (1 - side) * 25 + 25]
         x[:, at : at + 4] = side_features(mine, theirs)
         at += 4
+    for side in (0, 1):
+        mine = boards[:, side * 25 : side * 25 + 25]
+        theirs = boards[:, (1 - side) * 25 : (1 - side) * 25 + 25]
+        x[:, at : at + 4] = more_side_features(mine, theirs)
+        at += 4
     return x
 
 
@@ -240,6 +245,60 @@ def side_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
         run = (run + 1) * made[:, point]
         best = np.maximum(best, run)
     return np.stack([escapes, shots, home, best / 6], axis=1).astype(np.float32)
+
+
+def rearmost_place(board: np.ndarray) -> np.ndarray:
+    """:func:`rules.backgammon.features.rearmost` for every row (-1: no checker left)."""
+    occupied = board > 0
+    return np.where(occupied.any(1), 24 - np.argmax(occupied[:, ::-1], axis=1), -1)
+
+
+REACH_MASKS = np.array([reach for reach, _ in ROLL_REACH], dtype=np.int64)
+
+
+def more_side_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """The second block of :func:`rules.backgammon.features.counts` for one side, over
+    its scales: containment / 36, back anchor / 24, break contact / 150, pips lost to a
+    hit / 24. Points are packed into the bits of one int64 per row so that the twelve
+    points in front of a place, or the distances of a blot's hitters, are one shift
+    (the trainer builds these inputs for every batch)."""
+    n = len(mine)
+    powers = np.int64(1) << np.arange(25, dtype=np.int64)
+    # bit 23 - j: the opponent has made my point j; the twelve in front of place p,
+    # nearest first, are then bits 24 - p ... 35 - p
+    blocked = theirs[:, 23::-1] >= 2
+    reversed_made = (blocked[:, ::-1] * powers[:24]).sum(1)
+    contain = np.min(
+        np.stack(
+            [ESCAPE_TABLE[(reversed_made >> (24 - p)) & 0xFFF] for p in range(12, 25)], axis=1
+        ),
+        axis=1,
+    )
+    made = mine[:, :24] >= 2
+    anchor = np.where(made.any(1), 24 - np.argmax(made[:, ::-1], axis=1), 0)
+    last = rearmost_place(theirs)
+    line = 23 - last
+    beyond = np.maximum(np.arange(25)[None, :] - line[:, None], 0)
+    contact_pips = np.where(last >= 0, (mine.astype(np.int64) * beyond).sum(1), 0)
+    # hitters on my indices -1 (their bar) .. 23 as column c = index + 1, only the bar
+    # if they are on it; column c at bit 25 - c, so that a blot on place b finds the
+    # hitter d pips behind it at bit d of the row shifted right by 24 - b
+    hitters = np.zeros((n, 25), dtype=bool)
+    hitters[:, 0] = theirs[:, 24] > 0
+    hitters[:, 1:] = (theirs[:, 23::-1] > 0) & ~hitters[:, :1]
+    behind = (hitters * (np.int64(1) << (25 - np.arange(25, dtype=np.int64)))).sum(1)
+    lost = np.zeros((n, len(ROLL_REACH)), dtype=np.int64)
+    for blot in range(24):
+        is_blot = mine[:, blot] == 1
+        if not is_blot.any():
+            continue
+        distances = (behind >> (24 - blot)) & ~np.int64(1)
+        hit = ((distances[:, None] & REACH_MASKS[None, :]) != 0) & is_blot[:, None]
+        lost = np.where(hit, np.maximum(lost, blot + 1), lost)
+    pip_loss = (lost * REACH_WEIGHTS.astype(np.int64)).sum(1) // 36
+    return np.stack([contain / 36, anchor / 24, contact_pips / 150, pip_loss / 24], axis=1).astype(
+        np.float32
+    )
 
 
 def check_dense(boards: np.ndarray, sample: int = 2000) -> None:

@@ -40,7 +40,35 @@ def test_the_start_position_counts_as_a_player_would() -> None:
     assert f.shots(s, s) == 0  # no blot
     assert f.home_points(s) == 1  # the 6-point
     assert f.prime(s) == 1
-    assert f.features(s, s) == (24 / 36, 0.0, 1 / 6, 1 / 6) * 2
+    assert f.features(s, s)[: f.FIRST_BLOCK] == (24 / 36, 0.0, 1 / 6, 1 / 6) * 2
+    # the second block: of the bar and the points 13-24 the 23-point is the hardest to
+    # leave (their 6-, 8- and midpoint 4, 6 and 11 pips ahead: 22 rolls escape, fewer
+    # than the back checkers' 24); the 24-point is the back anchor; every checker is
+    # beyond the other side's rearmost (its 24-point, our 1-point): 167 pips less one
+    # each; no blot
+    assert f.counts(s, s)[f.FIRST_BLOCK :] == (22, 24, 167 - 15, 0) * 2
+
+
+def test_the_second_block_counts_blockades_anchors_contact_and_the_cost_of_a_hit() -> None:
+    prime = board(p7=2, p8=2, p9=2, p10=2, p11=2, p12=2)  # their points 7-12
+    # on our indices their 7-12 points are our 18-13: from our 19-point nothing escapes
+    assert f.containment(prime) == 0
+    assert f.containment(EMPTY) == 36
+    assert f.back_anchor(board(p20=2, p24=1, p6=3)) == 20
+    assert f.back_anchor(board(p24=1)) == 0
+    # their rearmost checker on their 24-point is on our 1-point: a checker on our
+    # 24-point is 23 pips from it, one on the bar 24; none on their side: no contact
+    assert f.break_contact(board(p24=1, bar=1), board(p24=1)) == 23 + 24
+    assert f.break_contact(board(p24=1), board(p1=1)) == 0
+    # our blot on the 6-point, their checker 5 pips behind: 15 rolls hit, each costs 6
+    # pips: 90 / 36 rounded down
+    assert f.pips_lost_to_a_hit(board(p6=1), board(p24=1)) == 2
+    # from their bar only 5-5 reaches our 20-point: 20 / 36 rounds to 0
+    assert f.pips_lost_to_a_hit(board(p20=1), board(bar=1)) == 0
+    # two blots: a roll that hits both costs the larger loss once
+    both = f.pips_lost_to_a_hit(board(p6=1, p3=1), board(p24=1))
+    assert both > f.pips_lost_to_a_hit(board(p6=1), board(p24=1))
+    assert both <= (f.shots(board(p6=1, p3=1), board(p24=1)) * 6) // 36
 
 
 def test_a_full_prime_lets_nothing_out_and_an_open_board_everything() -> None:

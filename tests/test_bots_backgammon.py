@@ -155,8 +155,9 @@ def test_encoding_is_sparse_and_within_the_input_layer() -> None:
     assert len(indices) == len(set(indices))
     assert all(0 <= i < INPUTS and v != 0 for i, v in units)
     # 4 occupied points per side: 5 -> 4 units, 3 -> 3, 5 -> 4, 2 -> 2; plus pips, contact;
-    # then per side the hand-made figures that are not zero: escapes, home points, prime
-    assert len(units) == 2 * (4 + 3 + 4 + 2) + 3 + 2 * 3
+    # then per side the hand-made figures that are not zero: escapes, home points, prime;
+    # containment, back anchor, break contact (no blot: no shots, no pips lost to a hit)
+    assert len(units) == 2 * (4 + 3 + 4 + 2) + 3 + 2 * 3 + 2 * 3
     assert pip_count(START) == 167
 
 

@@ -3,7 +3,9 @@
 Why: the network sees one unit per point and count, so "how many rolls hit my blot" or
 "can my back checker get out" are things it must discover from millions of examples,
 and a small network only half does. GNU Backgammon's own evaluator feeds such counts in
-beside the raw board (escapes, shots, primes), and so do we, in the simpler form below.
+beside the raw board (escapes, shots, primes, containment, the pips a hit costs), and
+so do we, in the simpler form below, in two blocks (the second came later, and a
+network trained before it reads only the first).
 
 Every function takes two boards in their own views (index 0–23 a point counted from the
 side's own home, 24 the bar), first the side the figure is about, then its opponent. A
@@ -31,7 +33,23 @@ MAXIMA = (36, 36, 6, 7)
 """The largest count of each figure (a prime of 15 checkers spans at most 7 points), so
 that a network can precompute its input row for every count."""
 
-FEATURES = 2 * len(NAMES)
+MORE_NAMES = ("containment", "back anchor", "break contact", "pips lost to a hit")
+"""A second block of figures per side, after the first block of both sides, in the
+spirit of GNU Backgammon's contact inputs: how closed the opponent's blockade is
+anywhere (not only for the rearmost checker), where the rearmost anchor stands, how far
+the side's checkers still have to go past the opponent's last one, and how many pips a
+hit would cost it on average. A network trained before them reads only the first block
+(:data:`FIRST_BLOCK` inputs)."""
+
+MORE_SCALES = (36, 24, 150, 24)
+MORE_MAXIMA = (36, 24, 15 * (BAR + 1), 24)
+"""Break contact: at most 15 checkers on the bar, each 25 pips behind."""
+
+FIRST_BLOCK = 2 * len(NAMES)
+FEATURES = FIRST_BLOCK + 2 * len(MORE_NAMES)
+INPUT_SCALES = SCALES * 2 + MORE_SCALES * 2
+INPUT_MAXIMA = MAXIMA * 2 + MORE_MAXIMA * 2
+"""Scale and largest count of each of the :data:`FEATURES` inputs, in input order."""
 
 
 def _escape_count(mask: int) -> int:
@@ -76,20 +94,6 @@ def rearmost(board: Sequence[int]) -> int:
     return -1
 
 
-def escapes(board: Sequence[int], other: Sequence[int]) -> int:
-    """Rolls of 36 with which the side's rearmost checker gets past the opponent's made
-    points among the twelve in front of it (36 when nothing stands there)."""
-    back = rearmost(board)
-    mask = 0
-    for i in range(12):
-        place = back - 1 - i
-        if place < 0:
-            break
-        if other[23 - place] >= 2:
-            mask |= 1 << i
-    return ESCAPES[mask]
-
-
 def shots(board: Sequence[int], other: Sequence[int]) -> int:
     """Rolls of 36 on which the opponent can hit one of the side's blots: from the bar
     if it has a checker there, else from any checker behind a blot, directly or with a
@@ -121,19 +125,95 @@ def prime(board: Sequence[int]) -> int:
     return best
 
 
+def _escape_mask(place: int, other: Sequence[int]) -> int:
+    """The opponent's made points among the twelve places in front of ``place``, as the
+    bit mask :data:`ESCAPES` reads (bit i: ``i + 1`` pips ahead)."""
+    mask = 0
+    for i in range(12):
+        ahead = place - 1 - i
+        if ahead < 0:
+            break
+        if other[23 - ahead] >= 2:
+            mask |= 1 << i
+    return mask
+
+
+def escapes(board: Sequence[int], other: Sequence[int]) -> int:
+    """Rolls of 36 with which the side's rearmost checker gets past the opponent's made
+    points among the twelve in front of it (36 when nothing stands there)."""
+    return ESCAPES[_escape_mask(rearmost(board), other)]
+
+
+def containment(other: Sequence[int]) -> int:
+    """The fewest escaping rolls of 36 from any place in the opponent's half (the bar
+    and the side's points 13–24): how well the opponent's blockade holds a checker that
+    is there or would be sent back, which the rearmost checker's escapes alone miss."""
+    return min(ESCAPES[_escape_mask(place, other)] for place in range(12, BAR + 1))
+
+
+def back_anchor(board: Sequence[int]) -> int:
+    """The side's rearmost made point (two checkers or more) as its point number 1–24,
+    0 when it has none."""
+    for place in range(BAR - 1, -1, -1):
+        if board[place] >= 2:
+            return place + 1
+    return 0
+
+
+def break_contact(board: Sequence[int], other: Sequence[int]) -> int:
+    """Pips the side's checkers must still move to reach the point of the opponent's
+    rearmost checker: the part of its pip count that can still be hit or blocked (0 in
+    a race)."""
+    last = rearmost(other)
+    if last < 0:
+        return 0
+    line = 23 - last  # the opponent's rearmost checker on the side's indices (-1: bar)
+    return sum(board[place] * (place - line) for place in range(line + 1, BAR + 1))
+
+
+def pips_lost_to_a_hit(board: Sequence[int], other: Sequence[int]) -> int:
+    """The pips a hit would cost the side, averaged over the 36 rolls (whole pips,
+    rounded down): for each roll the largest loss among the blots it can hit, a blot on
+    the side's point ``p`` losing ``p`` pips. :func:`shots` counts the rolls; this weighs
+    them by what is lost."""
+    hitters = [-1] if other[BAR] else [23 - j for j in range(BAR) if other[j]]
+    reachable = []
+    for blot in range(BAR):
+        if board[blot] == 1:
+            distances = 0
+            for hitter in hitters:
+                if blot > hitter:
+                    distances |= 1 << (blot - hitter)
+            if distances:
+                reachable.append((blot + 1, distances))
+    if not reachable:
+        return 0
+    total = 0
+    for reach, weight in ROLL_REACH:
+        lost = max((pips for pips, distances in reachable if distances & reach), default=0)
+        total += weight * lost
+    return total // 36
+
+
 def counts(on_roll: Sequence[int], other: Sequence[int]) -> tuple[int, ...]:
     """The :data:`FEATURES` figures as whole counts: for each side in turn (the one on
     roll first) its escapes, the opponent's shots at it, its home points and its longest
-    prime."""
+    prime; then for each side the second block (:data:`MORE_NAMES`)."""
     values: list[int] = []
-    for mine, theirs in ((on_roll, other), (other, on_roll)):
+    sides = ((on_roll, other), (other, on_roll))
+    for mine, theirs in sides:
         values.append(escapes(mine, theirs))
         values.append(shots(mine, theirs))
         values.append(home_points(mine))
         values.append(prime(mine))
+    for mine, theirs in sides:
+        values.append(containment(theirs))
+        values.append(back_anchor(mine))
+        values.append(break_contact(mine, theirs))
+        values.append(pips_lost_to_a_hit(mine, theirs))
     return tuple(values)
 
 
 def features(on_roll: Sequence[int], other: Sequence[int]) -> tuple[float, ...]:
-    """The network's inputs: :func:`counts`, each over its scale (:data:`SCALES`)."""
-    return tuple(count / SCALES[k % len(NAMES)] for k, count in enumerate(counts(on_roll, other)))
+    """The network's inputs: :func:`counts`, each over its scale (:data:`INPUT_SCALES`)."""
+    return tuple(count / INPUT_SCALES[k] for k, count in enumerate(counts(on_roll, other)))

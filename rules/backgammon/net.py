@@ -13,9 +13,10 @@ three" and "(n - 3) / 2 beyond three"; then the checkers on the bar / 2 and the 
 borne off / 15. That is 98 units per side; three extras follow: both pip counts / 100
 and a "contact" flag (1 while the two armies can still hit each other). Most units are
 zero, so the input is kept sparse and the first layer adds only the rows it needs.
-Then the hand-made figures of :mod:`rules.backgammon.features` (escapes, shots, home
-points, primes; eight units), which a network without them (199 inputs, an older blob)
-simply does not read.
+Then the hand-made figures of :mod:`rules.backgammon.features`: a first block of eight
+(escapes, shots, home points, primes) and a second of eight (containment, back anchor,
+break contact, pips lost to a hit). An older blob reads only what it was trained with:
+the board alone (199 inputs) or the board and the first block (207).
 
 Output: five probabilities for the side on roll, in GNU Backgammon's order: it wins, it
 wins a gammon (or better), it wins a backgammon, it loses a gammon (or worse), it loses
@@ -32,7 +33,14 @@ from functools import cache
 from operator import mul
 
 from rules.backgammon.engine import has_contact, pip_count
-from rules.backgammon.features import FEATURES, MAXIMA, NAMES, SCALES, counts, features
+from rules.backgammon.features import (
+    FEATURES,
+    FIRST_BLOCK,
+    INPUT_MAXIMA,
+    INPUT_SCALES,
+    counts,
+    features,
+)
 from rules.backgammon.moves import BAR, CHECKERS
 from rules.data import read_checked
 
@@ -42,7 +50,10 @@ EXTRAS = 3
 CONTACT = 2 * UNITS_PER_SIDE + 2
 BOARD_INPUTS = 2 * UNITS_PER_SIDE + EXTRAS
 INPUTS = BOARD_INPUTS + FEATURES
-"""The inputs of a network trained with the hand-made figures (the trainer's shape)."""
+"""The inputs of a network trained with all the hand-made figures (the trainer's shape)."""
+SHAPES = (BOARD_INPUTS, BOARD_INPUTS + FIRST_BLOCK, INPUTS)
+"""The input counts a blob may have: the board alone, the board and the first block of
+figures (older blobs), or everything."""
 OUTPUTS = 5
 WEIGHTS_FILE = "weights.bin"
 """The shipped weights in this package (with their provenance sidecar)."""
@@ -141,6 +152,12 @@ class Network:
         """Was it trained with the hand-made figures (older blobs were not)?"""
         return len(self.rows) > BOARD_INPUTS
 
+    @property
+    def figure_inputs(self) -> int:
+        """How many of the hand-made figures it reads: none, the first block (older
+        blobs) or all (:mod:`rules.backgammon.features`)."""
+        return len(self.rows) - BOARD_INPUTS
+
     def probabilities(self, on_roll: Sequence[int], other: Sequence[int]) -> Probabilities:
         """The five outcome probabilities for the side on roll (module docstring).
 
@@ -166,9 +183,10 @@ class Network:
             acc += packed.contact
             added += 1
         if self.reads_features:
-            for k, count in enumerate(counts(on_roll, other)):
+            figures = packed.figures
+            for k, count in enumerate(counts(on_roll, other)[: len(figures)]):
                 if count:
-                    acc += packed.figures[k][count]
+                    acc += figures[k][count]
                     added += 1
         return sane(self._output(packed.unpack(acc, added)), on_roll, other, contact)
 
@@ -233,14 +251,11 @@ class Network:
         addition like an occupied point; the same products :func:`encode`'s value times
         the row would give."""
         figures = []
-        for k in range(FEATURES if self.reads_features else 0):
+        for k in range(self.figure_inputs):
             weights = self.rows[BOARD_INPUTS + k]
-            scale = SCALES[k % len(NAMES)]
+            scale = INPUT_SCALES[k]
             figures.append(
-                [
-                    [count / scale * w for w in weights]
-                    for count in range(MAXIMA[k % len(NAMES)] + 1)
-                ]
+                [[count / scale * w for w in weights] for count in range(INPUT_MAXIMA[k] + 1)]
             )
         return figures
 
@@ -375,7 +390,7 @@ def from_bytes(blob: bytes) -> Network:
     if blob[: len(MAGIC)] != MAGIC or len(blob) < head:
         raise ValueError("not a spieltisch backgammon network (bad magic)")
     inputs, hidden, outputs = struct.unpack("<HHH", blob[len(MAGIC) : head])
-    if inputs not in (BOARD_INPUTS, INPUTS) or outputs != OUTPUTS or hidden < 1:
+    if inputs not in SHAPES or outputs != OUTPUTS or hidden < 1:
         raise ValueError(f"network shape {inputs}x{hidden}x{outputs} does not fit this code")
     count = inputs * hidden + hidden + hidden * outputs + outputs
     if len(blob) != head + 2 * count:
