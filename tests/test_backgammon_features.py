@@ -123,3 +123,12 @@ def test_a_network_without_the_figures_still_loads_and_plays() -> None:
     assert not again.reads_features
     s = start()
     assert again.probabilities(s, s) == pytest.approx(again.reference_probabilities(s, s))
+
+
+def test_a_network_of_the_first_block_gets_only_the_first_block() -> None:
+    """counts(..., blocks=1), what a 207-input network asks for, is the first block of
+    the full counts, and the shipped network evaluates the same either way."""
+    s, other = start(), board(p6=1, p20=2, bar=1)
+    assert f.counts(s, other, 1) == f.counts(s, other)[: f.FIRST_BLOCK]
+    net = shipped()
+    assert net.probabilities(s, other) == pytest.approx(net.reference_probabilities(s, other))

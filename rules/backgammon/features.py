@@ -125,30 +125,38 @@ def prime(board: Sequence[int]) -> int:
     return best
 
 
-def _escape_mask(place: int, other: Sequence[int]) -> int:
-    """The opponent's made points among the twelve places in front of ``place``, as the
-    bit mask :data:`ESCAPES` reads (bit i: ``i + 1`` pips ahead)."""
-    mask = 0
-    for i in range(12):
-        ahead = place - 1 - i
-        if ahead < 0:
-            break
-        if other[23 - ahead] >= 2:
-            mask |= 1 << i
-    return mask
+def made_points(board: Sequence[int]) -> int:
+    """The side's made points (two checkers or more) as bits of its own indices.
+
+    Seen from the other side, the opponent's made points in front of a place ``p`` are
+    then one shift: bit ``i`` of ``made_points(other) >> (24 - p)`` is the point
+    ``i + 1`` pips ahead of ``p`` (the opponent's index ``24 - p + i``), and places past
+    the 1-point fall off the end."""
+    bits = 0
+    for place in range(BAR):
+        if board[place] >= 2:
+            bits |= 1 << place
+    return bits
+
+
+def _escapes_from(place: int, blocks: int) -> int:
+    """Escaping rolls of 36 from ``place`` (-1: none to move, 36) past ``blocks``, the
+    opponent's :func:`made_points`."""
+    return ESCAPES[(blocks >> (24 - place)) & 0xFFF]
 
 
 def escapes(board: Sequence[int], other: Sequence[int]) -> int:
     """Rolls of 36 with which the side's rearmost checker gets past the opponent's made
     points among the twelve in front of it (36 when nothing stands there)."""
-    return ESCAPES[_escape_mask(rearmost(board), other)]
+    return _escapes_from(rearmost(board), made_points(other))
 
 
 def containment(other: Sequence[int]) -> int:
     """The fewest escaping rolls of 36 from any place in the opponent's half (the bar
     and the side's points 13–24): how well the opponent's blockade holds a checker that
     is there or would be sent back, which the rearmost checker's escapes alone miss."""
-    return min(ESCAPES[_escape_mask(place, other)] for place in range(12, BAR + 1))
+    blocks = made_points(other)
+    return min(_escapes_from(place, blocks) for place in range(12, BAR + 1))
 
 
 def back_anchor(board: Sequence[int]) -> int:
@@ -195,10 +203,11 @@ def pips_lost_to_a_hit(board: Sequence[int], other: Sequence[int]) -> int:
     return total // 36
 
 
-def counts(on_roll: Sequence[int], other: Sequence[int]) -> tuple[int, ...]:
-    """The :data:`FEATURES` figures as whole counts: for each side in turn (the one on
-    roll first) its escapes, the opponent's shots at it, its home points and its longest
-    prime; then for each side the second block (:data:`MORE_NAMES`)."""
+def counts(on_roll: Sequence[int], other: Sequence[int], blocks: int = 2) -> tuple[int, ...]:
+    """The figures as whole counts: for each side in turn (the one on roll first) its
+    escapes, the opponent's shots at it, its home points and its longest prime; then,
+    unless ``blocks`` is 1 (a network trained before them), for each side the second
+    block (:data:`MORE_NAMES`)."""
     values: list[int] = []
     sides = ((on_roll, other), (other, on_roll))
     for mine, theirs in sides:
@@ -206,11 +215,12 @@ def counts(on_roll: Sequence[int], other: Sequence[int]) -> tuple[int, ...]:
         values.append(shots(mine, theirs))
         values.append(home_points(mine))
         values.append(prime(mine))
-    for mine, theirs in sides:
-        values.append(containment(theirs))
-        values.append(back_anchor(mine))
-        values.append(break_contact(mine, theirs))
-        values.append(pips_lost_to_a_hit(mine, theirs))
+    if blocks > 1:
+        for mine, theirs in sides:
+            values.append(containment(theirs))
+            values.append(back_anchor(mine))
+            values.append(break_contact(mine, theirs))
+            values.append(pips_lost_to_a_hit(mine, theirs))
     return tuple(values)
 
 

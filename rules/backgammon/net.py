@@ -184,7 +184,8 @@ class Network:
             added += 1
         if self.reads_features:
             figures = packed.figures
-            for k, count in enumerate(counts(on_roll, other)[: len(figures)]):
+            blocks = 1 if len(figures) <= FIRST_BLOCK else 2
+            for k, count in enumerate(counts(on_roll, other, blocks)):
                 if count:
                     acc += figures[k][count]
                     added += 1
