@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from measure import Case, report  # benchmarks/ is on sys.path (the script's directory)
 
+from rules.backgammon.engine import START
 from rules.backgammon.moves import legal_plays
 from rules.backgammon.net import Network, from_bytes, shipped
 
@@ -53,12 +54,9 @@ Board = tuple[tuple[int, ...], tuple[int, ...]]
 def positions(count: int = POSITIONS, seed: int = 5) -> list[Board]:
     """(on roll, other) after the plays of seeded random games, until ``count``."""
     rng = random.Random(seed)
-    start = [0] * 25
-    for point, n in ((5, 5), (7, 3), (12, 5), (23, 2)):
-        start[point] = n
     found: list[Board] = []
     while len(found) < count:
-        mine, theirs = list(start), list(start)
+        mine, theirs = list(START), list(START)
         while len(found) < count:
             plays = legal_plays(mine, theirs, rng.randint(1, 6), rng.randint(1, 6))
             if not plays:

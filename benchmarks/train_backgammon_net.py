@@ -164,6 +164,23 @@ def decisions(games: int, seed: int) -> list[tuple[list[Board], int]]:
     return [(options, best) for options, _, best in found if len(options) > 1]
 
 
+def rearmost_place(board: np.ndarray) -> np.ndarray:
+    """:func:`rules.backgammon.features.rearmost` for every row (-1: no checker left)."""
+    occupied = board > 0
+    return np.where(occupied.any(1), 24 - np.argmax(occupied[:, ::-1], axis=1), -1)
+
+
+POWERS = np.int64(1) << np.arange(25, dtype=np.int64)
+
+
+def opponent_made_bits(theirs: np.ndarray) -> np.ndarray:
+    """The opponent's made points as one int64 per row, my point j at bit 23 - j (their
+    j is my 23 - j), so that the twelve points in front of my place p, nearest first,
+    are bits 24 - p ... 35 - p: one shift (:func:`rules.backgammon.features.made_points`)."""
+    blocked = theirs[:, 23::-1] >= 2
+    return np.asarray((blocked[:, ::-1] * POWERS[:24]).sum(1), dtype=np.int64)
+
+
 def dense(boards: np.ndarray) -> np.ndarray:
     """The network's inputs (:func:`rules.backgammon.net.encode`) for every row of
     ``boards`` (int8, 25 counts of the side on roll, then 25 of the other side), built
@@ -183,10 +200,8 @@ def dense(boards: np.ndarray) -> np.ndarray:
         x[:, base + 96] = counts[:, 24] / 2
         x[:, base + 97] = (CHECKERS - counts.sum(1)) / CHECKERS
         x[:, 2 * UNITS_PER_SIDE + side] = (counts * np.arange(1, 26)).sum(1) / 100
-    mine, theirs = boards[:, :25] > 0, boards[:, 25:] > 0
-    back = np.where(mine.any(1), 24 - np.argmax(mine[:, ::-1], axis=1), -1)
-    front = np.where(theirs.any(1), 23 - (24 - np.argmax(theirs[:, ::-1], axis=1)), 24)
-    x[:, CONTACT] = back > front
+    # their rearmost place p is my index 23 - p (24: none left, in front of all of mine)
+    x[:, CONTACT] = rearmost_place(boards[:, :25]) > 23 - rearmost_place(boards[:, 25:])
     at = BOARD_INPUTS
     for side in (0, 1):
         mine = boards[:, side * 25 : side * 25 + 25]
@@ -213,19 +228,10 @@ def side_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     boards of 25, each in its own view): escapes / 36, shots / 36, home points / 6,
     prime / 6."""
     n = len(mine)
-    occupied = mine > 0
-    back = np.where(occupied.any(1), 24 - np.argmax(occupied[:, ::-1], axis=1), -1)
-    # the other side's made points on my indices 0-23 (their j is my 23 - j)
-    blocked = theirs[:, 23::-1] >= 2
-    mask = np.zeros(n, dtype=np.int64)
-    rows = np.arange(n)
-    for i in range(12):
-        place = back - 1 - i
-        ok = place >= 0
-        hit = np.zeros(n, dtype=bool)
-        hit[ok] = blocked[rows[ok], place[ok]]
-        mask |= hit.astype(np.int64) << i
-    escapes = ESCAPE_TABLE[mask] / 36
+    # the twelve points in front of the rearmost checker, nearest first; none in front
+    # of -1 (no checker left), as the shift then passes every bit
+    ahead = (opponent_made_bits(theirs) >> (24 - rearmost_place(mine))) & 0xFFF
+    escapes = ESCAPE_TABLE[ahead] / 36
     # hitters on my indices -1 (their bar) .. 23, column c + 1; only the bar if they are on it
     hitters = np.zeros((n, 25), dtype=bool)
     hitters[:, 0] = theirs[:, 24] > 0
@@ -247,12 +253,6 @@ def side_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     return np.stack([escapes, shots, home, best / 6], axis=1).astype(np.float32)
 
 
-def rearmost_place(board: np.ndarray) -> np.ndarray:
-    """:func:`rules.backgammon.features.rearmost` for every row (-1: no checker left)."""
-    occupied = board > 0
-    return np.where(occupied.any(1), 24 - np.argmax(occupied[:, ::-1], axis=1), -1)
-
-
 REACH_MASKS = np.array([reach for reach, _ in ROLL_REACH], dtype=np.int64)
 
 
@@ -263,11 +263,7 @@ def more_side_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     points in front of a place, or the distances of a blot's hitters, are one shift
     (the trainer builds these inputs for every batch)."""
     n = len(mine)
-    powers = np.int64(1) << np.arange(25, dtype=np.int64)
-    # bit 23 - j: the opponent has made my point j; the twelve in front of place p,
-    # nearest first, are then bits 24 - p ... 35 - p
-    blocked = theirs[:, 23::-1] >= 2
-    reversed_made = (blocked[:, ::-1] * powers[:24]).sum(1)
+    reversed_made = opponent_made_bits(theirs)
     contain = np.min(
         np.stack(
             [ESCAPE_TABLE[(reversed_made >> (24 - p)) & 0xFFF] for p in range(12, 25)], axis=1

@@ -150,7 +150,7 @@ class Network:
     @property
     def reads_features(self) -> bool:
         """Was it trained with the hand-made figures (older blobs were not)?"""
-        return len(self.rows) > BOARD_INPUTS
+        return self.figure_inputs > 0
 
     @property
     def figure_inputs(self) -> int:
