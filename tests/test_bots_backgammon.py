@@ -48,6 +48,7 @@ from rules.backgammon.engine import (
 from rules.backgammon.net import (
     CONTACT,
     INPUTS,
+    MAGIC,
     Network,
     PackedLayer,
     consistent,
@@ -170,7 +171,9 @@ def test_weights_blob_round_trips_and_rejects_garbage() -> None:
         from_bytes(b"not a network at all")
     with pytest.raises(ValueError, match="weight bytes"):
         from_bytes(blob[:-2])
-    assert len(blob) < 64_000  # tens of KB: half floats, one hidden layer of 128
+    weights = (len(net.rows) + 1) * net.hidden + (net.hidden + 1) * 5
+    assert len(blob) == len(MAGIC) + 6 + 2 * weights  # half floats after a short header
+    assert len(blob) < 128_000  # about 110 KB: 256 hidden units, in the wheel and on a Pi
 
 
 def test_fast_forward_pass_equals_the_reference_encoding() -> None:
