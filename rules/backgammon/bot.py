@@ -88,6 +88,8 @@ class BackgammonBot:
     ) -> None:
         self.budget = budget or Budget()
         self.network = network or shipped()
+        # before the first choice, so that its clock does not pay for the packed rows
+        self.network.warm()
         self.lookahead = deeper_search_fits(self.budget) if lookahead is None else lookahead
         """The one-roll lookahead (module docstring); None decides by the budget."""
         self.candidates = candidates
