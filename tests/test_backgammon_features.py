@@ -115,6 +115,31 @@ def test_the_numpy_copy_matches_the_rules_on_played_positions() -> None:
     trainer.check_dense(boards, sample=len(boards))
 
 
+def test_the_one_pass_counts_equal_the_figures_one_by_one() -> None:
+    """counts() works over bit masks in one pass per board, for speed; over the positions
+    of seeded random games it gives exactly what the figures' own functions give, with
+    one block and with both."""
+    game = rules.get_game("backgammon")
+    positions = 0
+    for seed in range(30):
+        bots = {p: make_bot("random") for p in ("white", "black")}
+        for step in steps(game.new_state(), bots, random.Random(seed)):
+            after = step.after
+            assert isinstance(after, BackgammonState)
+            for mine, theirs in (after.boards, after.boards[::-1]):
+                for blocks in (1, 2):
+                    assert f.counts(mine, theirs, blocks) == f.reference_counts(
+                        mine, theirs, blocks
+                    ), (mine, theirs)
+                positions += 1
+    assert positions > 3000
+    # the edges a random game rarely reaches: both sides on the bar, a blot 24 pips away
+    edge = board(p24=1, bar=2, p1=1)
+    for other in (board(bar=1), board(p1=2, bar=15), EMPTY, board(p24=15)):
+        for mine, theirs in ((edge, other), (other, edge)):
+            assert f.counts(mine, theirs) == f.reference_counts(mine, theirs)
+
+
 def test_a_network_without_the_figures_still_loads_and_plays() -> None:
     """An older blob (199 inputs, no figures) reads and evaluates as it always did."""
     net = shipped()

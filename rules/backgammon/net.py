@@ -30,7 +30,6 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from operator import mul
 
 from rules.backgammon.engine import has_contact, pip_count
 from rules.backgammon.features import (
@@ -203,12 +202,32 @@ class Network:
         return sane(self._output(acc), on_roll, other, has_contact(on_roll, other))
 
     def _output(self, acc: Sequence[float]) -> Probabilities:
-        hidden = [_sigmoid(a) for a in acc]
-        out = [
-            _sigmoid(bias + sum(map(mul, hidden, weights)))
-            for weights, bias in zip(self.out_rows, self.out_bias, strict=True)
-        ]
-        return consistent(out)
+        """The hidden sigmoids and the five outputs, in one loop over the hidden units.
+
+        Why one loop with five running sums rather than ``sum(map(mul, ...))`` per
+        output: the compiled build turns it into plain float arithmetic, about five
+        times faster (47 against 8 µs for 256 units), while the pure build loses a tenth.
+        The sums run in the same order from the same zero, so both forms give the same
+        bits."""
+        w0, w1, w2, w3, w4 = self.out_rows
+        o0 = o1 = o2 = o3 = o4 = 0.0
+        for j, a in enumerate(acc):
+            h = _sigmoid(a)
+            o0 += h * w0[j]
+            o1 += h * w1[j]
+            o2 += h * w2[j]
+            o3 += h * w3[j]
+            o4 += h * w4[j]
+        b = self.out_bias
+        return consistent(
+            (
+                _sigmoid(b[0] + o0),
+                _sigmoid(b[1] + o1),
+                _sigmoid(b[2] + o2),
+                _sigmoid(b[3] + o3),
+                _sigmoid(b[4] + o4),
+            )
+        )
 
     def warm(self) -> None:
         """Build the packed rows now. Why: building them takes some 0.3 s of CPU here
