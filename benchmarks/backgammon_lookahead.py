@@ -3,7 +3,8 @@
 Run by hand (never timed in tests):
 
     .venv/bin/python benchmarks/backgammon_lookahead.py [--decisions 1500] [--seed 23]
-        [--seconds 0.0833] [--weights FILE] [--candidates 3,5] [--no-every-reply] [--peer]
+        [--seconds 0.0833] [--weights FILE] [--candidates 3,5] [--replies 6,10]
+        [--no-every-reply] [--peer]
 
 Why: win rates against pubeval need thousands of games to tell two settings of the
 lookahead apart. Judging single decisions is far more sensitive: every legal play of a
@@ -62,7 +63,11 @@ RANKING = "network ranking"
 
 
 def settings(
-    seconds: float, network: Network, candidates: list[int], every_reply: bool
+    seconds: float,
+    network: Network,
+    candidates: list[int],
+    every_reply: bool,
+    replies: list[int] | None = None,
 ) -> dict[str, BackgammonBot]:
     budget = Budget(nodes=UNLIMITED, seconds=seconds, clock=time.process_time)
     free = Budget(nodes=UNLIMITED)
@@ -72,14 +77,13 @@ def settings(
         bots["lookahead, every reply, budget"] = BackgammonBot(
             budget, network, lookahead=True, replies=0
         )
-    for n in candidates:
-        wide = "" if n == 3 else f", {n} candidates"
-        bots[f"lookahead, {REPLIES} replies{wide}"] = BackgammonBot(
-            free, network, lookahead=True, candidates=n
-        )
-        bots[f"lookahead, {REPLIES} replies{wide}, budget"] = BackgammonBot(
-            budget, network, lookahead=True, candidates=n
-        )
+    for r in replies or [REPLIES]:
+        for n in candidates:
+            name = f"lookahead, {r} replies" + ("" if n == 3 else f", {n} candidates")
+            bots[name] = BackgammonBot(free, network, lookahead=True, candidates=n, replies=r)
+            bots[f"{name}, budget"] = BackgammonBot(
+                budget, network, lookahead=True, candidates=n, replies=r
+            )
     return bots
 
 
@@ -97,6 +101,11 @@ def main(argv: list[str] | None = None) -> int:
         "--candidates", default="3", help="comma-separated plays the lookahead re-scores (3)"
     )
     parser.add_argument(
+        "--replies",
+        default=str(REPLIES),
+        help=f"comma-separated replies per roll the lookahead scores ({REPLIES})",
+    )
+    parser.add_argument(
         "--no-every-reply", action="store_true", help="leave out the settings scoring every reply"
     )
     parser.add_argument(
@@ -107,7 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     network = load_network(args.weights)
     candidates = [int(n) for n in args.candidates.split(",")]
-    bots: dict[str, Any] = settings(args.seconds, network, candidates, not args.no_every_reply)
+    replies = [int(n) for n in args.replies.split(",")]
+    bots: dict[str, Any] = settings(
+        args.seconds, network, candidates, not args.no_every_reply, replies
+    )
     if args.peer:
         bots[PEER] = GnubgBot()
     # The games come from the shipped network's ranking whatever ``--weights`` says, so
