@@ -155,7 +155,11 @@ def containment(other: Sequence[int]) -> int:
     """The fewest escaping rolls of 36 from any place in the opponent's half (the bar
     and the side's points 13–24): how well the opponent's blockade holds a checker that
     is there or would be sent back, which the rearmost checker's escapes alone miss."""
-    blocks = made_points(other)
+    return _fewest_escapes(made_points(other))
+
+
+def _fewest_escapes(blocks: int) -> int:
+    """:func:`containment` from the opponent's :func:`made_points`."""
     return min(_escapes_from(place, blocks) for place in range(12, BAR + 1))
 
 
@@ -280,7 +284,7 @@ def _first_block(side: _Board, other: _Board, shot: int) -> tuple[int, int, int,
         run &= run << 1
         prime_length += 1
     return (
-        ESCAPES[(other.made >> (24 - side.rearmost)) & 0xFFF],
+        _escapes_from(side.rearmost, other.made),
         shot,
         (side.made & 0x3F).bit_count(),
         prime_length,
@@ -291,14 +295,12 @@ def _second_block(
     side: _Board, other: _Board, board: Sequence[int], lost: int
 ) -> tuple[int, int, int, int]:
     """Containment, back anchor, break contact, pips lost (:data:`MORE_NAMES`)."""
-    blocks = other.made
-    held = min(ESCAPES[(blocks >> (24 - place)) & 0xFFF] for place in range(12, BAR + 1))
     behind = 0
     if other.rearmost >= 0:
         line = 23 - other.rearmost
         for place in range(line + 1, BAR + 1):
             behind += board[place] * (place - line)
-    return (held, side.made.bit_length(), behind, lost)
+    return (_fewest_escapes(other.made), side.made.bit_length(), behind, lost)
 
 
 def reference_counts(
