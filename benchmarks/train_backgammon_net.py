@@ -208,10 +208,18 @@ def dense(boards: np.ndarray) -> np.ndarray:
         theirs = boards[:, (1 - side) * 25 : (1 - side) * 25 + 25]
         x[:, at : at + 4] = side_features(mine, theirs)
         at += 4
+    doubles = []
     for side in (0, 1):
         mine = boards[:, side * 25 : side * 25 + 25]
         theirs = boards[:, (1 - side) * 25 : (1 - side) * 25 + 25]
-        x[:, at : at + 4] = more_side_features(mine, theirs)
+        second, double = more_side_features(mine, theirs)
+        x[:, at : at + 4] = second
+        doubles.append(double)
+        at += 4
+    for side in (0, 1):
+        mine = boards[:, side * 25 : side * 25 + 25]
+        theirs = boards[:, (1 - side) * 25 : (1 - side) * 25 + 25]
+        x[:, at : at + 4] = third_side_features(mine, theirs, doubles[side])
         at += 4
     return x
 
@@ -256,12 +264,13 @@ def side_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
 REACH_MASKS = np.array([reach for reach, _ in ROLL_REACH], dtype=np.int64)
 
 
-def more_side_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+def more_side_features(mine: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The second block of :func:`rules.backgammon.features.counts` for one side, over
     its scales: containment / 36, back anchor / 24, break contact / 150, pips lost to a
-    hit / 24. Points are packed into the bits of one int64 per row so that the twelve
-    points in front of a place, or the distances of a blot's hitters, are one shift
-    (the trainer builds these inputs for every batch)."""
+    hit / 24; and, from the same pass over the blots, the third block's double shots
+    (a count of 36). Points are packed into the bits of one int64 per row so that the
+    twelve points in front of a place, or the distances of a blot's hitters, are one
+    shift (the trainer builds these inputs for every batch)."""
     n = len(mine)
     reversed_made = opponent_made_bits(theirs)
     contain = np.min(
@@ -284,6 +293,7 @@ def more_side_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     hitters[:, 1:] = (theirs[:, 23::-1] > 0) & ~hitters[:, :1]
     behind = (hitters * (np.int64(1) << (25 - np.arange(25, dtype=np.int64)))).sum(1)
     lost = np.zeros((n, len(ROLL_REACH)), dtype=np.int64)
+    reached = np.zeros((n, len(ROLL_REACH)), dtype=np.int64)
     for blot in range(24):
         is_blot = mine[:, blot] == 1
         if not is_blot.any():
@@ -291,10 +301,43 @@ def more_side_features(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
         distances = (behind >> (24 - blot)) & ~np.int64(1)
         hit = ((distances[:, None] & REACH_MASKS[None, :]) != 0) & is_blot[:, None]
         lost = np.where(hit, np.maximum(lost, blot + 1), lost)
+        reached += hit
     pip_loss = (lost * REACH_WEIGHTS.astype(np.int64)).sum(1) // 36
-    return np.stack([contain / 36, anchor / 24, contact_pips / 150, pip_loss / 24], axis=1).astype(
-        np.float32
-    )
+    double = ((reached >= 2) * REACH_WEIGHTS).sum(1)
+    block = np.stack([contain / 36, anchor / 24, contact_pips / 150, pip_loss / 24], axis=1)
+    return block.astype(np.float32), double
+
+
+def third_side_features(mine: np.ndarray, theirs: np.ndarray, double: np.ndarray) -> np.ndarray:
+    """The third block of :func:`rules.backgammon.features.counts` for one side, over
+    its scales: double shots / 36 (counted by :func:`more_side_features`), checkers back
+    / 15, forward anchor / 6, timing / 100."""
+    n = len(mine)
+    board = mine.astype(np.int64)
+    back = board[:, 18:25].sum(1)
+    held = board[:, 18:24] >= 2
+    anchor = np.where(held.any(1), 6 - np.argmax(held, axis=1), 0)
+    # timing: the opponent's rearmost checker on my index ``line``
+    line = 23 - rearmost_place(theirs)
+    places = np.arange(24)
+    points = board[:, :24]
+    in_contact = (places[None, :] >= 12) & (places[None, :] > line[:, None])
+    counted = np.where(in_contact, np.where(points == 1, 1, np.maximum(points - 2, 0)), points)
+    counted[:, :6] = 0
+    total = 24 * board[:, 24] + (counted * places).sum(1)
+    free = board[:, 24] + counted.sum(1)
+    for place in range(5, -1, -1):
+        here = points[:, place]
+        spare = np.maximum(here - 2, 0)
+        total += place * spare
+        free += spare
+        need = np.maximum(2 - here, 0)
+        fill = (need > 0) & (free >= need)
+        total -= np.where(fill, place * need, 0)
+        free -= np.where(fill, need, 0)
+    timing = np.maximum(total, 0)
+    assert len(timing) == n
+    return np.stack([double / 36, back / 15, anchor / 6, timing / 100], axis=1).astype(np.float32)
 
 
 def check_dense(boards: np.ndarray, sample: int = 2000) -> None:

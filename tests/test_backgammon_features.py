@@ -46,7 +46,37 @@ def test_the_start_position_counts_as_a_player_would() -> None:
     # than the back checkers' 24); the 24-point is the back anchor; every checker is
     # beyond the other side's rearmost (its 24-point, our 1-point): 167 pips less one
     # each; no blot
-    assert f.counts(s, s)[f.FIRST_BLOCK :] == (22, 24, 167 - 15, 0) * 2
+    assert f.counts(s, s)[f.FIRST_BLOCK : f.SECOND_BLOCK] == (22, 24, 167 - 15, 0) * 2
+    # the third block: no blot; the two back checkers stand on the other side's 1-point,
+    # their ace-point anchor; timing (counted out in the next test) 52 pips
+    assert f.counts(s, s)[f.SECOND_BLOCK :] == (0, 2, 1, 52) * 2
+
+
+def test_the_third_block_counts_double_shots_checkers_back_the_anchor_and_timing() -> None:
+    # their checker on the bar: our blots on the 3- and 5-point stand 3 and 5 pips from
+    # it; only 3-2 and 5-3 reach both (a double reaches 3 or 5 but never both): 4 rolls
+    blots = board(p3=1, p5=1)
+    assert f.double_shots(blots, board(bar=1)) == 4
+    assert f.double_shots(board(p3=1), board(bar=1)) == 0  # one blot: no double shot
+    assert f.double_shots(board(p3=2, p5=2), board(bar=1)) == 0  # made points
+    # the 19- to 24-points are the other side's home board; the bar counts as back
+    held = board(p24=2, p20=2, p19=1, bar=1, p6=9)
+    assert f.checkers_back(held) == 6
+    # the most advanced anchor there: our 20-point is their 5-point, the golden anchor
+    assert f.forward_anchor(held) == 5
+    assert f.forward_anchor(board(p24=2)) == 1
+    assert f.forward_anchor(board(p18=2, p19=1)) == 0  # their bar point is outside
+    # timing, counted by hand for the start: the other side's rearmost checker stands on
+    # our 1-point, so all but our 24-point is still to pass it. The two on the 24-point
+    # hold it and count nothing, three of the five on the midpoint count 12 pips each,
+    # the three on the 8-point 7 each, the three spares on the 6-point 5 each: 36 + 21 +
+    # 15 = 72, with 9 checkers free. The empty 5-, 4-, 3- and 2-points take back 2 x
+    # (4 + 3 + 2 + 1) = 20 and 8 checkers; the 1-point finds only one left, no pair.
+    assert f.timing(start(), start()) == 52
+    # a checker on the bar counts 24 pips; two of them then fill our empty 6-point
+    assert f.timing(board(bar=2), EMPTY) == 48 - 2 * 5
+    # a lone checker on the 1-point: nothing left to play
+    assert f.timing(board(p1=1), board(p24=1)) == 0
 
 
 def test_the_second_block_counts_blockades_anchors_contact_and_the_cost_of_a_hit() -> None:
@@ -118,7 +148,7 @@ def test_the_numpy_copy_matches_the_rules_on_played_positions() -> None:
 def test_the_one_pass_counts_equal_the_figures_one_by_one() -> None:
     """counts() works over bit masks in one pass per board, for speed; over the positions
     of seeded random games it gives exactly what the figures' own functions give, with
-    one block and with both."""
+    one, two and three blocks."""
     game = rules.get_game("backgammon")
     positions = 0
     for seed in range(30):
@@ -127,7 +157,7 @@ def test_the_one_pass_counts_equal_the_figures_one_by_one() -> None:
             after = step.after
             assert isinstance(after, BackgammonState)
             for mine, theirs in (after.boards, after.boards[::-1]):
-                for blocks in (1, 2):
+                for blocks in (1, 2, 3):
                     assert f.counts(mine, theirs, blocks) == f.reference_counts(
                         mine, theirs, blocks
                     ), (mine, theirs)
@@ -150,10 +180,18 @@ def test_a_network_without_the_figures_still_loads_and_plays() -> None:
     assert again.probabilities(s, s) == pytest.approx(again.reference_probabilities(s, s))
 
 
-def test_a_network_of_the_first_block_gets_only_the_first_block() -> None:
-    """counts(..., blocks=1), what a 207-input network asks for, is the first block of
-    the full counts, and the shipped network evaluates the same either way."""
+def test_a_network_of_fewer_blocks_gets_only_those_blocks() -> None:
+    """counts(..., blocks=1) and (..., blocks=2), what a 207- or 215-input network asks
+    for, are the first blocks of the full counts, and a network of each shape evaluates
+    the same through its packed rows as straight from the inputs."""
     s, other = start(), board(p6=1, p20=2, bar=1)
     assert f.counts(s, other, 1) == f.counts(s, other)[: f.FIRST_BLOCK]
+    assert f.counts(s, other, 2) == f.counts(s, other)[: f.SECOND_BLOCK]
     net = shipped()
-    assert net.probabilities(s, other) == pytest.approx(net.reference_probabilities(s, other))
+    for figures in f.BLOCKS:
+        inputs = BOARD_INPUTS + figures
+        extra = tuple((0.01 * k,) * net.hidden for k in range(inputs - len(net.rows)))
+        rows = net.rows[:inputs] + extra
+        cut = from_bytes(Network(rows, net.hidden_bias, net.out_rows, net.out_bias).to_bytes())
+        assert cut.figure_inputs == figures
+        assert cut.probabilities(s, other) == pytest.approx(cut.reference_probabilities(s, other))

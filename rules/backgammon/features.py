@@ -4,8 +4,8 @@ Why: the network sees one unit per point and count, so "how many rolls hit my bl
 "can my back checker get out" are things it must discover from millions of examples,
 and a small network only half does. GNU Backgammon's own evaluator feeds such counts in
 beside the raw board (escapes, shots, primes, containment, the pips a hit costs), and
-so do we, in the simpler form below, in two blocks (the second came later, and a
-network trained before it reads only the first).
+so do we, in the simpler form below, in three blocks (each came later than the one
+before it, and a network trained before a block reads only the blocks it knew).
 
 Every function takes two boards in their own views (index 0–23 a point counted from the
 side's own home, 24 the bar), first the side the figure is about, then its opponent. A
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.backgammon.moves import BAR
+from rules.backgammon.moves import BAR, CHECKERS
 
 NAMES = ("escapes", "shots", "home points", "prime")
 """The figures per side, in input order; the first side's come first, then the other's."""
@@ -45,11 +45,30 @@ MORE_SCALES = (36, 24, 150, 24)
 MORE_MAXIMA = (36, 24, 15 * (BAR + 1), 24)
 """Break contact: at most 15 checkers on the bar, each 25 pips behind."""
 
+THIRD_NAMES = ("double shots", "checkers back", "forward anchor", "timing")
+"""A third block per side, after the second block of both sides: the rolls on which the
+opponent can hit two blots at once, how many checkers are still back in the opponent's
+home board, the side's most advanced anchor there, and how many pips it can play before
+it must break its points (GNU Backgammon's timing input, in its own form). They weigh
+the holding and priming games, where the blocks before say little about who has to
+give way first."""
+
+THIRD_SCALES = (36, 15, 6, 100)
+THIRD_MAXIMA = (36, CHECKERS, 6, CHECKERS * BAR)
+"""Timing: at most 15 checkers on the bar, each counted 24 pips."""
+
 FIRST_BLOCK = 2 * len(NAMES)
-FEATURES = FIRST_BLOCK + 2 * len(MORE_NAMES)
-INPUT_SCALES = SCALES * 2 + MORE_SCALES * 2
-INPUT_MAXIMA = MAXIMA * 2 + MORE_MAXIMA * 2
+SECOND_BLOCK = FIRST_BLOCK + 2 * len(MORE_NAMES)
+"""The figures a network trained with two blocks reads."""
+FEATURES = SECOND_BLOCK + 2 * len(THIRD_NAMES)
+BLOCKS = (FIRST_BLOCK, SECOND_BLOCK, FEATURES)
+"""How many figures a network reads after one, two or three blocks."""
+INPUT_SCALES = SCALES * 2 + MORE_SCALES * 2 + THIRD_SCALES * 2
+INPUT_MAXIMA = MAXIMA * 2 + MORE_MAXIMA * 2 + THIRD_MAXIMA * 2
 """Scale and largest count of each of the :data:`FEATURES` inputs, in input order."""
+
+OTHER_HOME = range(18, BAR)
+"""The side's own indices 18–23: the opponent's home board."""
 
 
 def _escape_count(mask: int) -> int:
@@ -207,11 +226,82 @@ def pips_lost_to_a_hit(board: Sequence[int], other: Sequence[int]) -> int:
     return total // 36
 
 
-def counts(on_roll: Sequence[int], other: Sequence[int], blocks: int = 2) -> tuple[int, ...]:
+def double_shots(board: Sequence[int], other: Sequence[int]) -> int:
+    """Rolls of 36 on which the opponent reaches two or more of the side's blots, each
+    as :func:`shots` counts a shot (either die or both, blocks on the way ignored): the
+    rolls that can turn a loose position into a lost one."""
+    hitters = [-1] if other[BAR] else [23 - j for j in range(BAR) if other[j]]
+    reachable = []
+    for blot in range(BAR):
+        if board[blot] == 1:
+            distances = 0
+            for hitter in hitters:
+                if blot > hitter:
+                    distances |= 1 << (blot - hitter)
+            if distances:
+                reachable.append(distances)
+    return sum(
+        weight
+        for reach, weight in ROLL_REACH
+        if sum(1 for distances in reachable if distances & reach) >= 2
+    )
+
+
+def checkers_back(board: Sequence[int]) -> int:
+    """The side's checkers in the opponent's home board or on the bar."""
+    return sum(board[place] for place in OTHER_HOME) + board[BAR]
+
+
+def forward_anchor(board: Sequence[int]) -> int:
+    """The opponent's point number (1–6) of the side's most advanced made point in the
+    opponent's home board, 0 when it holds none there: an anchor on the 4- or 5-point
+    holds far better than one on the 1-point."""
+    for place in OTHER_HOME:
+        if board[place] >= 2:
+            return BAR - place
+    return 0
+
+
+def timing(board: Sequence[int], other: Sequence[int]) -> int:
+    """Pips the side can play before it must break a point it holds, after GNU
+    Backgammon's timing input: every checker on the bar or past the opponent's rearmost
+    checker counts its whole way, spares beyond two and blots on the points 13–24 still
+    in contact count theirs, the two holding a point there count nothing, and the home
+    board's spares count while every empty or single home point, from the 6-point down,
+    first takes back the pips needed to fill it from the free checkers (0 at least)."""
+    return _timing(board, 23 - rearmost(other))
+
+
+def _timing(board: Sequence[int], line: int) -> int:
+    """:func:`timing` with the opponent's rearmost checker on the side's index ``line``
+    (-1: its bar, 24: none left)."""
+    total = BAR * board[BAR]
+    free = board[BAR]
+    for place in range(BAR - 1, 5, -1):
+        n = board[place]
+        if not n:
+            continue
+        if place >= 12 and place > line:
+            n = 1 if n == 1 else n - 2
+        free += n
+        total += place * n
+    for place in range(5, -1, -1):
+        n = board[place]
+        if n > 2:
+            total += place * (n - 2)
+            free += n - 2
+        elif n < 2 and free >= 2 - n:
+            total -= place * (2 - n)
+            free -= 2 - n
+    return max(total, 0)
+
+
+def counts(on_roll: Sequence[int], other: Sequence[int], blocks: int = 3) -> tuple[int, ...]:
     """The figures as whole counts: for each side in turn (the one on roll first) its
     escapes, the opponent's shots at it, its home points and its longest prime; then,
     unless ``blocks`` is 1 (a network trained before them), for each side the second
-    block (:data:`MORE_NAMES`).
+    block (:data:`MORE_NAMES`), and unless it is 2, for each side the third
+    (:data:`THIRD_NAMES`).
 
     The same numbers as the functions above, computed in one pass per board over bit
     masks. Why: the network asks for them at every position it scores, and called one by
@@ -222,10 +312,16 @@ def counts(on_roll: Sequence[int], other: Sequence[int], blocks: int = 2) -> tup
     first = _first_block(mine, theirs, mine_hit[0]) + _first_block(theirs, mine, theirs_hit[0])
     if blocks <= 1:
         return first
+    second = _second_block(mine, theirs, on_roll, mine_hit[1]) + _second_block(
+        theirs, mine, other, theirs_hit[1]
+    )
+    if blocks == 2:
+        return first + second
     return (
         first
-        + _second_block(mine, theirs, on_roll, mine_hit[1])
-        + _second_block(theirs, mine, other, theirs_hit[1])
+        + second
+        + _third_block(mine, theirs, on_roll, mine_hit[2])
+        + _third_block(theirs, mine, other, theirs_hit[2])
     )
 
 
@@ -246,6 +342,7 @@ class _Board:
         on_bar = board[BAR] > 0
         self.made = made
         self.blots = blots
+
         self.rearmost = BAR if on_bar else occupied.bit_length() - 1
         self.hitters = 1 << BAR if on_bar else occupied
         """Where this side hits from, on its own indices (the bar alone while it has a
@@ -253,9 +350,10 @@ class _Board:
         side's blot on ``b``."""
 
 
-def _hits(side: _Board, other: _Board) -> tuple[int, int]:
-    """:func:`shots` and :func:`pips_lost_to_a_hit` of ``side`` in one pass: per roll,
-    the blots it reaches, the rearmost first (the largest loss)."""
+def _hits(side: _Board, other: _Board) -> tuple[int, int, int]:
+    """:func:`shots`, :func:`pips_lost_to_a_hit` and :func:`double_shots` of ``side``
+    in one pass: per roll, the blots it reaches, the rearmost first (the largest loss),
+    until a second one is found."""
     reachable: list[tuple[int, int]] = []
     left = side.blots
     while left:
@@ -265,15 +363,19 @@ def _hits(side: _Board, other: _Board) -> tuple[int, int]:
         if distances:
             reachable.append((place + 1, distances))
     if not reachable:
-        return 0, 0
-    shot = lost = 0
+        return 0, 0, 0
+    shot = lost = double = 0
     for reach, weight in ROLL_REACH:
+        found = False
         for pips, distances in reachable:
             if distances & reach:
+                if found:
+                    double += weight
+                    break
+                found = True
                 shot += weight
                 lost += weight * pips
-                break
-    return shot, lost // 36
+    return shot, lost // 36, double
 
 
 def _first_block(side: _Board, other: _Board, shot: int) -> tuple[int, int, int, int]:
@@ -303,8 +405,18 @@ def _second_block(
     return (_fewest_escapes(other.made), side.made.bit_length(), behind, lost)
 
 
+def _third_block(
+    side: _Board, other: _Board, board: Sequence[int], double: int
+) -> tuple[int, int, int, int]:
+    """Double shots, checkers back, forward anchor, timing (:data:`THIRD_NAMES`)."""
+    anchors = (side.made >> 18) & 0x3F
+    anchor = 6 - ((anchors & -anchors).bit_length() - 1) if anchors else 0
+    back = board[BAR] + sum(board[place] for place in OTHER_HOME)
+    return (double, back, anchor, _timing(board, 23 - other.rearmost))
+
+
 def reference_counts(
-    on_roll: Sequence[int], other: Sequence[int], blocks: int = 2
+    on_roll: Sequence[int], other: Sequence[int], blocks: int = 3
 ) -> tuple[int, ...]:
     """:func:`counts` composed from the figures' own functions, one by one (for the
     tests: the readable definition the fast pass must equal)."""
@@ -321,6 +433,12 @@ def reference_counts(
             values.append(back_anchor(mine))
             values.append(break_contact(mine, theirs))
             values.append(pips_lost_to_a_hit(mine, theirs))
+    if blocks > 2:
+        for mine, theirs in sides:
+            values.append(double_shots(mine, theirs))
+            values.append(checkers_back(mine))
+            values.append(forward_anchor(mine))
+            values.append(timing(mine, theirs))
     return tuple(values)
 
 

@@ -14,9 +14,10 @@ borne off / 15. That is 98 units per side; three extras follow: both pip counts 
 and a "contact" flag (1 while the two armies can still hit each other). Most units are
 zero, so the input is kept sparse and the first layer adds only the rows it needs.
 Then the hand-made figures of :mod:`rules.backgammon.features`: a first block of eight
-(escapes, shots, home points, primes) and a second of eight (containment, back anchor,
-break contact, pips lost to a hit). An older blob reads only what it was trained with:
-the board alone (199 inputs) or the board and the first block (207).
+(escapes, shots, home points, primes), a second of eight (containment, back anchor,
+break contact, pips lost to a hit) and a third of eight (double shots, checkers back,
+forward anchor, timing). An older blob reads only what it was trained with: the board
+alone (199 inputs), or the board and the first block (207) or two blocks (215).
 
 Output: five probabilities for the side on roll, in GNU Backgammon's order: it wins, it
 wins a gammon (or better), it wins a backgammon, it loses a gammon (or worse), it loses
@@ -33,8 +34,8 @@ from functools import cache
 
 from rules.backgammon.engine import has_contact, pip_count
 from rules.backgammon.features import (
+    BLOCKS,
     FEATURES,
-    FIRST_BLOCK,
     INPUT_MAXIMA,
     INPUT_SCALES,
     counts,
@@ -50,9 +51,9 @@ CONTACT = 2 * UNITS_PER_SIDE + 2
 BOARD_INPUTS = 2 * UNITS_PER_SIDE + EXTRAS
 INPUTS = BOARD_INPUTS + FEATURES
 """The inputs of a network trained with all the hand-made figures (the trainer's shape)."""
-SHAPES = (BOARD_INPUTS, BOARD_INPUTS + FIRST_BLOCK, INPUTS)
-"""The input counts a blob may have: the board alone, the board and the first block of
-figures (older blobs), or everything."""
+SHAPES = (BOARD_INPUTS, *(BOARD_INPUTS + n for n in BLOCKS))
+"""The input counts a blob may have: the board alone, the board and the first one or two
+blocks of figures (older blobs), or everything."""
 OUTPUTS = 5
 WEIGHTS_FILE = "weights.bin"
 """The shipped weights in this package (with their provenance sidecar)."""
@@ -183,7 +184,7 @@ class Network:
             added += 1
         if self.reads_features:
             figures = packed.figures
-            blocks = 1 if len(figures) <= FIRST_BLOCK else 2
+            blocks = BLOCKS.index(len(figures)) + 1
             for k, count in enumerate(counts(on_roll, other, blocks)):
                 if count:
                     acc += figures[k][count]
