@@ -4,7 +4,7 @@ Run by hand (never timed in tests):
 
     .venv/bin/python benchmarks/backgammon_lookahead.py [--decisions 1500] [--seed 23]
         [--seconds 0.0833] [--weights FILE] [--candidates 3,5] [--replies 6,10]
-        [--no-every-reply] [--peer]
+        [--no-every-reply] [--peer] [--judge-ply 2]
 
 Why: win rates against pubeval need thousands of games to tell two settings of the
 lookahead apart. Judging single decisions is far more sensitive: every legal play of a
@@ -20,7 +20,10 @@ file from a tree whose ``rules/`` was compiled with mypyc (it puts its tree firs
 ``sys.path``). ``--peer`` judges GNU Backgammon's own 0-ply play of the same decisions
 too: the opponent of the match in ``bots.py --yardstick gnubg``, so the gap the bot has to
 close is read off in the same unit. (The judge is its own 1-ply, built on the same
-network, so the peer's figure is if anything flattered.)
+network, so the peer's figure is if anything flattered.) ``--judge-ply 2`` judges by GNU
+Backgammon's 2-ply instead, about twenty times slower: a 1-ply judge scores every reply
+at 0-ply, the very shape of the bot's one-roll lookahead, and so flatters the lookahead
+too; two plies do not share that shape.
 """
 
 from __future__ import annotations
@@ -50,11 +53,12 @@ UNLIMITED = 10**8
 """A node budget that never binds: only the clock, where there is one, stops a search."""
 
 
-def judged(play: Play) -> float:
-    """GNU Backgammon's 1-ply cubeless equity of a play, for the side that made it."""
+def judged(play: Play, ply: int = 1) -> float:
+    """GNU Backgammon's cubeless equity of a play at ``ply`` (1 unless ``--judge-ply``),
+    for the side that made it."""
     if sum(play.mover) == 0:
         return float(result_kind(play.other))
-    return -equity(tuple(gnubg_nn.probabilities([list(play.mover), list(play.other)], 1)))
+    return -equity(tuple(gnubg_nn.probabilities([list(play.mover), list(play.other)], ply)))
 
 
 PEER = "GNU Backgammon 0-ply"
@@ -106,6 +110,14 @@ def main(argv: list[str] | None = None) -> int:
         help=f"comma-separated replies per roll the lookahead scores ({REPLIES})",
     )
     parser.add_argument(
+        "--judge-ply",
+        type=int,
+        default=1,
+        choices=(1, 2),
+        help="the judge's depth: 1-ply (the default) or 2-ply, which a one-roll lookahead "
+        "cannot flatter by sharing its shape (about 20 times slower)",
+    )
+    parser.add_argument(
         "--no-every-reply", action="store_true", help="leave out the settings scoring every reply"
     )
     parser.add_argument(
@@ -143,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         moves = state.legal_moves()
         move = driver.choose(state, random.Random(0))
         if state.phase == MOVE and len(moves) > 1:
-            values = {m: judged(m) for m in moves if isinstance(m, Play)}
+            values = {m: judged(m, args.judge_ply) for m in moves if isinstance(m, Play)}
             best = max(values.values())
             for name, bot in bots.items():
                 began = time.process_time()
@@ -156,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         state = state.apply(move)
     print(
         f"{args.decisions} checker decisions (seed {args.seed}), judged by GNU Backgammon "
-        f"1-ply; {'compiled' if is_compiled() else 'interpreted'} rules from "
+        f"{args.judge_ply}-ply; {'compiled' if is_compiled() else 'interpreted'} rules from "
         f"{Path(rules.__file__).resolve().parent.parent}; budget {args.seconds:.4f} s CPU"
     )
     base = lost[RANKING]
