@@ -207,16 +207,7 @@ def pips_lost_to_a_hit(board: Sequence[int], other: Sequence[int]) -> int:
     rounded down): for each roll the largest loss among the blots it can hit, a blot on
     the side's point ``p`` losing ``p`` pips. :func:`shots` counts the rolls; this weighs
     them by what is lost."""
-    hitters = [-1] if other[BAR] else [23 - j for j in range(BAR) if other[j]]
-    reachable = []
-    for blot in range(BAR):
-        if board[blot] == 1:
-            distances = 0
-            for hitter in hitters:
-                if blot > hitter:
-                    distances |= 1 << (blot - hitter)
-            if distances:
-                reachable.append((blot + 1, distances))
+    reachable = _reachable_blots(board, other)
     if not reachable:
         return 0
     total = 0
@@ -230,6 +221,18 @@ def double_shots(board: Sequence[int], other: Sequence[int]) -> int:
     """Rolls of 36 on which the opponent reaches two or more of the side's blots, each
     as :func:`shots` counts a shot (either die or both, blocks on the way ignored): the
     rolls that can turn a loose position into a lost one."""
+    reachable = _reachable_blots(board, other)
+    return sum(
+        weight
+        for reach, weight in ROLL_REACH
+        if sum(1 for _, distances in reachable if distances & reach) >= 2
+    )
+
+
+def _reachable_blots(board: Sequence[int], other: Sequence[int]) -> list[tuple[int, int]]:
+    """The side's blots the opponent can reach, as (point number, bit mask of the
+    distances its hitters stand behind): from the bar only while it has a checker there,
+    blocks on the way ignored (as :func:`shots` counts)."""
     hitters = [-1] if other[BAR] else [23 - j for j in range(BAR) if other[j]]
     reachable = []
     for blot in range(BAR):
@@ -239,12 +242,8 @@ def double_shots(board: Sequence[int], other: Sequence[int]) -> int:
                 if blot > hitter:
                     distances |= 1 << (blot - hitter)
             if distances:
-                reachable.append(distances)
-    return sum(
-        weight
-        for reach, weight in ROLL_REACH
-        if sum(1 for distances in reachable if distances & reach) >= 2
-    )
+                reachable.append((blot + 1, distances))
+    return reachable
 
 
 def checkers_back(board: Sequence[int]) -> int:
