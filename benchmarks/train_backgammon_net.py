@@ -208,19 +208,13 @@ def dense(boards: np.ndarray) -> np.ndarray:
         theirs = boards[:, (1 - side) * 25 : (1 - side) * 25 + 25]
         x[:, at : at + 4] = side_features(mine, theirs)
         at += 4
-    doubles = []
+    # the second block of both sides, then the third of both sides
     for side in (0, 1):
         mine = boards[:, side * 25 : side * 25 + 25]
         theirs = boards[:, (1 - side) * 25 : (1 - side) * 25 + 25]
         second, double = more_side_features(mine, theirs)
-        x[:, at : at + 4] = second
-        doubles.append(double)
-        at += 4
-    for side in (0, 1):
-        mine = boards[:, side * 25 : side * 25 + 25]
-        theirs = boards[:, (1 - side) * 25 : (1 - side) * 25 + 25]
-        x[:, at : at + 4] = third_side_features(mine, theirs, doubles[side])
-        at += 4
+        x[:, at + 4 * side : at + 4 * side + 4] = second
+        x[:, at + 8 + 4 * side : at + 8 + 4 * side + 4] = third_side_features(mine, theirs, double)
     return x
 
 
@@ -312,7 +306,6 @@ def third_side_features(mine: np.ndarray, theirs: np.ndarray, double: np.ndarray
     """The third block of :func:`rules.backgammon.features.counts` for one side, over
     its scales: double shots / 36 (counted by :func:`more_side_features`), checkers back
     / 15, forward anchor / 6, timing / 100."""
-    n = len(mine)
     board = mine.astype(np.int64)
     back = board[:, 18:25].sum(1)
     held = board[:, 18:24] >= 2
@@ -336,7 +329,6 @@ def third_side_features(mine: np.ndarray, theirs: np.ndarray, double: np.ndarray
         total -= np.where(fill, place * need, 0)
         free -= np.where(fill, need, 0)
     timing = np.maximum(total, 0)
-    assert len(timing) == n
     return np.stack([double / 36, back / 15, anchor / 6, timing / 100], axis=1).astype(np.float32)
 
 

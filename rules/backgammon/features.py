@@ -67,8 +67,10 @@ INPUT_SCALES = SCALES * 2 + MORE_SCALES * 2 + THIRD_SCALES * 2
 INPUT_MAXIMA = MAXIMA * 2 + MORE_MAXIMA * 2 + THIRD_MAXIMA * 2
 """Scale and largest count of each of the :data:`FEATURES` inputs, in input order."""
 
-OTHER_HOME = range(18, BAR)
-"""The side's own indices 18–23: the opponent's home board."""
+HOME_OF_THE_OTHER = range(BAR - 6, BAR + 1)
+"""A side's own points 19–24 and its bar: the opponent's home board and the way into
+it, where its checkers are still back (and where one left at the end loses a
+backgammon)."""
 
 
 def _escape_count(mask: int) -> int:
@@ -248,14 +250,14 @@ def _reachable_blots(board: Sequence[int], other: Sequence[int]) -> list[tuple[i
 
 def checkers_back(board: Sequence[int]) -> int:
     """The side's checkers in the opponent's home board or on the bar."""
-    return sum(board[place] for place in OTHER_HOME) + board[BAR]
+    return sum(board[place] for place in HOME_OF_THE_OTHER)
 
 
 def forward_anchor(board: Sequence[int]) -> int:
     """The opponent's point number (1–6) of the side's most advanced made point in the
     opponent's home board, 0 when it holds none there: an anchor on the 4- or 5-point
     holds far better than one on the 1-point."""
-    for place in OTHER_HOME:
+    for place in range(HOME_OF_THE_OTHER.start, BAR):
         if board[place] >= 2:
             return BAR - place
     return 0
@@ -341,7 +343,6 @@ class _Board:
         on_bar = board[BAR] > 0
         self.made = made
         self.blots = blots
-
         self.rearmost = BAR if on_bar else occupied.bit_length() - 1
         self.hitters = 1 << BAR if on_bar else occupied
         """Where this side hits from, on its own indices (the bar alone while it has a
@@ -410,8 +411,7 @@ def _third_block(
     """Double shots, checkers back, forward anchor, timing (:data:`THIRD_NAMES`)."""
     anchors = (side.made >> 18) & 0x3F
     anchor = 6 - ((anchors & -anchors).bit_length() - 1) if anchors else 0
-    back = board[BAR] + sum(board[place] for place in OTHER_HOME)
-    return (double, back, anchor, _timing(board, 23 - other.rearmost))
+    return (double, checkers_back(board), anchor, _timing(board, 23 - other.rearmost))
 
 
 def reference_counts(

@@ -36,6 +36,7 @@ from rules.backgammon.engine import has_contact, pip_count
 from rules.backgammon.features import (
     BLOCKS,
     FEATURES,
+    HOME_OF_THE_OTHER,
     INPUT_MAXIMA,
     INPUT_SCALES,
     counts,
@@ -184,8 +185,7 @@ class Network:
             added += 1
         if self.reads_features:
             figures = packed.figures
-            blocks = BLOCKS.index(len(figures)) + 1
-            for k, count in enumerate(counts(on_roll, other, blocks)):
+            for k, count in enumerate(counts(on_roll, other, packed.blocks)):
                 if count:
                     acc += figures[k][count]
                     added += 1
@@ -318,6 +318,9 @@ class PackedLayer:
     stacks: Stacks
     contact: int
     figures: Figures
+    blocks: int
+    """How many blocks of figures the network reads (:data:`BLOCKS`; 0: none), settled
+    once here rather than at every evaluation."""
     offsets: int
     """``FIELD_OFFSET`` in every field: what one added row puts in beyond its weights."""
     signs: int
@@ -344,6 +347,7 @@ class PackedLayer:
             ),
             contact=pack(network.rows[CONTACT]),
             figures=tuple(tuple(pack(row) for row in rows) for rows in network.figure_rows()),
+            blocks=BLOCKS.index(network.figure_inputs) + 1 if network.figure_inputs else 0,
             offsets=pack([0.0] * hidden),
             signs=pack([0.0] * hidden, SIGN),
         )
@@ -370,11 +374,6 @@ def consistent(p: Sequence[float]) -> Probabilities:
     lose_g = min(max(p[3], 0.0), 1.0 - win)
     lose_bg = min(max(p[4], 0.0), lose_g)
     return (win, win_g, win_bg, lose_g, lose_bg)
-
-
-HOME_OF_THE_OTHER = range(POINTS - 6, BAR + 1)
-"""A side's own points 19–24 and its bar: where a checker left at the end loses a
-backgammon."""
 
 
 def sane(
