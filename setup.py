@@ -40,6 +40,8 @@ COMPILED_MODULES = [
     "rules/backgammon/features.py",
     "rules/backgammon/net.py",
     "rules/backgammon/pubeval.py",
+    "rules/backgammon/bearoff.py",
+    "rules/backgammon/evaluation.py",
     "rules/backgammon/bot.py",
     "rules/minimaki/engine.py",
 ]

@@ -1,7 +1,8 @@
 """Backgammon's strong computer player: a small trained network, plus cube heuristics.
 
 Checker play: every legal play is scored by the network of :mod:`rules.backgammon.net`
-(the position after the play, seen by the opponent now on roll, turned back to our side)
+(the position after the play, seen by the opponent now on roll, turned back to our side;
+once both sides bear off, by the exact database of :mod:`rules.backgammon.bearoff`)
 and the play with the highest cubeless money equity is chosen. The plays are scored in
 pubeval's order, so that if the budget runs out first (a slow machine and the hundreds
 of plays of some doubles) the best of the most promising ones is returned. A play that
@@ -29,7 +30,9 @@ the separate implementation in ``benchmarks/pubeval.py``.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
+from rules.backgammon import bearoff, evaluation
 from rules.backgammon.cube import match_double, match_take, money_double, money_take
 from rules.backgammon.engine import (
     ACCEPT_ACTION,
@@ -51,7 +54,7 @@ from rules.backgammon.engine import (
     result_kind,
 )
 from rules.backgammon.moves import legal_plays
-from rules.backgammon.net import Network, equity, flip, shipped
+from rules.backgammon.net import Network, Probabilities, equity, flip, shipped
 from rules.backgammon.pubeval import pubeval
 from rules.backgammon.resign import (
     match_accepts,
@@ -85,22 +88,31 @@ class BackgammonBot:
         lookahead: bool | None = None,
         candidates: int = 3,
         replies: int = REPLIES,
+        exact_bearoff: bool = True,
     ) -> None:
         self.budget = budget or Budget()
         self.network = network or shipped()
         # before the first choice, so that its clock does not pay for the packed rows
         self.network.warm()
+        self.exact_bearoff = exact_bearoff
+        """Bear-off positions from the database (:mod:`rules.backgammon.bearoff`)."""
+        if exact_bearoff:
+            bearoff.shipped()  # decoded now, likewise outside the first choice's clock
         self.lookahead = deeper_search_fits(self.budget) if lookahead is None else lookahead
         """The one-roll lookahead (module docstring); None decides by the budget."""
         self.candidates = candidates
         self.replies = replies
         """How many replies per roll the lookahead scores (``REPLIES``; 0: all)."""
 
+    def probabilities(self, on_roll: Sequence[int], other: Sequence[int]) -> Probabilities:
+        """The side on roll's chances (:func:`rules.backgammon.evaluation.probabilities`)."""
+        return evaluation.probabilities(on_roll, other, self.network, self.exact_bearoff)
+
     def value(self, mover: tuple[int, ...], other: tuple[int, ...]) -> float:
         """Cubeless equity for the side that has just moved to ``mover``."""
         if sum(mover) == 0:
             return float(result_kind(other))
-        return -equity(self.network.probabilities(other, mover))
+        return -equity(self.probabilities(other, mover))
 
     def choose(self, state: State, rng: random.Random) -> Move:
         if not isinstance(state, BackgammonState):
@@ -118,7 +130,7 @@ class BackgammonBot:
                 return DROP_ACTION
             return BEAVER_ACTION if BEAVER_ACTION in moves and self._beavers(state) else TAKE_ACTION
         if state.phase == BEAVER:
-            p = self.network.probabilities(state.boards[state.turn], state.boards[1 - state.turn])
+            p = self.probabilities(state.boards[state.turn], state.boards[1 - state.turn])
             return TAKE_ACTION if takes_beaver(p) else DROP_ACTION
         if len(moves) == 1 or state.phase != MOVE:
             return moves[0]
@@ -170,7 +182,7 @@ class BackgammonBot:
             replies = legal_plays(list(theirs), list(mine), d1, d2)
             meter.charge(1)
             if not replies:
-                total += p * equity(self.network.probabilities(mine, theirs))
+                total += p * equity(self.probabilities(mine, theirs))
                 continue
             if self.replies and len(replies) > self.replies:
                 replies = sorted(replies, key=lambda r: -pubeval(r[0], r[1]))[: self.replies]
@@ -192,7 +204,7 @@ class BackgammonBot:
             # plays every game out: an opponent program may know no resignations.
             return None
         me = state.turn
-        p = self.network.probabilities(state.boards[me], state.boards[1 - me])
+        p = self.probabilities(state.boards[me], state.boards[1 - me])
         level = offer_level(p)
         if not level:
             return None
@@ -201,7 +213,7 @@ class BackgammonBot:
 
     def _accepts(self, state: BackgammonState) -> bool:
         resigner, me = state.turn, 1 - state.turn
-        p = flip(self.network.probabilities(state.boards[resigner], state.boards[me]))
+        p = flip(self.probabilities(state.boards[resigner], state.boards[me]))
         if state.match_length:
             away = state.match_length - state.score[me]
             other_away = state.match_length - state.score[resigner]
@@ -210,13 +222,11 @@ class BackgammonBot:
 
     def _beavers(self, state: BackgammonState) -> bool:
         doubler, me = state.turn, 1 - state.turn
-        return money_beavers(
-            flip(self.network.probabilities(state.boards[doubler], state.boards[me]))
-        )
+        return money_beavers(flip(self.probabilities(state.boards[doubler], state.boards[me])))
 
     def _doubles(self, state: BackgammonState) -> bool:
         me, them = state.turn, 1 - state.turn
-        p = self.network.probabilities(state.boards[me], state.boards[them])
+        p = self.probabilities(state.boards[me], state.boards[them])
         if state.match_length:
             away = state.match_length - state.score[me]
             other_away = state.match_length - state.score[them]
@@ -225,7 +235,7 @@ class BackgammonBot:
 
     def _takes(self, state: BackgammonState) -> bool:
         doubler, me = state.turn, 1 - state.turn
-        p = flip(self.network.probabilities(state.boards[doubler], state.boards[me]))
+        p = flip(self.probabilities(state.boards[doubler], state.boards[me]))
         if state.match_length:
             away = state.match_length - state.score[me]
             other_away = state.match_length - state.score[doubler]

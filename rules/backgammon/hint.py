@@ -4,7 +4,8 @@ their win and gammon chances, and the position's IDs.
 Why a separate evaluation from the bot's choice: the bot may pick its move one roll
 deeper, within a budget, and never keeps its numbers. The hint ranks every play by the
 shipped network (the bot's own ranking, one ply), which is what the chances shown are
-of; the move the hint recommends stays the bot's. Equity is cubeless money equity for
+of (exact in the bear-off, like the bot's); the move the hint recommends stays the
+bot's. Equity is cubeless money equity for
 the side to play, the scale GNU Backgammon and eXtreme Gammon print.
 """
 
@@ -24,7 +25,8 @@ from rules.backgammon.engine import (
     Play,
     result_kind,
 )
-from rules.backgammon.net import Probabilities, equity, flip, shipped
+from rules.backgammon.evaluation import probabilities
+from rules.backgammon.net import Probabilities, equity, flip
 from rules.core import Move, State
 
 SHOWN = 3
@@ -58,7 +60,7 @@ def _after_play(play: Play) -> Probabilities:
     if sum(mover) == 0:
         kind = result_kind(other)
         return (1.0, float(kind >= GAMMON), float(kind == BACKGAMMON), 0.0, 0.0)
-    return flip(shipped().probabilities(other, mover))
+    return flip(probabilities(other, mover))
 
 
 @lru_cache(maxsize=64)
@@ -77,7 +79,7 @@ def ranked(state: BackgammonState, top: int = SHOWN) -> tuple[Evaluation, ...]:
         return tuple(found[:top])
     if state.phase in (DOUBLE, TAKE, BEAVER):  # beaver: the doubler decides again
         doubler = state.turn
-        p = shipped().probabilities(state.boards[doubler], state.boards[1 - doubler])
+        p = probabilities(state.boards[doubler], state.boards[1 - doubler])
         if state.phase == TAKE:
             p = flip(p)
         return (Evaluation("cube decision", equity(p), p),)
