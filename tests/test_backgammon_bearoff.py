@@ -36,6 +36,8 @@ def test_index_ranks_every_position_in_order() -> None:
     assert len(set(every)) == len(every)
     assert all(sum(h) <= bearoff.MOST for h in every)
     assert [bearoff.index(h) for h in every] == list(range(bearoff.COUNT))
+    full = [h for h in every if sum(h) == bearoff.MOST]
+    assert [bearoff.full_index(h) for h in full] == list(range(len(full))) == list(range(15504))
 
 
 def test_plays_are_the_engines_bear_off_plays() -> None:
