@@ -72,6 +72,7 @@ def settings(
     candidates: list[int],
     every_reply: bool,
     replies: list[int] | None = None,
+    blends: list[float] | None = None,
 ) -> dict[str, BackgammonBot]:
     budget = Budget(nodes=UNLIMITED, seconds=seconds, clock=time.process_time)
     free = Budget(nodes=UNLIMITED)
@@ -88,6 +89,10 @@ def settings(
             bots[f"{name}, budget"] = BackgammonBot(
                 budget, network, lookahead=True, candidates=n, replies=r
             )
+    for w in blends or []:
+        bots[f"lookahead, ranking blended {w:g}, budget"] = BackgammonBot(
+            budget, network, lookahead=True, blend=w
+        )
     return bots
 
 
@@ -110,6 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"comma-separated replies per roll the lookahead scores ({REPLIES})",
     )
     parser.add_argument(
+        "--blend",
+        default="",
+        help="comma-separated shares of the ranking in a re-scored play's value to judge "
+        "too (e.g. 0.5: GNU Backgammon's 0+1-ply averaging against the odd-even effect)",
+    )
+    parser.add_argument(
         "--judge-ply",
         type=int,
         default=1,
@@ -129,8 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     network = load_network(args.weights)
     candidates = [int(n) for n in args.candidates.split(",")]
     replies = [int(n) for n in args.replies.split(",")]
+    blends = [float(w) for w in args.blend.split(",") if w]
     bots: dict[str, Any] = settings(
-        args.seconds, network, candidates, not args.no_every_reply, replies
+        args.seconds, network, candidates, not args.no_every_reply, replies, blends
     )
     if args.peer:
         bots[PEER] = GnubgBot()

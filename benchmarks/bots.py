@@ -252,6 +252,12 @@ def main(argv: list[str] | None = None) -> int:
         help="Backgammon: replies per roll the lookahead scores (default the bot's; 0 all)",
     )
     parser.add_argument(
+        "--bg-blend",
+        type=float,
+        default=None,
+        help="Backgammon: the ranking's share in a re-scored play's value (default the bot's)",
+    )
+    parser.add_argument(
         "--duplicate-dice",
         action="store_true",
         help="Backgammon: each pair of games shares its dice, the sides swapped (less luck)",
@@ -420,6 +426,7 @@ def play_backgammon(
     candidates: int = 3,
     replies: int | None = None,
     duplicate: bool = False,
+    blend: float | None = None,
 ) -> BackgammonTally:
     """Money games ``lo``..``hi - 1``: strong takes white in even games, black in odd.
 
@@ -440,6 +447,7 @@ def play_backgammon(
         lookahead=lookahead,
         candidates=candidates,
         replies=REPLIES if replies is None else replies,
+        **({} if blend is None else {"blend": blend}),
     )
     timed = TimedBot(inner, CLOCKS[clock])
     yardstick: Bot = {"pubeval": PubevalBot, "gnubg-pubeval": GnubgPubevalBot, "gnubg": GnubgBot}[
@@ -526,6 +534,7 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
                 args.bg_candidates,
                 args.bg_replies,
                 args.duplicate_dice,
+                args.bg_blend,
             )
             for lo, hi in chunks
         ]
@@ -565,7 +574,9 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
         )
     met = rate >= target and median <= args.seconds * 1000 and (not strong or ppg >= 0)
     report(
-        f"Backgammon, strong (lookahead {switch_label('lookahead', args)}) vs {args.yardstick}, "
+        f"Backgammon, strong (lookahead {switch_label('lookahead', args)}"
+        f"{'' if args.bg_blend is None else f', ranking blended {args.bg_blend:g}'}) "
+        f"vs {args.yardstick}, "
         f"{build_label()}, {args.seconds:g} s {args.clock} budget, "
         f"{'cubeless ' if strong else ''}money games: {rate:.1%} ± {se:.1%} "
         f"(95 %: {low:.1%}–{high:.1%}) of {games}{paired} (target >= {target:.0%}"

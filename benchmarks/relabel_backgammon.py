@@ -39,7 +39,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import gnubg_nn
 from train_backgammon_net import teacher
+
+PLIES = {"1": 1, "2": 2, "0+1": gnubg_nn.p_0plus1}
+"""``--ply`` to gnubg-nn's depth codes; 0+1 is its own code for the 0-ply and 1-ply
+evaluations averaged, which cancels most of the odd-even bias of a one-ply search."""
 
 
 def _label(job: tuple[Path, np.ndarray, int]) -> tuple[Path, int]:
@@ -71,7 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True, help="cache to sample from (.npz)")
     parser.add_argument("--out", type=Path, required=True, help="relabelled cache to write")
     parser.add_argument("--positions", type=int, default=2_000_000)
-    parser.add_argument("--ply", type=int, default=1, choices=(1, 2))
+    parser.add_argument(
+        "--ply",
+        default="1",
+        choices=tuple(PLIES),
+        help="GNU Backgammon's depth: 1, 2, or 0+1 (the mean of its 0-ply and 1-ply)",
+    )
     parser.add_argument("--shard", type=int, default=20_000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=29)
@@ -95,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     sample = sample[np.random.default_rng(args.seed + 1).permutation(count)]
     parts.mkdir(parents=True, exist_ok=True)
     jobs = [
-        (parts / f"part-{k // args.shard:05d}.npz", sample[k : k + args.shard], args.ply)
+        (parts / f"part-{k // args.shard:05d}.npz", sample[k : k + args.shard], PLIES[args.ply])
         for k in range(0, count, args.shard)
     ]
     todo = [job for job in jobs if not job[0].exists()]

@@ -322,6 +322,36 @@ def test_lookahead_with_room_picks_a_legal_play_and_agrees_on_the_obvious() -> N
     assert bot.choose(state, random.Random(0)).notation == "8/5 6/5"
 
 
+def test_the_blend_weighs_the_ranking_into_the_lookahead() -> None:
+    """With the whole weight on the ranking the lookahead plays the ranking's choice; with
+    none it plays the one-roll values' choice; a blend's choice is always one of the
+    candidates the lookahead re-scored, and some position tells the two ends apart."""
+    game = rules.get_game("backgammon", "single")
+    rng = random.Random(3)
+    room = Budget(nodes=10**9)
+    ranking = BackgammonBot(room, lookahead=False)
+    ends = {w: BackgammonBot(room, lookahead=True, blend=w) for w in (0.0, 0.5, 1.0)}
+    differed = 0
+    for _ in range(12):
+        state = game.new_state()
+        while not state.is_terminal() and not differed:
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                state = state.roll(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            moves = state.legal_moves()
+            chosen = ranking.choose(state, random.Random(0))
+            if len(moves) > 1:
+                assert ends[1.0].choose(state, random.Random(0)) == chosen
+                deeper = ends[0.0].choose(state, random.Random(0))
+                assert ends[0.5].choose(state, random.Random(0)) in moves
+                differed += deeper != chosen
+            state = state.apply(chosen)
+        if differed:
+            break
+    assert differed
+
+
 def test_beats_its_yardstick_in_a_small_seeded_match() -> None:
     """40 seeded single games, colours alternating. The 2000-game figure is in
     docs/bots.md; this catches a broken network (a random-weights net wins about 15 %)."""

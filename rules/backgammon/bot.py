@@ -15,6 +15,10 @@ clock and the compiled rules; figures in docs/bots.md) and off otherwise, unless
 ``lookahead`` says. It keeps to the same node and time budget as the ranking: when the
 budget runs out in the middle of a candidate, that candidate is dropped and the best of
 the candidates re-scored completely wins, or the network's ranking when none was.
+``blend`` mixes a re-scored play's ranking value into its one-roll value (GNU
+Backgammon's "0+1 ply" averages the two the same way): a one-roll search ends on
+positions where the bot is on roll, its ranking on positions where the opponent is, and
+the two err in opposite directions (the odd-even effect).
 
 Cube: :mod:`rules.backgammon.cube` (money thresholds; match-winning chances in a match).
 Resigning and beavers: :mod:`rules.backgammon.resign`. With the cube in play the bot
@@ -89,6 +93,7 @@ class BackgammonBot:
         candidates: int = 3,
         replies: int = REPLIES,
         exact_bearoff: bool = True,
+        blend: float = 0.0,
     ) -> None:
         self.budget = budget or Budget()
         self.network = network or shipped()
@@ -103,6 +108,8 @@ class BackgammonBot:
         self.candidates = candidates
         self.replies = replies
         """How many replies per roll the lookahead scores (``REPLIES``; 0: all)."""
+        self.blend = blend
+        """The ranking's share in a re-scored play's value (module docstring)."""
 
     def probabilities(self, on_roll: Sequence[int], other: Sequence[int]) -> Probabilities:
         """The side on roll's chances (:func:`rules.backgammon.evaluation.probabilities`)."""
@@ -157,10 +164,11 @@ class BackgammonBot:
         if best_value >= 1.0 and sum(best.mover) == 0:
             return best
         best_value = float("-inf")
-        for _, play in scored[: self.candidates]:
+        for ranked, play in scored[: self.candidates]:
             value = self._reply_value(play, meter)
             if value is None:
                 break
+            value = (1.0 - self.blend) * value + self.blend * ranked
             if value > best_value:
                 best, best_value = play, value
         return best
