@@ -598,3 +598,17 @@ def test_outcomes_the_position_rules_out_are_zero_whatever_the_network_says() ->
     # the shipped network in the position that showed it
     p = shipped().probabilities(racer, [2] + [0] * 24)
     assert p[2] == p[4] == 0.0 and p[3] > 0.99
+
+
+def test_the_teacher_depth_benchmark_judges_every_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    """A few decisions through the whole script: every depth gets a figure, none loses
+    less than nothing (each is judged against the best of the plays judged)."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    pytest.importorskip("numpy")
+    bench = load_benchmark("backgammon_teacher_depth.py")
+    assert bench.main(["--decisions", "6", "--seed", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("6 checker decisions (seed 4)")
+    figures = {line.split(":")[0].strip(): line.split(":")[1] for line in lines[1:]}
+    assert set(figures) == {"0-ply", "1-ply", "0+1-ply"}
+    assert all(float(text.split()[0]) >= 0 for text in figures.values())
