@@ -36,7 +36,7 @@ def random_home(rng: random.Random) -> list[int]:
     return home
 
 
-def check(table: bearoff.Table, positions: int, seed: int) -> dict[str, float]:
+def check(table: bearoff.BearOffDatabase, positions: int, seed: int) -> dict[str, float]:
     """Largest and mean differences from GNU Backgammon's 0-ply chances (its bear-off
     databases) over seeded random two-sided positions."""
     import gnubg_nn
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     done, first = bearoff.build()
     seconds = time.process_time() - started
     blob = bearoff.to_bytes(done, first)
-    table = bearoff.Table(blob)
+    table = bearoff.BearOffDatabase(blob)
     details: dict[str, object] = {
         "what": "one-sided Backgammon bear-off database (rules/backgammon/bearoff.py): for "
         f"{len(done)} positions of up to 15 checkers on the six home points, the chances of "

@@ -160,7 +160,7 @@ def test_agrees_with_gnubg_bear_off() -> None:
 )
 def test_damaged_database_is_a_clear_error(blob: bytes, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        bearoff.Table(blob)
+        bearoff.BearOffDatabase(blob)
 
 
 def test_a_cut_database_is_a_clear_error() -> None:
@@ -168,9 +168,9 @@ def test_a_cut_database_is_a_clear_error() -> None:
         read_checked("rules.backgammon", bearoff.DATA_FILE)[len(bearoff.MAGIC) :]
     )
     with pytest.raises(ValueError, match="truncated"):
-        bearoff.Table(bearoff.MAGIC + zlib.compress(body[:-3]))
+        bearoff.BearOffDatabase(bearoff.MAGIC + zlib.compress(body[:-3]))
     with pytest.raises(ValueError, match="trailing"):
-        bearoff.Table(bearoff.MAGIC + zlib.compress(body + b"\x00"))
+        bearoff.BearOffDatabase(bearoff.MAGIC + zlib.compress(body + b"\x00"))
 
 
 def test_the_bot_and_the_hint_read_the_database() -> None:

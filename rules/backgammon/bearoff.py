@@ -211,7 +211,7 @@ def to_bytes(done: Sequence[Distribution], first: Sequence[Distribution]) -> byt
     )
 
 
-class Table:
+class BearOffDatabase:
     """The decoded database: every distribution as a run of 16-bit fractions in one
     array, with its first roll count, its length and where it starts."""
 
@@ -258,10 +258,10 @@ class Table:
 
 
 @cache
-def shipped() -> Table:
+def shipped() -> BearOffDatabase:
     """The database shipped with the rules (checked against its provenance, decoded
     once: about 0.1 s)."""
-    return Table(read_checked(__package__ or "rules.backgammon", DATA_FILE))
+    return BearOffDatabase(read_checked(__package__ or "rules.backgammon", DATA_FILE))
 
 
 def all_home(board: Sequence[int]) -> bool:
@@ -290,7 +290,7 @@ def _first_before(mine: tuple[int, list[float]], theirs: _Tail, lag: int = 0) ->
 
 
 def probabilities(
-    on_roll: Sequence[int], other: Sequence[int], table: Table | None = None
+    on_roll: Sequence[int], other: Sequence[int], table: BearOffDatabase | None = None
 ) -> tuple[float, float, float, float, float] | None:
     """The five outcome chances for the side on roll (win, win gammon, win backgammon,
     lose gammon, lose backgammon) when both sides bear off, or None when either has a
