@@ -23,7 +23,8 @@ most often (or saves the gammon); GNU Backgammon's one-sided database makes the 
 approximation, and the difference is a small fraction of a percent.
 
 The table is built by :func:`build` (pure, about a minute) and written by
-``benchmarks/make_bearoff.py`` to ``bearoff.bin``; tests rebuild part of it and compare.
+``benchmarks/make_bearoff.py`` to ``bearoff.bin``; the tests check sampled entries of the
+shipped file against one roll of their successors.
 """
 
 from __future__ import annotations
