@@ -24,12 +24,13 @@ from rules.budget import Budget, deeper_search_fits
 from rules.track.bot import MAEDN_DEEPER_DEPTH, MAEDN_DEPTH, TrackBot, maedn_bot
 from rules.track.kleiner_aerger_bot import KleinerAergerBot
 
-# Black with 6-2 to play, both back checkers still on its 24 point: the ranking runs
-# one of them, 24/16; one roll deeper, splitting and bringing a builder down (24/18
-# 13/11) is better (found in seeded random games).
-SPLIT_DECISION = "4HPwATDgc/ABMA:cAkLAAAAAAAE"
-RANKED_BEST = "24/16"
-LOOKAHEAD_BEST = "24/18 13/11"
+# Black with 3-2 to play: the ranking hits twice in its home board, 6/3*/1* (also
+# pubeval's first choice, so a ranking cut after one play gives the same answer); one
+# roll deeper, hitting once and splitting the back checkers (24/22 6/3*) is better. The
+# lookahead re-scores it second, after the ranking's pick (found in seeded random games).
+SPLIT_DECISION = "4PPgASTgc/ABMA:cIkJAAAAAAAE"
+RANKED_BEST = "6/3*/1*"
+LOOKAHEAD_BEST = "24/22 6/3*"
 
 
 class StoppedClock:
