@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
-from train_backgammon_net import START, Board, after_plays
+from train_backgammon_net import Board, teacher_decisions
 
 from rules.backgammon.net import equity
 
@@ -44,34 +44,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.decisions < 1:
         parser.error("--decisions must be at least 1")
-    rng = random.Random(args.seed)
     lost = dict.fromkeys(DEPTHS, 0.0)
     count = 0
-    position: Board = (START, START)
-    while count < args.decisions:
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        options = after_plays(position, d1, d2)
-        if not options:
-            position = (position[1], position[0])
+    # the teacher's games (10 % random plays), as many as the decisions need
+    for options, _, _ in teacher_decisions(10**9, random.Random(args.seed), explore=0.1):
+        if count == args.decisions:
+            break
+        if len(options) < 2:
             continue
-        if any(sum(o[1]) == 0 for o in options):
-            position = (START, START)
-            continue
-        if len(options) > 1:
-            picks = {
-                name: max(options, key=lambda o: value(o, ply)) for name, ply in DEPTHS.items()
-            }
-            if len(set(picks.values())) > 1:
-                top = sorted(options, key=lambda o: -value(o, 0))[:5]
-                judged = {o: value(o, 2) for o in {*top, *picks.values()}}
-                best = max(judged.values())
-                for name, pick in picks.items():
-                    lost[name] += best - judged[pick]
-            count += 1
-        if rng.random() < 0.1:
-            position = rng.choice(options)
-        else:
-            position = max(options, key=lambda o: value(o, 0))
+        picks = {name: max(options, key=lambda o: value(o, ply)) for name, ply in DEPTHS.items()}
+        if len(set(picks.values())) > 1:
+            top = sorted(options, key=lambda o: -value(o, 0))[:5]
+            judged = {o: value(o, 2) for o in {*top, *picks.values()}}
+            best = max(judged.values())
+            for name, pick in picks.items():
+                lost[name] += best - judged[pick]
+        count += 1
     print(f"{count} checker decisions (seed {args.seed}), judged by GNU Backgammon's 2-ply:")
     for name, total in lost.items():
         print(f"  {name}: {total / count * 1000:.2f} milli-equity lost per decision")
