@@ -77,22 +77,30 @@ def settings(
     budget = Budget(nodes=UNLIMITED, seconds=seconds, clock=time.process_time)
     free = Budget(nodes=UNLIMITED)
     bots = {RANKING: BackgammonBot(free, network, lookahead=False)}
+    # The plain lookahead rows are unblended (``blend=0``), whatever the bot's default:
+    # ``--blend`` adds the blended ones, so that both can be read off one run.
     if every_reply:
-        bots["lookahead, every reply"] = BackgammonBot(free, network, lookahead=True, replies=0)
+        bots["lookahead, every reply"] = BackgammonBot(
+            free, network, lookahead=True, replies=0, blend=0.0
+        )
         bots["lookahead, every reply, budget"] = BackgammonBot(
-            budget, network, lookahead=True, replies=0
+            budget, network, lookahead=True, replies=0, blend=0.0
         )
     for r in replies or [REPLIES]:
         for n in candidates:
             name = f"lookahead, {r} replies" + ("" if n == 3 else f", {n} candidates")
-            bots[name] = BackgammonBot(free, network, lookahead=True, candidates=n, replies=r)
+            bots[name] = BackgammonBot(
+                free, network, lookahead=True, candidates=n, replies=r, blend=0.0
+            )
             bots[f"{name}, budget"] = BackgammonBot(
-                budget, network, lookahead=True, candidates=n, replies=r
+                budget, network, lookahead=True, candidates=n, replies=r, blend=0.0
             )
     for w in blends or []:
-        bots[f"lookahead, ranking blended {w:g}, budget"] = BackgammonBot(
-            budget, network, lookahead=True, blend=w
-        )
+        for n in candidates:
+            name = f"lookahead, ranking blended {w:g}" + ("" if n == 3 else f", {n} candidates")
+            bots[f"{name}, budget"] = BackgammonBot(
+                budget, network, lookahead=True, candidates=n, blend=w
+            )
     return bots
 
 
