@@ -612,3 +612,36 @@ def test_the_teacher_depth_benchmark_judges_every_depth(capsys: pytest.CaptureFi
     figures = {line.split(":")[0].strip(): line.split(":")[1] for line in lines[1:]}
     assert set(figures) == {"0-ply", "1-ply", "0+1-ply"}
     assert all(float(text.split()[0]) >= 0 for text in figures.values())
+
+
+def test_the_match_errors_benchmark_pairs_both_engines_on_every_decision(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two games through the whole script: every decision is counted once, on its
+    maker's side and among all, and neither engine loses less than nothing."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    bench = load_benchmark("backgammon_match_errors.py")
+    assert bench.main(["--games", "2", "--jobs", "1", "--judge-ply", "1", "--worst", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("2 cubeless money games (seed 1)")
+    rows = {}
+    for line in lines[2:]:
+        if not line.startswith("  ") or " roll " in line:
+            continue
+        label, figures = line.strip().split(": ", 1)
+        count = int(label[label.rindex("(") + 1 : -1])
+        rows[label[: label.rindex(" (")]] = (count, figures)
+    assert len(rows) == 12
+    for whose in ("on bot's decisions", "on gnubg's decisions", "all decisions"):
+        total = sum(rows[f"{whose}, {where}"][0] for where in ("contact", "race", "bear-off"))
+        assert rows[f"{whose}, all"][0] == total
+    assert (
+        rows["all decisions, all"][0]
+        == rows["on bot's decisions, all"][0] + rows["on gnubg's decisions, all"][0]
+        > 10
+    )
+    for count, figures in rows.values():
+        if count:
+            bot, gnubg = (float(part.split()[-1]) for part in figures.split(", ")[:2])
+            assert bot >= 0 and gnubg >= 0
+

@@ -1,0 +1,248 @@
+"""Where the strong bot and GNU Backgammon's 0-ply lose equity in their own match, judged
+by GNU Backgammon's 2-ply, decision by decision, by phase.
+
+Run by hand (never timed in tests; needs the test extra, ``gnubg-nn``):
+
+    .venv/bin/python benchmarks/backgammon_match_errors.py [--games 200] [--seed 1]
+        [--jobs 2] [--seconds 0.0833] [--weights FILE] [--worst 5]
+
+Why: a 2000-game match tells the two sides apart only to about a point, and the
+per-decision judge of ``backgammon_lookahead.py`` samples decisions from the bot's own
+games, which may not be the positions GNU Backgammon steers into. This script plays
+the match itself (cubeless money games, the bot with a Pi-sized budget of this
+process's CPU time as in ``bots.py --yardstick gnubg``) and at every checker decision
+with more than one play asks *both* engines for their pick: the side on roll plays
+its own, the other's is the counterfactual. Where the picks differ, both are judged
+by the 2-ply evaluation against the best of them and of the 0-ply's five best plays.
+So every decision of the match is paired, whoever made it, and the difference says
+which engine errs more in the positions the match really reaches, and in which phase:
+*contact*, *race* (no contact, not all home) or *bear-off* (both all home, where the bot
+plays from its database). To measure the compiled rules, run this file from a tree
+whose ``rules/`` was compiled with mypyc (it puts its tree first on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import gnubg_nn
+from bots import GnubgBot, dice_seed, game_chunks, load_network
+
+import rules
+from rules.backgammon.bot import BackgammonBot
+from rules.backgammon.engine import MOVE, BackgammonState, Play, has_contact, result_kind
+from rules.backgammon.ids import encode_position
+from rules.backgammon.net import equity
+from rules.budget import Budget
+from rules.build_info import is_compiled
+from rules.core import Move, State
+from rules.playout import steps
+
+ENGINES = ("bot", "gnubg")
+PHASES = ("contact", "race", "bear-off")
+
+
+def judged(play: Play, ply: int) -> float:
+    """GNU Backgammon's cubeless equity of a play at ``ply``, for the side that made it."""
+    if sum(play.mover) == 0:
+        return float(result_kind(play.other))
+    return -equity(tuple(gnubg_nn.probabilities([list(play.mover), list(play.other)], ply)))
+
+
+def phase(mover: tuple[int, ...], other: tuple[int, ...]) -> str:
+    """The phase of a position before the play, from the board alone."""
+    if has_contact(mover, other):
+        return "contact"
+    home = all(c == 0 for c in mover[6:]) and all(c == 0 for c in other[6:])
+    return "bear-off" if home else "race"
+
+
+@dataclass
+class Tally:
+    """What one process saw: per (whose decision, phase) the paired losses."""
+
+    decisions: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+    lost: dict[tuple[str, str, str], list[float]] = field(default_factory=lambda: defaultdict(list))
+    worst: list[tuple[float, str, str, str, str, str]] = field(default_factory=list)
+    """(the bot's loss against GNU Backgammon's pick, phase, Position ID, roll, the bot's
+    play, GNU Backgammon's play) of every decision where the two differ."""
+    wins: int = 0
+    points: int = 0
+    games: int = 0
+
+
+class Recorder:
+    """Plays one engine's pick, and remembers the other engine's pick of the same
+    decision for the judge."""
+
+    def __init__(self, own: str, engines: dict[str, object], tally: Tally) -> None:
+        self.own = own
+        self.engines = engines
+        self.tally = tally
+        self.pending: list[tuple[BackgammonState, dict[str, Play]]] = []
+
+    def choose(self, state: State, rng: random.Random) -> Move:
+        assert isinstance(state, BackgammonState)
+        mine = self.engines[self.own].choose(state, rng)  # type: ignore[attr-defined]
+        plays = [m for m in state.legal_moves() if isinstance(m, Play)]
+        if state.phase == MOVE and len(plays) > 1:
+            picks = {
+                name: mine if name == self.own else engine.choose(state, rng)  # type: ignore[attr-defined]
+                for name, engine in self.engines.items()
+            }
+            self.pending.append((state, picks))
+        return mine  # type: ignore[no-any-return]
+
+
+def judge(
+    tally: Tally, whose: str, state: BackgammonState, picks: dict[str, Play], ply: int
+) -> None:
+    """Charge each engine its loss on one decision (nothing when they agree)."""
+    mover, other = state.boards[state.turn], state.boards[1 - state.turn]
+    where = phase(mover, other)
+    tally.decisions[whose, where] += 1
+    if picks["bot"] == picks["gnubg"]:
+        for name in ENGINES:
+            tally.lost[whose, where, name].append(0.0)
+        return
+    plays = [m for m in state.legal_moves() if isinstance(m, Play)]
+    top = sorted(plays, key=lambda p: -judged(p, 0))[:5]
+    values = {p: judged(p, ply) for p in {*top, *picks.values()}}
+    best = max(values.values())
+    for name in ENGINES:
+        tally.lost[whose, where, name].append(best - values[picks[name]])
+    gap = values[picks["gnubg"]] - values[picks["bot"]]
+    position = encode_position(other, mover)
+    dice = f"{state.dice[0]}{state.dice[1]}"
+    mine, theirs = picks["bot"].notation, picks["gnubg"].notation
+    tally.worst.append((gap, where, position, dice, mine, theirs))
+
+
+def play_chunk(job: tuple[int, int, int, float, Path | None, int]) -> Tally:
+    """Games ``lo``..``hi - 1`` of the match (the bot white in even games), judged."""
+    seed, lo, hi, seconds, weights, ply = job
+    game = rules.get_game("backgammon", "single")
+    bot = BackgammonBot(
+        Budget(seconds=seconds, clock=time.process_time), network=load_network(weights)
+    )
+    engines: dict[str, object] = {"bot": bot, "gnubg": GnubgBot()}
+    tally = Tally()
+    for i in range(lo, hi):
+        bot_seat = i % 2
+        recorders = {name: Recorder(name, engines, tally) for name in ENGINES}
+        seats = (
+            {"white": recorders["bot"], "black": recorders["gnubg"]}
+            if bot_seat == 0
+            else {"white": recorders["gnubg"], "black": recorders["bot"]}
+        )
+        final: State | None = None
+        for step in steps(game.new_state(), seats, random.Random(dice_seed(seed, i, False))):
+            final = step.after
+        assert isinstance(final, BackgammonState) and final.is_terminal()
+        winner, points, _ = final.results[-1]
+        tally.games += 1
+        tally.wins += winner == bot_seat
+        tally.points += points if winner == bot_seat else -points
+        for name, recorder in recorders.items():
+            for state, picks in recorder.pending:
+                judge(tally, name, state, picks, ply)
+    return tally
+
+
+def merge(parts: list[Tally]) -> Tally:
+    total = Tally()
+    for part in parts:
+        for key, n in part.decisions.items():
+            total.decisions[key] += n
+        for key3, values in part.lost.items():
+            total.lost[key3].extend(values)
+        total.worst.extend(part.worst)
+        total.wins += part.wins
+        total.points += part.points
+        total.games += part.games
+    return total
+
+
+def paired(bot: list[float], gnubg: list[float]) -> str:
+    """Mean losses and their paired difference, in milli-equity per decision."""
+    if not bot:
+        return "no decisions"
+    diff = [a - b for a, b in zip(bot, gnubg, strict=True)]
+    spread = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
+    mine, theirs = statistics.mean(bot) * 1000, statistics.mean(gnubg) * 1000
+    return (
+        f"bot {mine:.2f}, GNU Backgammon {theirs:.2f}, bot - GNU Backgammon "
+        f"{statistics.mean(diff) * 1000:+.2f} ± {spread * 1000:.2f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=0.5 / 6)
+    parser.add_argument("--judge-ply", type=int, default=2, choices=(1, 2))
+    parser.add_argument("--worst", type=int, default=5, help="the bot's worst decisions to list, per phase")
+    parser.add_argument(
+        "--weights", type=Path, help="the bot plays this network (train_backgammon_net.py --out)"
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--games and --jobs must be at least 1")
+    jobs = [
+        (args.seed, lo, hi, args.seconds, args.weights, args.judge_ply)
+        for lo, hi in game_chunks(args.games, args.jobs, 2)
+    ]
+    if args.jobs == 1:
+        parts = [play_chunk(job) for job in jobs]
+    else:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            parts = list(pool.map(play_chunk, jobs))
+    tally = merge(parts)
+    print(
+        f"{tally.games} cubeless money games (seed {args.seed}), the bot "
+        f"({'compiled' if is_compiled() else 'interpreted'} rules, {args.seconds:.4f} s CPU) "
+        f"against GNU Backgammon 0-ply: {tally.wins / tally.games:.1%} wins, "
+        f"{tally.points / tally.games:+.3f} points per game"
+    )
+    print(
+        f"milli-equity lost per checker decision, judged by GNU Backgammon {args.judge_ply}-ply,"
+        " both engines on every decision:"
+    )
+    for whose in (*ENGINES, "all"):
+        owners = ENGINES if whose == "all" else (whose,)
+        label = "all decisions" if whose == "all" else f"on {whose}'s decisions"
+        for where in (*PHASES, "all"):
+            places = PHASES if where == "all" else (where,)
+            losses = {
+                name: [v for o in owners for p in places for v in tally.lost[o, p, name]]
+                for name in ENGINES
+            }
+            n = len(losses["bot"])
+            print(f"  {label}, {where} ({n}): {paired(losses['bot'], losses['gnubg'])}")
+    for where in PHASES:
+        worst = sorted((w for w in tally.worst if w[1] == where), reverse=True)[: args.worst]
+        if worst:
+            print(f"the bot's {len(worst)} worst {where} decisions against GNU Backgammon's:")
+        for gap, _, position, dice, mine, theirs in worst:
+            print(
+                f"  {position} roll {dice}: bot {mine}, GNU Backgammon {theirs} "
+                f"(the bot loses {gap * 1000:.1f} milli-equity)"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
