@@ -26,6 +26,12 @@ reaches are covered too). At each decision the position after the chosen play an
 ``--extra`` other random legal plays are labelled, because the bot must rank *all*
 candidate plays, bad ones included. Every label is "the side now on roll".
 
+``--race`` fits a separate board-only network to the race positions alone (no contact,
+not both sides home: the bear-off database answers those), as GNU Backgammon keeps a
+race network beside its contact one, and writes ``rules/backgammon/race.bin`` unless
+``--out`` says otherwise; its held-out decisions are the teacher's race decisions. It
+was measured and is not shipped (docs/bots.md, *The match, decision by decision*).
+
 Reports: the held-out mean squared error and mean absolute equity error, and how often
 the trained network picks the same play as its teacher on held-out decisions. The
 strength that matters is measured separately, against pubeval and GNU Backgammon's
@@ -50,7 +56,7 @@ import gnubg_nn
 import numpy as np
 
 import rules
-from rules.backgammon.engine import BackgammonState
+from rules.backgammon.engine import BackgammonState, has_contact
 from rules.backgammon.features import ESCAPES, ROLL_REACH
 from rules.backgammon.moves import CHECKERS
 from rules.backgammon.net import (
@@ -74,6 +80,7 @@ assert isinstance(_start, BackgammonState)
 START = _start.boards[0]
 """The engine's own start position (one side's view), so training cannot drift from it."""
 WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "rules" / "backgammon" / "weights.bin"
+RACE_FILE = WEIGHTS_FILE.with_name("race.bin")
 
 
 def teacher(position: Board, ply: int = 0) -> tuple[float, ...]:
@@ -168,6 +175,21 @@ def rearmost_place(board: np.ndarray) -> np.ndarray:
     """:func:`rules.backgammon.features.rearmost` for every row (-1: no checker left)."""
     occupied = board > 0
     return np.where(occupied.any(1), 24 - np.argmax(occupied[:, ::-1], axis=1), -1)
+
+
+def race_rows(boards: np.ndarray) -> np.ndarray:
+    """Which rows are races the race network answers: no contact, and not both sides
+    home (the bear-off database's positions)."""
+    contact = rearmost_place(boards[:, :25]) > 23 - rearmost_place(boards[:, 25:])
+    home = (boards[:, 6:25].sum(1) == 0) & (boards[:, 31:50].sum(1) == 0)
+    mask: np.ndarray = ~contact & ~home
+    return mask
+
+
+def is_race(position: Board) -> bool:
+    """:func:`race_rows` for one position."""
+    on_roll, other = position
+    return not has_contact(on_roll, other) and (any(on_roll[6:]) or any(other[6:]))
 
 
 POWERS = np.int64(1) << np.arange(25, dtype=np.int64)
@@ -467,8 +489,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="without the hand-made figures (199 inputs): the first step of the shipped weights",
     )
+    parser.add_argument(
+        "--race",
+        action="store_true",
+        help="fit the race network instead (board alone, race positions only; writes "
+        "rules/backgammon/race.bin unless --out says otherwise)",
+    )
     parser.add_argument("--dry-run", action="store_true", help="train and report, write nothing")
     args = parser.parse_args(argv)
+    if args.race and args.out == WEIGHTS_FILE:
+        args.out = RACE_FILE
 
     def log(text: str) -> None:
         print(text, flush=True)
@@ -489,6 +519,10 @@ def main(argv: list[str] | None = None) -> int:
             np.savez_compressed(args.data, boards=boards, labels=y)
             log(f"cached them in {args.data}")
     check_dense(boards)
+    if args.race:
+        keep = race_rows(boards)
+        boards, y = boards[keep], y[keep]
+        log(f"{len(boards)} of them are races (no contact, not both home)")
     held = max(1, min(200_000, len(boards) // 20))
     start = None
     if args.start:
@@ -509,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
         log,
         start=start,
         rate=args.rate,
-        inputs=BOARD_INPUTS if args.board_only else INPUTS,
+        inputs=BOARD_INPUTS if args.board_only or args.race else INPUTS,
     )
     w1, b1, w2, b2 = params
     out = sigmoid(sigmoid(dense(boards[:held])[:, : len(w1)] @ w1 + b1) @ w2 + b2)
@@ -523,6 +557,8 @@ def main(argv: list[str] | None = None) -> int:
     net = to_network(params)
     agree = total = 0
     for options, best in decisions(args.check_games, args.seed + 1):
+        if args.race and not all(map(is_race, options)):
+            continue
         values = [equity(net.probabilities(*o)) for o in options]
         agree += min(range(len(options)), key=values.__getitem__) == best
         total += 1

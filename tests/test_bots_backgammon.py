@@ -645,3 +645,32 @@ def test_the_match_errors_benchmark_pairs_both_engines_on_every_decision(
             bot, gnubg = (float(part.split()[-1]) for part in figures.split(", ")[:2])
             assert bot >= 0 and gnubg >= 0
 
+
+def test_the_trainer_picks_the_same_races_with_numpy_as_one_by_one(tmp_path: Path) -> None:
+    """``--race`` keeps the positions without contact that are not both home, picked by
+    numpy (:func:`race_rows`), the same as the check per position (:func:`is_race`), and
+    fits a board-only network on them."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    np = pytest.importorskip("numpy")
+    trainer = load_benchmark("train_backgammon_net.py")
+    positions = [(play.other, play.mover) for play in random_positions(300, seed=8)]
+    rng = random.Random(8)
+    for _ in range(100):  # races: each side's checkers on its own first twelve points
+        sides = []
+        for _side in range(2):
+            side = [0] * 25
+            for _checker in range(15):
+                side[rng.randrange(12 if rng.random() < 0.7 else 6)] += 1
+            sides.append(tuple(side))
+        positions.append((sides[0], sides[1]))
+    boards = np.array([list(a) + list(b) for a, b in positions], np.int8)
+    picked = trainer.race_rows(boards)
+    assert picked.tolist() == [bool(trainer.is_race(p)) for p in positions]
+    assert 50 < picked.sum() < len(positions)
+    cache = tmp_path / "cache.npz"
+    np.savez(cache, boards=boards, labels=np.full((len(boards), 5), 0.5, np.float32))
+    out = tmp_path / "race.bin"
+    args = ["--race", "--data", str(cache), "--epochs", "1", "--hidden", "4"]
+    assert trainer.main([*args, "--check-games", "1", "--out", str(out)]) == 0
+    net = load_benchmark("bots.py").load_network(out)
+    assert len(net.rows) == backgammon_net.BOARD_INPUTS and net.hidden == 4
