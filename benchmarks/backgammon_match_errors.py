@@ -194,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=0.5 / 6)
     parser.add_argument("--judge-ply", type=int, default=2, choices=(1, 2))
-    parser.add_argument("--worst", type=int, default=5, help="the bot's worst decisions to list, per phase")
+    parser.add_argument(
+        "--worst", type=int, default=5, help="the bot's worst decisions to list, per phase"
+    )
     parser.add_argument(
         "--weights", type=Path, help="the bot plays this network (train_backgammon_net.py --out)"
     )
@@ -233,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
             n = len(losses["bot"])
             print(f"  {label}, {where} ({n}): {paired(losses['bot'], losses['gnubg'])}")
     for where in PHASES:
-        worst = sorted((w for w in tally.worst if w[1] == where), reverse=True)[: args.worst]
+        lost = (w for w in tally.worst if w[1] == where and w[0] > 0)
+        worst = sorted(lost, reverse=True)[: args.worst]
         if worst:
             print(f"the bot's {len(worst)} worst {where} decisions against GNU Backgammon's:")
         for gap, _, position, dice, mine, theirs in worst:
