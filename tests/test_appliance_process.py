@@ -219,9 +219,14 @@ def resumed_games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[st
     """All games killed and resumed at the same time (one thread each; the processes
     do the work), so the whole set costs about as much as its slowest game."""
     results: dict[str, dict[str, Any]] = {}
+    # made here, in one thread: pytest's tmp_path_factory is not thread-safe (two threads
+    # that make the first directory of a session race for its base directory)
+    works = {
+        (game, preset): tmp_path_factory.mktemp(f"{game}-{preset}") for game, preset, _ in GAMES
+    }
 
     def one(game: str, preset: str, players: int) -> None:
-        work = tmp_path_factory.mktemp(f"{game}-{preset}")
+        work = works[game, preset]
         try:
             results[f"{game}/{preset}"] = kill_and_resume(work, game, preset, players)
         except Exception as exc:  # reported by the test of that game
