@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
-from bots import GnubgBot, dice_seed, game_chunks, load_network
+from bots import GnubgBot, dice_seed, game_chunks, load_network, race_network
 
 import rules
 from rules.backgammon.bot import BackgammonBot
@@ -129,12 +129,15 @@ def judge(
     tally.worst.append((gap, where, position, dice, mine, theirs))
 
 
-def play_chunk(job: tuple[int, int, int, float, Path | None, int]) -> Tally:
+def play_chunk(job: tuple[int, int, int, float, Path | None, int, str | None]) -> Tally:
     """Games ``lo``..``hi - 1`` of the match (the bot white in even games), judged."""
-    seed, lo, hi, seconds, weights, ply = job
+    seed, lo, hi, seconds, weights, ply, race = job
     game = rules.get_game("backgammon", "single")
+    network = load_network(weights)
     bot = BackgammonBot(
-        Budget(seconds=seconds, clock=time.process_time), network=load_network(weights)
+        Budget(seconds=seconds, clock=time.process_time),
+        network=network,
+        race=race_network(race, network),
     )
     engines: dict[str, object] = {"bot": bot, "gnubg": GnubgBot()}
     tally = Tally()
@@ -200,11 +203,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--weights", type=Path, help="the bot plays this network (train_backgammon_net.py --out)"
     )
+    parser.add_argument(
+        "--race-weights",
+        help="the bot's race network from this file, or 'main' (default the shipped one)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     jobs = [
-        (args.seed, lo, hi, args.seconds, args.weights, args.judge_ply)
+        (args.seed, lo, hi, args.seconds, args.weights, args.judge_ply, args.race_weights)
         for lo, hi in game_chunks(args.games, args.jobs, 2)
     ]
     if args.jobs == 1:

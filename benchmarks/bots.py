@@ -268,6 +268,11 @@ def main(argv: list[str] | None = None) -> int:
         help="Backgammon: measure the network in this weights file (train_backgammon_net.py --out)",
     )
     parser.add_argument(
+        "--bg-race-weights",
+        help="Backgammon: the race network in this weights file (train_backgammon_net.py "
+        "--race --out), or 'main' for the main network in races too (default the shipped)",
+    )
+    parser.add_argument(
         "--only",
         choices=["track", "maedn", "kleiner_aerger", "minimaki", "backgammon"],
         help="run one part only (maedn, kleiner_aerger: that track game's cases)",
@@ -414,6 +419,14 @@ def load_network(path: Path | None) -> Any:
         raise SystemExit(f"{path}: not a weights file the trainer wrote ({err})") from None
 
 
+def race_network(choice: str | None, network: Any) -> Any:
+    """The race network ``--bg-race-weights`` names: None for the shipped one, ``main``
+    for the main network in races too, else a weights file."""
+    if choice is None:
+        return None
+    return network if choice == "main" else load_network(Path(choice))
+
+
 def play_backgammon(
     seed: int,
     lo: int,
@@ -427,6 +440,7 @@ def play_backgammon(
     replies: int | None = None,
     duplicate: bool = False,
     blend: float | None = None,
+    race: str | None = None,
 ) -> BackgammonTally:
     """Money games ``lo``..``hi - 1``: strong takes white in even games, black in odd.
 
@@ -441,13 +455,15 @@ def play_backgammon(
     # Against GNU Backgammon's 0-ply the games are cubeless (the single preset: no cube,
     # gammons and backgammons count), as its published figures are.
     game = rules.get_game("backgammon", "single" if yardstick_name == "gnubg" else "money")
+    network = load_network(weights)
     inner = BackgammonBot(
         Budget(seconds=seconds, clock=CLOCKS[clock]),
-        network=load_network(weights),
+        network=network,
         lookahead=lookahead,
         candidates=candidates,
         replies=REPLIES if replies is None else replies,
         **({} if blend is None else {"blend": blend}),
+        race=race_network(race, network),
     )
     timed = TimedBot(inner, CLOCKS[clock])
     yardstick: Bot = {"pubeval": PubevalBot, "gnubg-pubeval": GnubgPubevalBot, "gnubg": GnubgBot}[
@@ -535,6 +551,7 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
                 args.bg_replies,
                 args.duplicate_dice,
                 args.bg_blend,
+                args.bg_race_weights,
             )
             for lo, hi in chunks
         ]
@@ -575,7 +592,8 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
     met = rate >= target and median <= args.seconds * 1000 and (not strong or ppg >= 0)
     report(
         f"Backgammon, strong (lookahead {switch_label('lookahead', args)}"
-        f"{'' if args.bg_blend is None else f', ranking blended {args.bg_blend:g}'}) "
+        f"{'' if args.bg_blend is None else f', ranking blended {args.bg_blend:g}'}"
+        f"{'' if args.bg_race_weights is None else f', race network {args.bg_race_weights}'}) "
         f"vs {args.yardstick}, "
         f"{build_label()}, {args.seconds:g} s {args.clock} budget, "
         f"{'cubeless ' if strong else ''}money games: {rate:.1%} ± {se:.1%} "

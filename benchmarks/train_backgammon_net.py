@@ -30,7 +30,7 @@ candidate plays, bad ones included. Every label is "the side now on roll".
 not both sides home: the bear-off database answers those), as GNU Backgammon keeps a
 race network beside its contact one, and writes ``rules/backgammon/race.bin`` unless
 ``--out`` says otherwise; its held-out decisions are the teacher's race decisions. It
-was measured and is not shipped (docs/bots.md, *The match, decision by decision*).
+is shipped (``race.bin``; docs/bots.md, *The match, decision by decision*).
 
 Reports: the held-out mean squared error and mean absolute equity error, and how often
 the trained network picks the same play as its teacher on held-out decisions. The
@@ -451,7 +451,9 @@ def to_network(params: list[np.ndarray]) -> Network:
     )
 
 
-def write_weights(blob: bytes, details: dict[str, object], path: Path) -> None:
+def write_weights(
+    blob: bytes, details: dict[str, object], path: Path, what: str = "network"
+) -> None:
     """The weights as a binary package file, with its provenance sidecar beside it."""
     path.write_bytes(blob)
     sidecar = path.with_name(provenance_name(path.name))
@@ -459,7 +461,7 @@ def write_weights(blob: bytes, details: dict[str, object], path: Path) -> None:
         provenance_record(
             blob,
             "python benchmarks/train_backgammon_net.py " + " ".join(sys.argv[1:]),
-            what="weights of the Backgammon network (rules/backgammon/net.py)",
+            what=f"weights of the Backgammon {what} (rules/backgammon/net.py)",
             **details,
         )
     )
@@ -584,6 +586,7 @@ def main(argv: list[str] | None = None) -> int:
                 "positions": len(boards),
                 "hidden": net.hidden,
                 "epochs": args.epochs,
+                "race_only": args.race,
             },
             "figures": {
                 "held_out_mse": round(mse, 5),
@@ -591,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
                 "same_play_as_teacher": f"{agree}/{total}",
             },
         }
-        write_weights(blob, details, args.out)
+        write_weights(blob, details, args.out, "race network" if args.race else "network")
         log(f"wrote {args.out}")
     return 0
 

@@ -13,6 +13,7 @@ from rules.backgammon import bearoff
 from rules.backgammon.bot import BackgammonBot
 from rules.backgammon.moves import legal_plays
 from rules.backgammon.net import shipped as shipped_network
+from rules.backgammon.net import shipped_race
 from rules.data import read_checked
 
 EMPTY_OUTSIDE = [0] * (25 - bearoff.HOME)
@@ -179,9 +180,15 @@ def test_the_bot_and_the_hint_read_the_database() -> None:
     assert exact is not None
     bot = BackgammonBot()
     assert bot.probabilities(mine, theirs) == exact
-    by_network = BackgammonBot(exact_bearoff=False).probabilities(mine, theirs)
-    assert by_network == shipped_network().probabilities(mine, theirs)
+    main = shipped_network()
+    by_network = BackgammonBot(exact_bearoff=False, race=main).probabilities(mine, theirs)
+    assert by_network == main.probabilities(mine, theirs)
     assert by_network != exact
+    # a race that is not yet a bear-off: the race network; contact: the main network
     race = board([2, 3, 0, 4, 1, 0])
     race[12] = 1
-    assert bot.probabilities(race, theirs) == shipped_network().probabilities(race, theirs)
+    assert bot.probabilities(race, theirs) == shipped_race().probabilities(race, theirs)
+    assert bot.probabilities(race, theirs) != main.probabilities(race, theirs)
+    contact = list(race)
+    contact[12], contact[23] = 0, 1  # behind the other side's checkers
+    assert bot.probabilities(contact, theirs) == main.probabilities(contact, theirs)

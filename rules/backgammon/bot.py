@@ -2,7 +2,8 @@
 
 Checker play: every legal play is scored by the network of :mod:`rules.backgammon.net`
 (the position after the play, seen by the opponent now on roll, turned back to our side;
-once both sides bear off, by the exact database of :mod:`rules.backgammon.bearoff`)
+in a race by the race network, and once both sides bear off by the exact database of
+:mod:`rules.backgammon.bearoff`: :mod:`rules.backgammon.evaluation`)
 and the play with the highest cubeless money equity is chosen. The plays are scored in
 pubeval's order, so that if the budget runs out first (a slow machine and the hundreds
 of plays of some doubles) the best of the most promising ones is returned. A play that
@@ -58,7 +59,7 @@ from rules.backgammon.engine import (
     result_kind,
 )
 from rules.backgammon.moves import legal_plays
-from rules.backgammon.net import Network, Probabilities, equity, flip, shipped
+from rules.backgammon.net import Network, Probabilities, equity, flip, shipped, shipped_race
 from rules.backgammon.pubeval import pubeval
 from rules.backgammon.resign import (
     match_accepts,
@@ -103,6 +104,7 @@ class BackgammonBot:
         replies: int = REPLIES,
         exact_bearoff: bool = True,
         blend: float = BLEND,
+        race: Network | None = None,
     ) -> None:
         self.budget = budget or Budget()
         self.network = network or shipped()
@@ -112,6 +114,10 @@ class BackgammonBot:
         """Bear-off positions from the database (:mod:`rules.backgammon.bearoff`)."""
         if exact_bearoff:
             bearoff.shipped()  # decoded now, likewise outside the first choice's clock
+        self.race = race or shipped_race()
+        """The network that answers races (:mod:`rules.backgammon.evaluation`); the main
+        one to measure without a race network."""
+        self.race.warm()
         self.lookahead = deeper_search_fits(self.budget) if lookahead is None else lookahead
         """The one-roll lookahead (module docstring); None decides by the budget."""
         self.candidates = candidates
@@ -122,7 +128,7 @@ class BackgammonBot:
 
     def probabilities(self, on_roll: Sequence[int], other: Sequence[int]) -> Probabilities:
         """The side on roll's chances (:func:`rules.backgammon.evaluation.probabilities`)."""
-        return evaluation.probabilities(on_roll, other, self.network, self.exact_bearoff)
+        return evaluation.probabilities(on_roll, other, self.network, self.exact_bearoff, self.race)
 
     def value(self, mover: tuple[int, ...], other: tuple[int, ...]) -> float:
         """Cubeless equity for the side that has just moved to ``mover``."""

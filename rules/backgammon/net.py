@@ -58,6 +58,8 @@ blocks of figures (older blobs), or everything."""
 OUTPUTS = 5
 WEIGHTS_FILE = "weights.bin"
 """The shipped weights in this package (with their provenance sidecar)."""
+RACE_FILE = "race.bin"
+"""The race network's weights (board inputs alone), for positions without contact."""
 
 MAGIC = b"STBGNET1"
 """The first bytes of a weights blob; the format is versioned by this string."""
@@ -438,3 +440,11 @@ def shipped() -> Network:
     """The network trained offline and shipped with the rules (decoded once); its file
     is checked against its provenance, so a damaged one is an error, not a weak bot."""
     return from_bytes(read_checked(__package__ or "rules.backgammon", WEIGHTS_FILE))
+
+
+@cache
+def shipped_race() -> Network:
+    """The race network shipped beside the main one: fitted to race positions alone (no
+    contact), where a network that must also weigh blots and primes ranks the plays of a
+    race worse. Decoded once and checked against its provenance like :func:`shipped`."""
+    return from_bytes(read_checked(__package__ or "rules.backgammon", RACE_FILE))
