@@ -130,7 +130,11 @@ def describe_game(
     dice = dice_words(scene, session)
     if mode is Mode.CONFIRM_MENU:
         return _("back to the menu? OK: yes (the game ends), NEXT: no")
-    if mode is Mode.GAME_OVER or scene.winner is not None:
+    if mode is Mode.GAME_OVER and scene.winner is None and not state.is_terminal():
+        # game over's analysis replays a decision in the position it was made in, which
+        # nobody has won yet: the line says what the buttons do, the banner the rest
+        line = _("analysis · NEXT: on, OK: back to the menu")
+    elif mode is Mode.GAME_OVER or scene.winner is not None:
         line = _("{result} · OK: back to the menu").format(result=game_over_words(scene, session))
     elif mode is Mode.AWAIT_ROLL:
         line = describe_roll(state.to_json(), session, player, who, physical_dice, entering)

@@ -40,6 +40,10 @@ def test_game_over_offers_the_analysis_and_replays_played_then_best() -> None:
     assert first.banner is not None and first.banner.startswith("worst 1: ")
     assert "played" in first.banner and first.preview == frames[0].move
     assert first.preview in first.state.legal_moves()
+    # the replayed position is nobody's win: the line says what the buttons do
+    line = table.status().text
+    assert line.startswith("analysis · NEXT: on, OK: back to the menu · worst 1: "), line
+    assert "wins" not in line
     press(table, 0, "next")
     second = shown(table)
     assert second.banner is not None and "best" in second.banner
@@ -47,6 +51,7 @@ def test_game_over_offers_the_analysis_and_replays_played_then_best() -> None:
     for _ in range(len(frames) - 1):  # past the last frame the result shows again
         press(table, 0, "next")
     assert shown(table).state == session.state and shown(table).result
+    assert "wins" in table.status().text or "lost" in table.status().text
     press(table, 0, "ok")
     assert table.state is Mode.MENU
 
