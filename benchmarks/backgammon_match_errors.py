@@ -36,14 +36,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import gnubg_nn
+from backgammon_lookahead import judged
 from bots import GnubgBot, dice_seed, game_chunks, load_network, race_network
 
 import rules
 from rules.backgammon.bot import BackgammonBot
-from rules.backgammon.engine import MOVE, BackgammonState, Play, has_contact, result_kind
+from rules.backgammon.engine import MOVE, BackgammonState, Play, has_contact
 from rules.backgammon.ids import encode_position
-from rules.backgammon.net import equity
 from rules.budget import Budget
 from rules.build_info import is_compiled
 from rules.core import Move, State
@@ -51,13 +50,6 @@ from rules.playout import steps
 
 ENGINES = ("bot", "gnubg")
 PHASES = ("contact", "race", "bear-off")
-
-
-def judged(play: Play, ply: int) -> float:
-    """GNU Backgammon's cubeless equity of a play at ``ply``, for the side that made it."""
-    if sum(play.mover) == 0:
-        return float(result_kind(play.other))
-    return -equity(tuple(gnubg_nn.probabilities([list(play.mover), list(play.other)], ply)))
 
 
 def phase(mover: tuple[int, ...], other: tuple[int, ...]) -> str:
@@ -86,10 +78,9 @@ class Recorder:
     """Plays one engine's pick, and remembers the other engine's pick of the same
     decision for the judge."""
 
-    def __init__(self, own: str, engines: dict[str, object], tally: Tally) -> None:
+    def __init__(self, own: str, engines: dict[str, object]) -> None:
         self.own = own
         self.engines = engines
-        self.tally = tally
         self.pending: list[tuple[BackgammonState, dict[str, Play]]] = []
 
     def choose(self, state: State, rng: random.Random) -> Move:
@@ -143,7 +134,7 @@ def play_chunk(job: tuple[int, int, int, float, Path | None, int, str | None]) -
     tally = Tally()
     for i in range(lo, hi):
         bot_seat = i % 2
-        recorders = {name: Recorder(name, engines, tally) for name in ENGINES}
+        recorders = {name: Recorder(name, engines) for name in ENGINES}
         seats = (
             {"white": recorders["bot"], "black": recorders["gnubg"]}
             if bot_seat == 0
