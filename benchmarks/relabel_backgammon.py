@@ -27,6 +27,9 @@ against 1.23 at 1-ply and 2.82 at 0-ply. The shipped network was fine-tuned on 3
 million positions labelled so (1.2 ms each; 45 min on two cores beside other work), and
 its ranking loses 0.46 milli-equity per decision less by the 2-ply judge (docs/bots.md).
 
+Since races and bear-offs have evaluators of their own, ``--contact`` samples only the
+positions with contact, the ones the main network still answers.
+
 The work goes in shards of ``--shard`` positions, each written to ``DEEP.parts/`` as
 soon as it is done, so a run stopped halfway keeps what it labelled; a second run skips
 the shards that exist, and ``--merge`` alone joins them into ``DEEP.npz`` (the format of
@@ -47,7 +50,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
-from train_backgammon_net import teacher
+from train_backgammon_net import contact_rows, teacher
 
 PLIES = {"1": 1, "2": 2, "0+1": gnubg_nn.p_0plus1}
 """``--ply`` to gnubg-nn's depth codes; 0+1 is its own code for the 0-ply and 1-ply
@@ -93,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--merge", action="store_true", help="only join the finished shards")
+    parser.add_argument(
+        "--contact",
+        action="store_true",
+        help="sample only positions with contact, the ones the main network answers",
+    )
     args = parser.parse_args(argv)
     for name in ("positions", "shard", "jobs"):
         if getattr(args, name) < 1:
@@ -106,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         boards = cached["boards"]
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
         raise SystemExit(f"{args.data}: not a training cache ({err})") from None
+    if args.contact:
+        boards = boards[contact_rows(boards)]
     count = min(args.positions, len(boards))
     picked = np.random.default_rng(args.seed).choice(len(boards), size=count, replace=False)
     sample = boards[np.sort(picked)]

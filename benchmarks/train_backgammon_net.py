@@ -177,12 +177,18 @@ def rearmost_place(board: np.ndarray) -> np.ndarray:
     return np.where(occupied.any(1), 24 - np.argmax(occupied[:, ::-1], axis=1), -1)
 
 
+def contact_rows(boards: np.ndarray) -> np.ndarray:
+    """Which rows still have contact: the positions the main network answers (races and
+    bear-offs have evaluators of their own, :mod:`rules.backgammon.evaluation`)."""
+    mask: np.ndarray = rearmost_place(boards[:, :25]) > 23 - rearmost_place(boards[:, 25:])
+    return mask
+
+
 def race_rows(boards: np.ndarray) -> np.ndarray:
     """Which rows are races the race network answers: no contact, and not both sides
     home (the bear-off database's positions)."""
-    contact = rearmost_place(boards[:, :25]) > 23 - rearmost_place(boards[:, 25:])
     home = (boards[:, 6:25].sum(1) == 0) & (boards[:, 31:50].sum(1) == 0)
-    mask: np.ndarray = ~contact & ~home
+    mask: np.ndarray = ~contact_rows(boards) & ~home
     return mask
 
 
@@ -497,8 +503,16 @@ def main(argv: list[str] | None = None) -> int:
         help="fit the race network instead (board alone, race positions only; writes "
         "rules/backgammon/race.bin unless --out says otherwise)",
     )
+    parser.add_argument(
+        "--contact",
+        action="store_true",
+        help="fit the main network on the positions with contact only, the ones it "
+        "answers (the race network and the bear-off database take the others)",
+    )
     parser.add_argument("--dry-run", action="store_true", help="train and report, write nothing")
     args = parser.parse_args(argv)
+    if args.race and args.contact:
+        parser.error("--race and --contact pick opposite positions: give one")
     if args.race and args.out == WEIGHTS_FILE:
         args.out = RACE_FILE
 
@@ -525,6 +539,10 @@ def main(argv: list[str] | None = None) -> int:
         keep = race_rows(boards)
         boards, y = boards[keep], y[keep]
         log(f"{len(boards)} of them are races (no contact, not both home)")
+    if args.contact:
+        keep = contact_rows(boards)
+        boards, y = boards[keep], y[keep]
+        log(f"{len(boards)} of them have contact")
     held = max(1, min(200_000, len(boards) // 20))
     start = None
     if args.start:
@@ -561,6 +579,8 @@ def main(argv: list[str] | None = None) -> int:
     for options, best in decisions(args.check_games, args.seed + 1):
         if args.race and not all(map(is_race, options)):
             continue
+        if args.contact and not all(has_contact(*o) for o in options):
+            continue
         values = [equity(net.probabilities(*o)) for o in options]
         agree += min(range(len(options)), key=values.__getitem__) == best
         total += 1
@@ -587,6 +607,7 @@ def main(argv: list[str] | None = None) -> int:
                 "hidden": net.hidden,
                 "epochs": args.epochs,
                 "race_only": args.race,
+                "contact_only": args.contact,
             },
             "figures": {
                 "held_out_mse": round(mse, 5),

@@ -667,6 +667,10 @@ def test_the_trainer_picks_the_same_races_with_numpy_as_one_by_one(tmp_path: Pat
     picked = trainer.race_rows(boards)
     assert picked.tolist() == [bool(trainer.is_race(p)) for p in positions]
     assert 50 < picked.sum() < len(positions)
+    contact = trainer.contact_rows(boards)
+    assert contact.tolist() == [has_contact(*p) for p in positions]
+    assert 100 < contact.sum() < len(positions)
+    assert not (contact & picked).any()  # a race never has contact
     cache = tmp_path / "cache.npz"
     np.savez(cache, boards=boards, labels=np.full((len(boards), 5), 0.5, np.float32))
     out = tmp_path / "race.bin"
@@ -674,3 +678,33 @@ def test_the_trainer_picks_the_same_races_with_numpy_as_one_by_one(tmp_path: Pat
     assert trainer.main([*args, "--check-games", "1", "--out", str(out)]) == 0
     net = load_benchmark("bots.py").load_network(out)
     assert len(net.rows) == backgammon_net.BOARD_INPUTS and net.hidden == 4
+    with pytest.raises(SystemExit):  # the two filters exclude each other
+        trainer.main([*args, "--contact", "--dry-run"])
+
+
+def test_the_trainer_fits_the_main_network_on_contact_positions_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--contact`` keeps only what the main network answers (races and bear-offs have
+    their own evaluators), and the relabeller's ``--contact`` samples only those."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    np = pytest.importorskip("numpy")
+    trainer = load_benchmark("train_backgammon_net.py")
+    positions = [(play.other, play.mover) for play in random_positions(200, seed=9)]
+    race = tuple([2] * 6 + [3] + [0] * 18)  # all fifteen on the first seven points
+    positions += [(race, race)] * 50
+    boards = np.array([list(a) + list(b) for a, b in positions], np.int8)
+    contact = int(trainer.contact_rows(boards).sum())
+    assert contact == sum(has_contact(*p) for p in positions[:-50]) > 0
+    cache = tmp_path / "cache.npz"
+    np.savez(cache, boards=boards, labels=np.full((len(boards), 5), 0.5, np.float32))
+    args = ["--contact", "--data", str(cache), "--epochs", "1", "--hidden", "4"]
+    assert trainer.main([*args, "--check-games", "1", "--dry-run"]) == 0
+    assert f"{contact} of them have contact" in capsys.readouterr().out
+    relabel = load_benchmark("relabel_backgammon.py")
+    out = tmp_path / "deep.npz"
+    cmd = ["--data", str(cache), "--out", str(out), "--positions", "5", "--ply", "0+1"]
+    assert relabel.main([*cmd, "--contact", "--jobs", "1"]) == 0
+    relabelled = np.load(out)
+    assert len(relabelled["boards"]) == 5
+    assert trainer.contact_rows(relabelled["boards"]).all()
