@@ -4,7 +4,7 @@ by GNU Backgammon's 2-ply, decision by decision, by phase.
 Run by hand (never timed in tests; needs the test extra, ``gnubg-nn``):
 
     .venv/bin/python benchmarks/backgammon_match_errors.py [--games 200] [--seed 1]
-        [--jobs 2] [--seconds 0.0833] [--weights FILE] [--worst 5]
+        [--jobs 2] [--seconds 0.0833] [--weights FILE] [--worst 5] [--variant FILE]
 
 Why: a 2000-game match tells the two sides apart only to about a point, and the
 per-decision judge of ``backgammon_lookahead.py`` samples decisions from the bot's own
@@ -17,7 +17,15 @@ by the 2-ply evaluation against the best of them and of the 0-ply's five best pl
 So every decision of the match is paired, whoever made it, and the difference says
 which engine errs more in the positions the match really reaches, and in which phase:
 *contact*, *race* (no contact, not all home) or *bear-off* (both all home, where the bot
-plays from its database). To measure the compiled rules, run this file from a tree
+plays from its database).
+
+``--variant FILE`` asks a third engine at every decision too, the same bot with another
+network, which never plays: its losses are paired with the bot's on the very positions
+of the match, so two networks are compared far more tightly than two matches (or two
+runs of this script) could, where the games part after the first different play. Its
+pick joins the plays judged, so where it finds a better play than all the others every
+engine is charged against that one: the losses can grow a little, their differences
+do not. To measure the compiled rules, run this file from a tree
 whose ``rules/`` was compiled with mypyc (it puts its tree first on ``sys.path``).
 """
 
@@ -49,6 +57,9 @@ from rules.core import Move, State
 from rules.playout import steps
 
 ENGINES = ("bot", "gnubg")
+"""The two engines that play the match."""
+VARIANT = "variant"
+"""The engine that is only asked (``--variant``)."""
 PHASES = ("contact", "race", "bear-off")
 
 
@@ -103,34 +114,45 @@ def judge(
     mover, other = state.boards[state.turn], state.boards[1 - state.turn]
     where = phase(mover, other)
     tally.decisions[whose, where] += 1
-    if picks["bot"] == picks["gnubg"]:
-        for name in ENGINES:
+    if len(set(picks.values())) == 1:
+        for name in picks:
             tally.lost[whose, where, name].append(0.0)
         return
     plays = [m for m in state.legal_moves() if isinstance(m, Play)]
     top = sorted(plays, key=lambda p: -judged(p, 0))[:5]
     values = {p: judged(p, ply) for p in {*top, *picks.values()}}
     best = max(values.values())
-    for name in ENGINES:
+    for name in picks:
         tally.lost[whose, where, name].append(best - values[picks[name]])
     gap = values[picks["gnubg"]] - values[picks["bot"]]
+    if not gap:
+        return
     position = encode_position(other, mover)
     dice = f"{state.dice[0]}{state.dice[1]}"
     mine, theirs = picks["bot"].notation, picks["gnubg"].notation
     tally.worst.append((gap, where, position, dice, mine, theirs))
 
 
-def play_chunk(job: tuple[int, int, int, float, Path | None, int, str | None]) -> Tally:
+Job = tuple[int, int, int, float, Path | None, int, str | None, Path | None]
+"""seed, first game, end, seconds, weights, judge's ply, race weights, variant weights"""
+
+
+def play_chunk(job: Job) -> Tally:
     """Games ``lo``..``hi - 1`` of the match (the bot white in even games), judged."""
-    seed, lo, hi, seconds, weights, ply, race = job
+    seed, lo, hi, seconds, weights, ply, race, variant = job
     game = rules.get_game("backgammon", "single")
-    network = load_network(weights)
-    bot = BackgammonBot(
-        Budget(seconds=seconds, clock=time.process_time),
-        network=network,
-        race=race_network(race, network),
-    )
-    engines: dict[str, object] = {"bot": bot, "gnubg": GnubgBot()}
+
+    def bot(weights: Path | None) -> BackgammonBot:
+        network = load_network(weights)
+        return BackgammonBot(
+            Budget(seconds=seconds, clock=time.process_time),
+            network=network,
+            race=race_network(race, network),
+        )
+
+    engines: dict[str, object] = {"bot": bot(weights), "gnubg": GnubgBot()}
+    if variant:
+        engines[VARIANT] = bot(variant)
     tally = Tally()
     for i in range(lo, hi):
         bot_seat = i % 2
@@ -168,15 +190,18 @@ def merge(parts: list[Tally]) -> Tally:
     return total
 
 
-def paired(bot: list[float], gnubg: list[float]) -> str:
+def paired(
+    bot: list[float], gnubg: list[float], names: tuple[str, str] = ("bot", "GNU Backgammon")
+) -> str:
     """Mean losses and their paired difference, in milli-equity per decision."""
     if not bot:
         return "no decisions"
     diff = [a - b for a, b in zip(bot, gnubg, strict=True)]
     spread = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
     mine, theirs = statistics.mean(bot) * 1000, statistics.mean(gnubg) * 1000
+    first, second = names
     return (
-        f"bot {mine:.2f}, GNU Backgammon {theirs:.2f}, bot - GNU Backgammon "
+        f"{first} {mine:.2f}, {second} {theirs:.2f}, {first} - {second} "
         f"{statistics.mean(diff) * 1000:+.2f} ± {spread * 1000:.2f}"
     )
 
@@ -198,11 +223,26 @@ def main(argv: list[str] | None = None) -> int:
         "--race-weights",
         help="the bot's race network from this file, or 'main' (default the shipped one)",
     )
+    parser.add_argument(
+        "--variant",
+        type=Path,
+        help="also ask the bot with this network at every decision, and pair its losses "
+        "with the bot's (it never plays)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     jobs = [
-        (args.seed, lo, hi, args.seconds, args.weights, args.judge_ply, args.race_weights)
+        (
+            args.seed,
+            lo,
+            hi,
+            args.seconds,
+            args.weights,
+            args.judge_ply,
+            args.race_weights,
+            args.variant,
+        )
         for lo, hi in game_chunks(args.games, args.jobs, 2)
     ]
     if args.jobs == 1:
@@ -232,6 +272,9 @@ def main(argv: list[str] | None = None) -> int:
             }
             n = len(losses["bot"])
             print(f"  {label}, {where} ({n}): {paired(losses['bot'], losses['gnubg'])}")
+            if args.variant:
+                other = [v for o in owners for p in places for v in tally.lost[o, p, VARIANT]]
+                print(f"    {paired(other, losses['bot'], (VARIANT, 'bot'))}")
     for where in PHASES:
         lost = (w for w in tally.worst if w[1] == where and w[0] > 0)
         worst = sorted(lost, reverse=True)[: args.worst]

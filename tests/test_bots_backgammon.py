@@ -708,3 +708,45 @@ def test_the_trainer_fits_the_main_network_on_contact_positions_only(
     relabelled = np.load(out)
     assert len(relabelled["boards"]) == 5
     assert trainer.contact_rows(relabelled["boards"]).all()
+
+
+def test_the_match_errors_benchmark_pairs_a_variant_with_the_bot(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--variant`` asks a third engine on every decision without letting it play: given
+    the bot's own network it loses exactly what the bot loses, decision by decision, and
+    it leaves the match (the games, and what the bot loses against GNU Backgammon) as it
+    was."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    bench = load_benchmark("backgammon_match_errors.py")
+    # a budget no decision reaches, so that the two copies of the bot cannot be cut apart
+    args = ["--games", "2", "--jobs", "1", "--judge-ply", "1", "--seconds", "30"]
+
+    def run(*extra: str) -> list[str]:
+        assert bench.main([*args, *extra]) == 0
+        return capsys.readouterr().out.splitlines()
+
+    alone = run()
+    twin = run(
+        "--variant", str(Path(backgammon_net.__file__).with_name(backgammon_net.WEIGHTS_FILE))
+    )
+    assert [line for line in twin if not line.startswith("    ")] == alone
+    variant_rows = [line.strip() for line in twin if line.startswith("    ")]
+    assert len(variant_rows) == 12  # one under each of the twelve rows
+    assert all(
+        row == "no decisions" or row.endswith(", variant - bot +0.00 ± 0.00")
+        for row in variant_rows
+    )
+    assert sum(row != "no decisions" for row in variant_rows) >= 6
+    # A board-only network. Where its pick is better than every play judged before, it
+    # raises the best play every engine is judged against: the losses may grow, their
+    # paired differences cannot.
+    other = run("--variant", str(Path(backgammon_net.__file__).with_name(backgammon_net.RACE_FILE)))
+
+    def differences(lines: list[str]) -> list[str]:
+        return [line.rsplit(", ", 1)[-1] for line in lines if not line.startswith("    ")]
+
+    assert differences(other) == differences(alone)
+    figures = [line.strip().split(", ") for line in other if line.startswith("    variant ")]
+    assert all(float(f[0].split()[-1]) >= 0 and float(f[1].split()[-1]) >= 0 for f in figures)
+    assert any(not f[2].endswith("+0.00 ± 0.00") for f in figures)  # it does play otherwise
