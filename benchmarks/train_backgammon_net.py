@@ -528,8 +528,20 @@ def main(argv: list[str] | None = None) -> int:
             # a cache still being written by another run, or some other file
             raise SystemExit(f"{args.data}: not a cache this script wrote ({err})") from None
         log(f"{len(boards)} labelled positions from {args.data}")
+        source = str(args.data)
+        # a cache made elsewhere: the games' seed and counts are not in it
+        origin: dict[str, object] = {"data": args.data.name}
     else:
         boards, y = labelled(args.games, args.seed, args.explore, args.extra, args.jobs)
+        source = (
+            f"{args.games} games (seed {args.seed}, explore {args.explore}, extra {args.extra})"
+        )
+        origin = {
+            "games": args.games,
+            "seed": args.seed,
+            "explore": args.explore,
+            "extra": args.extra,
+        }
         log(f"{len(boards)} labelled positions from {args.games} games")
         if args.data:
             np.savez_compressed(args.data, boards=boards, labels=y)
@@ -586,8 +598,7 @@ def main(argv: list[str] | None = None) -> int:
         total += 1
     blob = net.to_bytes()
     summary = (
-        f"{args.games} games (seed {args.seed}, explore {args.explore}, extra {args.extra}), "
-        f"batch {args.batch}, "
+        f"{source}, batch {args.batch}, "
         f"{len(boards)} positions,\n{net.hidden} hidden units, {args.epochs} epochs; "
         f"held-out mse {mse:.5f}, equity error {eq_err:.4f},\n"
         f"same play as the teacher in {agree}/{total} held-out decisions "
@@ -598,10 +609,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.dry_run:
         details: dict[str, object] = {
             "inputs": {
-                "games": args.games,
-                "seed": args.seed,
-                "explore": args.explore,
-                "extra": args.extra,
+                **origin,
                 "batch": args.batch,
                 "positions": len(boards),
                 "hidden": net.hidden,

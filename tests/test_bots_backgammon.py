@@ -699,13 +699,19 @@ def test_the_trainer_fits_the_main_network_on_contact_positions_only(
     cache = tmp_path / "cache.npz"
     np.savez(cache, boards=boards, labels=np.full((len(boards), 5), 0.5, np.float32))
     args = ["--contact", "--data", str(cache), "--epochs", "1", "--hidden", "4"]
-    assert trainer.main([*args, "--check-games", "1", "--dry-run"]) == 0
-    assert f"{contact} of them have contact" in capsys.readouterr().out
+    out = tmp_path / "contact.bin"
+    assert trainer.main([*args, "--check-games", "1", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert f"{contact} of them have contact" in said
+    assert f"{cache}, batch 1024, {contact} positions" in said  # not the default games
+    record = json.loads(out.with_name("contact.bin.provenance.json").read_text("utf-8"))
+    assert record["inputs"]["data"] == "cache.npz" and "games" not in record["inputs"]
+    assert record["inputs"]["contact_only"] is True
     relabel = load_benchmark("relabel_backgammon.py")
-    out = tmp_path / "deep.npz"
-    cmd = ["--data", str(cache), "--out", str(out), "--positions", "5", "--ply", "0+1"]
+    deep = tmp_path / "deep.npz"
+    cmd = ["--data", str(cache), "--out", str(deep), "--positions", "5", "--ply", "0+1"]
     assert relabel.main([*cmd, "--contact", "--jobs", "1"]) == 0
-    relabelled = np.load(out)
+    relabelled = np.load(deep)
     assert len(relabelled["boards"]) == 5
     assert trainer.contact_rows(relabelled["boards"]).all()
 
