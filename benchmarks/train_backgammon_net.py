@@ -46,7 +46,7 @@ import random
 import sys
 import time
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -547,14 +547,16 @@ def main(argv: list[str] | None = None) -> int:
             np.savez_compressed(args.data, boards=boards, labels=y)
             log(f"cached them in {args.data}")
     check_dense(boards)
+    # one phase only: the rows to fit, the same test per position for the check games
+    phase: tuple[Callable[[np.ndarray], np.ndarray], Callable[[Board], bool], str] | None = None
     if args.race:
-        keep = race_rows(boards)
+        phase = race_rows, is_race, "are races (no contact, not both home)"
+    elif args.contact:
+        phase = contact_rows, lambda position: has_contact(*position), "have contact"
+    if phase:
+        keep = phase[0](boards)
         boards, y = boards[keep], y[keep]
-        log(f"{len(boards)} of them are races (no contact, not both home)")
-    if args.contact:
-        keep = contact_rows(boards)
-        boards, y = boards[keep], y[keep]
-        log(f"{len(boards)} of them have contact")
+        log(f"{len(boards)} of them {phase[2]}")
     held = max(1, min(200_000, len(boards) // 20))
     start = None
     if args.start:
@@ -589,9 +591,7 @@ def main(argv: list[str] | None = None) -> int:
     net = to_network(params)
     agree = total = 0
     for options, best in decisions(args.check_games, args.seed + 1):
-        if args.race and not all(map(is_race, options)):
-            continue
-        if args.contact and not all(has_contact(*o) for o in options):
+        if phase and not all(map(phase[1], options)):
             continue
         values = [equity(net.probabilities(*o)) for o in options]
         agree += min(range(len(options)), key=values.__getitem__) == best
