@@ -261,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         f"milli-equity lost per checker decision, judged by GNU Backgammon {args.judge_ply}-ply,"
         " both engines on every decision:"
     )
+    asked = (*ENGINES, VARIANT) if args.variant else ENGINES
     for whose in (*ENGINES, "all"):
         owners = ENGINES if whose == "all" else (whose,)
         label = "all decisions" if whose == "all" else f"on {whose}'s decisions"
@@ -268,13 +269,12 @@ def main(argv: list[str] | None = None) -> int:
             places = PHASES if where == "all" else (where,)
             losses = {
                 name: [v for o in owners for p in places for v in tally.lost[o, p, name]]
-                for name in ENGINES
+                for name in asked
             }
             n = len(losses["bot"])
             print(f"  {label}, {where} ({n}): {paired(losses['bot'], losses['gnubg'])}")
             if args.variant:
-                other = [v for o in owners for p in places for v in tally.lost[o, p, VARIANT]]
-                print(f"    {paired(other, losses['bot'], (VARIANT, 'bot'))}")
+                print(f"    {paired(losses[VARIANT], losses['bot'], (VARIANT, 'bot'))}")
     for where in PHASES:
         lost = (w for w in tally.worst if w[1] == where and w[0] > 0)
         worst = sorted(lost, reverse=True)[: args.worst]
