@@ -32,6 +32,10 @@ race network beside its contact one, and writes ``rules/backgammon/race.bin`` un
 ``--out`` says otherwise; its held-out decisions are the teacher's race decisions. It
 is shipped (``race.bin``; docs/bots.md, *The match, decision by decision*).
 
+``--also CACHE`` (repeatable) joins further caches to the one ``--data`` reads, so that
+relabelled samples of different games are fitted together without a merged copy; the
+held-out positions stay the first ones of ``--data``.
+
 Reports: the held-out mean squared error and mean absolute equity error, and how often
 the trained network picks the same play as its teacher on held-out decisions. The
 strength that matters is measured separately, against pubeval and GNU Backgammon's
@@ -473,6 +477,16 @@ def write_weights(
     )
 
 
+def read_cache(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The boards and labels of a cache this script or the relabeller wrote."""
+    try:
+        cached = np.load(path)
+        return cached["boards"], cached["labels"]
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+        # a cache still being written by another run, a directory, or some other file
+        raise SystemExit(f"{path}: not a cache this script wrote ({err})") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=32_000)
@@ -486,6 +500,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="processes that play the games")
     parser.add_argument(
         "--data", type=Path, help="cache of the labelled positions (.npz): read if present"
+    )
+    parser.add_argument(
+        "--also",
+        type=Path,
+        action="append",
+        default=[],
+        help="another cache whose positions join the fit (repeatable; needs --data, whose "
+        "first positions stay the held-out ones)",
     )
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE, help="weights file to write")
     parser.add_argument(
@@ -513,6 +535,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.race and args.contact:
         parser.error("--race and --contact pick opposite positions: give one")
+    if args.also and not (args.data and args.data.exists()):
+        parser.error("--also joins caches to the one --data reads: give an existing --data")
     if args.race and args.out == WEIGHTS_FILE:
         args.out = RACE_FILE
 
@@ -521,16 +545,16 @@ def main(argv: list[str] | None = None) -> int:
 
     began = time.perf_counter()
     if args.data and args.data.exists():
-        try:
-            cached = np.load(args.data)
-            boards, y = cached["boards"], cached["labels"]
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
-            # a cache still being written by another run, or some other file
-            raise SystemExit(f"{args.data}: not a cache this script wrote ({err})") from None
-        log(f"{len(boards)} labelled positions from {args.data}")
-        source = str(args.data)
+        caches = [args.data, *args.also]
+        parts = [read_cache(cache) for cache in caches]
+        boards = np.concatenate([b for b, _ in parts])
+        y = np.concatenate([labels for _, labels in parts])
+        source = " + ".join(map(str, caches))
+        log(f"{len(boards)} labelled positions from {source}")
         # a cache made elsewhere: the games' seed and counts are not in it
-        origin: dict[str, object] = {"data": args.data.name}
+        origin: dict[str, object] = {
+            "data": args.data.name if not args.also else [cache.name for cache in caches]
+        }
     else:
         boards, y = labelled(args.games, args.seed, args.explore, args.extra, args.jobs)
         source = (

@@ -714,6 +714,20 @@ def test_the_trainer_fits_the_main_network_on_contact_positions_only(
     relabelled = np.load(deep)
     assert len(relabelled["boards"]) == 5
     assert trainer.contact_rows(relabelled["boards"]).all()
+    # two caches fitted together: the first's head stays held out, both are named
+    joined = tmp_path / "joined.bin"
+    both = ["--also", str(deep), "--check-games", "1", "--out", str(joined)]
+    assert trainer.main([*args, *both]) == 0
+    said = capsys.readouterr().out
+    assert f"{len(boards) + 5} labelled positions from {cache} + {deep}" in said
+    assert f"{contact + 5} of them have contact" in said
+    record = json.loads(joined.with_name("joined.bin.provenance.json").read_text("utf-8"))
+    assert record["inputs"]["data"] == ["cache.npz", "deep.npz"]
+    assert record["inputs"]["positions"] == contact + 5
+    with pytest.raises(SystemExit):  # nothing to join them to
+        trainer.main(["--also", str(deep), "--data", str(tmp_path / "none.npz"), "--dry-run"])
+    with pytest.raises(SystemExit, match="not a cache"):  # a directory where a cache should be
+        trainer.main([*args, "--also", str(tmp_path), "--dry-run"])
 
 
 def test_the_match_errors_benchmark_pairs_a_variant_with_the_bot(
