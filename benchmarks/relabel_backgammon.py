@@ -42,7 +42,6 @@ import argparse
 import multiprocessing
 import sys
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +49,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
-from train_backgammon_net import contact_rows, teacher
+from train_backgammon_net import contact_rows, read_cache, teacher
 
 PLIES = {"1": 1, "2": 2, "0+1": gnubg_nn.p_0plus1}
 """``--ply`` to gnubg-nn's depth codes; 0+1 is its own code for the 0-ply and 1-ply
@@ -109,11 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.merge:
         print(f"{merge(parts, args.out)} positions in {args.out}")
         return 0
-    try:
-        cached = np.load(args.data)
-        boards = cached["boards"]
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
-        raise SystemExit(f"{args.data}: not a training cache ({err})") from None
+    (boards,) = read_cache(args.data, "boards")
     if args.contact:
         boards = boards[contact_rows(boards)]
     count = min(args.positions, len(boards))

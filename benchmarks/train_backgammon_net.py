@@ -477,14 +477,15 @@ def write_weights(
     )
 
 
-def read_cache(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """The boards and labels of a cache this script or the relabeller wrote."""
+def read_cache(path: Path, *names: str) -> list[np.ndarray]:
+    """The named arrays (``boards``, ``labels``) of a cache this script or the relabeller
+    wrote; only those are decompressed, so the relabeller reads no labels it would drop."""
     try:
         cached = np.load(path)
-        return cached["boards"], cached["labels"]
+        return [cached[name] for name in names]
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
         # a cache still being written by another run, a directory, or some other file
-        raise SystemExit(f"{path}: not a cache this script wrote ({err})") from None
+        raise SystemExit(f"{path}: not a training cache ({err})") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -546,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     if args.data and args.data.exists():
         caches = [args.data, *args.also]
-        parts = [read_cache(cache) for cache in caches]
+        parts = [read_cache(cache, "boards", "labels") for cache in caches]
         boards = np.concatenate([b for b, _ in parts])
         y = np.concatenate([labels for _, labels in parts])
         source = " + ".join(map(str, caches))

@@ -726,7 +726,7 @@ def test_the_trainer_fits_the_main_network_on_contact_positions_only(
     assert record["inputs"]["positions"] == contact + 5
     with pytest.raises(SystemExit):  # nothing to join them to
         trainer.main(["--also", str(deep), "--data", str(tmp_path / "none.npz"), "--dry-run"])
-    with pytest.raises(SystemExit, match="not a cache"):  # a directory where a cache should be
+    with pytest.raises(SystemExit, match="not a training cache"):  # a directory, not a cache
         trainer.main([*args, "--also", str(tmp_path), "--dry-run"])
 
 
