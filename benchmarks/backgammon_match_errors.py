@@ -5,6 +5,7 @@ Run by hand (never timed in tests; needs the test extra, ``gnubg-nn``):
 
     .venv/bin/python benchmarks/backgammon_match_errors.py [--games 200] [--seed 1]
         [--jobs 2] [--seconds 0.0833] [--weights FILE] [--worst 5] [--variant FILE]
+        [--variant-race FILE]
 
 Why: a 2000-game match tells the two sides apart only to about a point, and the
 per-decision judge of ``backgammon_lookahead.py`` samples decisions from the bot's own
@@ -25,7 +26,10 @@ of the match, so two networks are compared far more tightly than two matches (or
 runs of this script) could, where the games part after the first different play. Its
 pick joins the plays judged, so where it finds a better play than all the others every
 engine is charged against that one: the losses can grow a little, their differences
-do not. To measure the compiled rules, run this file from a tree
+do not. ``--variant-race FILE`` gives the variant another race network (with the
+bot's main network unless ``--variant`` also gives one); a race network decides only
+the race decisions and the race positions a lookahead reaches, so a variant with both
+is still read phase by phase. To measure the compiled rules, run this file from a tree
 whose ``rules/`` was compiled with mypyc (it puts its tree first on ``sys.path``).
 """
 
@@ -133,16 +137,17 @@ def judge(
     tally.worst.append((gap, where, position, dice, mine, theirs))
 
 
-Job = tuple[int, int, int, float, Path | None, int, str | None, Path | None]
-"""seed, first game, end, seconds, weights, judge's ply, race weights, variant weights"""
+Job = tuple[int, int, int, float, Path | None, int, str | None, Path | None, str | None]
+"""seed, first game, end, seconds, weights, judge's ply, race weights, variant weights,
+variant race weights"""
 
 
 def play_chunk(job: Job) -> Tally:
     """Games ``lo``..``hi - 1`` of the match (the bot white in even games), judged."""
-    seed, lo, hi, seconds, weights, ply, race, variant = job
+    seed, lo, hi, seconds, weights, ply, race, variant, variant_race = job
     game = rules.get_game("backgammon", "single")
 
-    def bot(weights: Path | None) -> BackgammonBot:
+    def bot(weights: Path | None, race: str | None) -> BackgammonBot:
         network = load_network(weights)
         return BackgammonBot(
             Budget(seconds=seconds, clock=time.process_time),
@@ -150,9 +155,9 @@ def play_chunk(job: Job) -> Tally:
             race=race_network(race, network),
         )
 
-    engines: dict[str, object] = {"bot": bot(weights), "gnubg": GnubgBot()}
-    if variant:
-        engines[VARIANT] = bot(variant)
+    engines: dict[str, object] = {"bot": bot(weights, race), "gnubg": GnubgBot()}
+    if variant or variant_race:
+        engines[VARIANT] = bot(variant or weights, variant_race or race)
     tally = Tally()
     for i in range(lo, hi):
         bot_seat = i % 2
@@ -229,6 +234,11 @@ def main(argv: list[str] | None = None) -> int:
         help="also ask the bot with this network at every decision, and pair its losses "
         "with the bot's (it never plays)",
     )
+    parser.add_argument(
+        "--variant-race",
+        help="the variant's race network from this file, or 'main' (alone: the bot's main "
+        "network with this race network)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
@@ -242,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
             args.judge_ply,
             args.race_weights,
             args.variant,
+            args.variant_race,
         )
         for lo, hi in game_chunks(args.games, args.jobs, 2)
     ]
@@ -261,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
         f"milli-equity lost per checker decision, judged by GNU Backgammon {args.judge_ply}-ply,"
         " both engines on every decision:"
     )
-    asked = (*ENGINES, VARIANT) if args.variant else ENGINES
+    asked_variant = bool(args.variant or args.variant_race)
+    asked = (*ENGINES, VARIANT) if asked_variant else ENGINES
     for whose in (*ENGINES, "all"):
         owners = ENGINES if whose == "all" else (whose,)
         label = "all decisions" if whose == "all" else f"on {whose}'s decisions"
@@ -273,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
             }
             n = len(losses["bot"])
             print(f"  {label}, {where} ({n}): {paired(losses['bot'], losses['gnubg'])}")
-            if args.variant:
+            if asked_variant:
                 print(f"    {paired(losses[VARIANT], losses['bot'], (VARIANT, 'bot'))}")
     for where in PHASES:
         lost = (w for w in tally.worst if w[1] == where and w[0] > 0)

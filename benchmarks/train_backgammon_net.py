@@ -66,10 +66,14 @@ from rules.backgammon.moves import CHECKERS
 from rules.backgammon.net import (
     BOARD_INPUTS,
     CONTACT,
+    CROSSING_SCALE,
     INPUTS,
     OUTPUTS,
+    RACE_INPUTS,
+    RACE_OFF_UNITS,
     UNITS_PER_SIDE,
     Network,
+    crossings,
     encode,
     equity,
     from_bytes,
@@ -250,6 +254,34 @@ def dense(boards: np.ndarray) -> np.ndarray:
     return x
 
 
+CROSSINGS = np.array([crossings(place) for place in range(25)], dtype=np.float32)
+
+
+def race_dense(boards: np.ndarray) -> np.ndarray:
+    """A race network's inputs (:func:`encode` with ``race``) for every row: the board's,
+    then both sides' borne-off units and crossings."""
+    n = len(boards)
+    x = np.zeros((n, RACE_INPUTS), dtype=np.float32)
+    x[:, :BOARD_INPUTS] = dense(boards)[:, :BOARD_INPUTS]
+    for side in (0, 1):
+        counts = boards[:, side * 25 : side * 25 + 25].astype(np.int32)
+        off = CHECKERS - counts.sum(1)
+        rows = np.flatnonzero((off >= 1) & (off <= RACE_OFF_UNITS))
+        x[rows, BOARD_INPUTS + side * RACE_OFF_UNITS + off[rows] - 1] = 1.0
+        x[:, BOARD_INPUTS + 2 * RACE_OFF_UNITS + side] = (counts * CROSSINGS).sum(
+            1
+        ) / CROSSING_SCALE
+    return x
+
+
+def inputs_of(inputs: int) -> Callable[[np.ndarray], np.ndarray]:
+    """The rows' inputs for a network of ``inputs`` inputs: a race network's, or the
+    first ``inputs`` of :func:`dense`."""
+    if inputs == RACE_INPUTS:
+        return race_dense
+    return lambda boards: dense(boards)[:, :inputs]
+
+
 ESCAPE_TABLE = np.array(ESCAPES, dtype=np.float32)
 REACH_BITS = np.array(
     [[(reach >> d) & 1 for d in range(25)] for reach, _ in ROLL_REACH], dtype=bool
@@ -365,15 +397,17 @@ def third_side_features(mine: np.ndarray, theirs: np.ndarray, double: np.ndarray
 
 
 def check_dense(boards: np.ndarray, sample: int = 2000) -> None:
-    """Fail loudly if :func:`dense` and the rules' own :func:`encode` differ."""
+    """Fail loudly if :func:`dense` or :func:`race_dense` and the rules' own
+    :func:`encode` differ."""
     rows = boards[:sample]
-    fast = dense(rows)
-    for row, board in zip(fast, rows.tolist(), strict=True):
-        slow = np.zeros(INPUTS, dtype=np.float32)
-        for unit, value in encode(board[:25], board[25:]):
-            slow[unit] = value
-        if not np.allclose(row, slow, atol=1e-6):
-            raise SystemExit(f"dense() differs from encode() on {board}")
+    for fast, race in ((dense(rows), False), (race_dense(rows), True)):
+        for row, board in zip(fast, rows.tolist(), strict=True):
+            slow = np.zeros(len(row), dtype=np.float32)
+            for unit, value in encode(board[:25], board[25:], race):
+                slow[unit] = value
+            if not np.allclose(row, slow, atol=1e-6):
+                name = "race_dense" if race else "dense"
+                raise SystemExit(f"{name}() differs from encode() on {board}")
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -400,7 +434,9 @@ def train(
     hand-made figures, for an older blob) start at zero, so the fit begins exactly where
     that network stands and only has to learn what the new inputs or units add, in a few
     epochs instead of a dozen. ``inputs``: :data:`BOARD_INPUTS`
-    leaves the hand-made figures out (the network they start from was trained so)."""
+    leaves the hand-made figures out (the network they start from was trained so),
+    :data:`RACE_INPUTS` fits a race network (:func:`race_dense`)."""
+    rows_of = inputs_of(inputs)
     gen = np.random.default_rng(seed)
     if start is None:
         w1 = gen.normal(0, 1 / np.sqrt(inputs), (inputs, hidden)).astype(np.float32)
@@ -429,7 +465,7 @@ def train(
         total = 0.0
         for first in range(0, len(boards), batch):
             idx = order[first : first + batch]
-            xb, yb = dense(boards[idx])[:, :inputs], y[idx]
+            xb, yb = rows_of(boards[idx]), y[idx]
             h = sigmoid(xb @ w1 + b1)
             out = sigmoid(h @ w2 + b2)
             err = out - yb
@@ -592,6 +628,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{args.start}: not a weights file this script wrote ({err})"
             ) from None
         log(f"going on from {args.start} ({len(start.rows)} inputs, {start.hidden} hidden)")
+    inputs = RACE_INPUTS if args.race else BOARD_INPUTS if args.board_only else INPUTS
     params = train(
         boards[held:],
         y[held:],
@@ -602,10 +639,10 @@ def main(argv: list[str] | None = None) -> int:
         log,
         start=start,
         rate=args.rate,
-        inputs=BOARD_INPUTS if args.board_only or args.race else INPUTS,
+        inputs=inputs,
     )
     w1, b1, w2, b2 = params
-    out = sigmoid(sigmoid(dense(boards[:held])[:, : len(w1)] @ w1 + b1) @ w2 + b2)
+    out = sigmoid(sigmoid(inputs_of(inputs)(boards[:held]) @ w1 + b1) @ w2 + b2)
     mse = float(((out - y[:held]) ** 2).mean())
 
     def eq(p: np.ndarray) -> np.ndarray:

@@ -127,8 +127,9 @@ def test_shots_are_the_rolls_of_36_that_hit() -> None:
 
 
 def test_the_numpy_copy_matches_the_rules_on_played_positions() -> None:
-    """The trainer builds the same inputs with numpy (benchmarks/train_backgammon_net.py):
-    its own check, run here over positions of seeded random games."""
+    """The trainer builds the same inputs with numpy (benchmarks/train_backgammon_net.py),
+    the main network's and a race network's: its own check, run here over positions of
+    seeded random games."""
     np = pytest.importorskip("numpy")
     trainer = load_benchmark("train_backgammon_net.py")
     game = rules.get_game("backgammon")

@@ -734,9 +734,9 @@ def test_the_match_errors_benchmark_pairs_a_variant_with_the_bot(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """``--variant`` asks a third engine on every decision without letting it play: given
-    the bot's own network it loses exactly what the bot loses, decision by decision, and
-    it leaves the match (the games, and what the bot loses against GNU Backgammon) as it
-    was."""
+    the bot's own network (as its main or, ``--variant-race``, its race network) it loses
+    exactly what the bot loses, decision by decision, and it leaves the match (the games,
+    and what the bot loses against GNU Backgammon) as it was."""
     pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
     bench = load_benchmark("backgammon_match_errors.py")
     # a budget no decision reaches, so that the two copies of the bot cannot be cut apart
@@ -747,16 +747,20 @@ def test_the_match_errors_benchmark_pairs_a_variant_with_the_bot(
         return capsys.readouterr().out.splitlines()
 
     alone = run()
-    twin = run(
-        "--variant", str(Path(backgammon_net.__file__).with_name(backgammon_net.WEIGHTS_FILE))
-    )
-    assert [line for line in twin if not line.startswith("    ")] == alone
-    variant_rows = [line.strip() for line in twin if line.startswith("    ")]
-    assert len(variant_rows) == 12  # one under each of the twelve rows
-    assert all(
-        row == "no decisions" or row.endswith(", variant - bot +0.00 ± 0.00")
-        for row in variant_rows
-    )
+    shipped = Path(backgammon_net.__file__)
+    # the bot's own networks, given as the variant's main or as its race network
+    for option, name in (
+        ("--variant", backgammon_net.WEIGHTS_FILE),
+        ("--variant-race", backgammon_net.RACE_FILE),
+    ):
+        twin = run(option, str(shipped.with_name(name)))
+        assert [line for line in twin if not line.startswith("    ")] == alone
+        variant_rows = [line.strip() for line in twin if line.startswith("    ")]
+        assert len(variant_rows) == 12  # one under each of the twelve rows
+        assert all(
+            row == "no decisions" or row.endswith(", variant - bot +0.00 ± 0.00")
+            for row in variant_rows
+        )
     assert sum(row != "no decisions" for row in variant_rows) >= 6
     # A board-only network. Where its pick is better than every play judged before, it
     # raises the best play every engine is judged against: the losses may grow, their

@@ -19,6 +19,13 @@ break contact, pips lost to a hit) and a third of eight (double shots, checkers 
 forward anchor, timing). An older blob reads only what it was trained with: the board
 alone (199 inputs), or the board and the first block (207) or two blocks (215).
 
+A race network (:data:`RACE_INPUTS`) reads the board and, instead of the figures, what
+decides a race beyond the pip counts: per side, which of 1–14 checkers are borne off
+(one unit each, since a race turns on the last few rolls, which a single "borne off /
+15" unit cannot tell apart), and how many quadrant crossings its checkers still have
+to make / 10 (the rolls it must spend before it can bear off at all). GNU Backgammon's
+race network reads the same two.
+
 Output: five probabilities for the side on roll, in GNU Backgammon's order: it wins, it
 wins a gammon (or better), it wins a backgammon, it loses a gammon (or worse), it loses
 a backgammon. :func:`equity` turns them into cubeless money equity.
@@ -52,9 +59,15 @@ CONTACT = 2 * UNITS_PER_SIDE + 2
 BOARD_INPUTS = 2 * UNITS_PER_SIDE + EXTRAS
 INPUTS = BOARD_INPUTS + FEATURES
 """The inputs of a network trained with all the hand-made figures (the trainer's shape)."""
-SHAPES = (BOARD_INPUTS, *(BOARD_INPUTS + n for n in BLOCKS))
+RACE_OFF_UNITS = CHECKERS - 1
+"""Per side, one unit for each count of checkers borne off, 1–14 (15 ends the game)."""
+RACE_INPUTS = BOARD_INPUTS + 2 * RACE_OFF_UNITS + 2
+"""The inputs of a race network: the board, both sides' borne-off units, both sides'
+crossings (module docstring)."""
+CROSSING_SCALE = 10
+SHAPES = (BOARD_INPUTS, *(BOARD_INPUTS + n for n in BLOCKS), RACE_INPUTS)
 """The input counts a blob may have: the board alone, the board and the first one or two
-blocks of figures (older blobs), or everything."""
+blocks of figures (older blobs), everything, or a race network's."""
 OUTPUTS = 5
 WEIGHTS_FILE = "weights.bin"
 """The shipped weights in this package (with their provenance sidecar)."""
@@ -101,8 +114,30 @@ def off_unit(base: int, off: int) -> tuple[int, float]:
     return (base + 4 * POINTS + 1, off / CHECKERS)
 
 
-def encode(on_roll: Sequence[int], other: Sequence[int]) -> list[tuple[int, float]]:
-    """The non-zero inputs as (index, value) pairs (module docstring)."""
+def crossings(place: int) -> int:
+    """Quadrant lines a checker on ``place`` (0–23 a point, 24 the bar) still crosses on
+    its way into its home board: none from home, one from the outer board, and so on."""
+    return 4 if place == BAR else place // 6
+
+
+def race_units(side: int, board: Sequence[int]) -> list[tuple[int, float]]:
+    """A race network's non-zero inputs beyond the board for one side (0 the side on
+    roll): its borne-off unit and its crossings (module docstring)."""
+    units: list[tuple[int, float]] = []
+    off = CHECKERS - sum(board)
+    if 0 < off <= RACE_OFF_UNITS:
+        units.append((BOARD_INPUTS + side * RACE_OFF_UNITS + off - 1, 1.0))
+    crossed = sum(n * crossings(place) for place, n in enumerate(board))
+    if crossed:
+        units.append((BOARD_INPUTS + 2 * RACE_OFF_UNITS + side, crossed / CROSSING_SCALE))
+    return units
+
+
+def encode(
+    on_roll: Sequence[int], other: Sequence[int], race: bool = False
+) -> list[tuple[int, float]]:
+    """The non-zero inputs as (index, value) pairs (module docstring); ``race``: a race
+    network's, whose inputs after the board differ."""
     units: list[tuple[int, float]] = []
     for base, board in ((0, on_roll), (UNITS_PER_SIDE, other)):
         for place in range(BAR + 1):
@@ -116,6 +151,8 @@ def encode(on_roll: Sequence[int], other: Sequence[int]) -> list[tuple[int, floa
     units.append((extra + 1, pip_count(other) / 100))
     if has_contact(on_roll, other):
         units.append((extra + 2, 1.0))
+    if race:
+        return units + race_units(0, on_roll) + race_units(1, other)
     for k, value in enumerate(features(on_roll, other)):
         if value:
             units.append((BOARD_INPUTS + k, value))
@@ -158,8 +195,16 @@ class Network:
     @property
     def figure_inputs(self) -> int:
         """How many of the hand-made figures it reads: none, the first block (older
-        blobs) or all (:mod:`rules.backgammon.features`)."""
-        return len(self.rows) - BOARD_INPUTS
+        blobs) or all (:mod:`rules.backgammon.features`); none for a race network."""
+        return 0 if self.reads_race_inputs else len(self.rows) - BOARD_INPUTS
+
+    @property
+    def reads_race_inputs(self) -> bool:
+        """Is it a race network, reading the borne-off units and crossings (module
+        docstring) after the board? Those cost nothing when it runs: they are whole
+        functions of one place's count, so :meth:`stack_rows` folds them into the rows
+        of the board."""
+        return len(self.rows) == RACE_INPUTS
 
     def probabilities(self, on_roll: Sequence[int], other: Sequence[int]) -> Probabilities:
         """The five outcome probabilities for the side on roll (module docstring).
@@ -199,7 +244,7 @@ class Network:
         """:meth:`probabilities` written straight from :func:`encode` in floats (for the
         tests)."""
         acc = list(self.hidden_bias)
-        for unit, value in encode(on_roll, other):
+        for unit, value in encode(on_roll, other, self.reads_race_inputs):
             if unit < len(self.rows):
                 acc = [a + value * w for a, w in zip(acc, self.rows[unit], strict=True)]
         return sane(self._output(acc), on_roll, other, has_contact(on_roll, other))
@@ -248,12 +293,15 @@ class Network:
         """``[side][place][n]``: the first layer's input from ``n`` checkers of one side
         on one place (0–23 the points, 24 the bar, 25 borne off), pip count included,
         so that the forward pass adds one row per occupied place instead of up to
-        five (computed once per network)."""
+        five (computed once per network). A race network's borne-off unit and crossings
+        fold in the same way."""
         hidden = self.hidden
+        race = self.reads_race_inputs
         sides = []
         for side in (0, 1):
             base = side * UNITS_PER_SIDE
             pip_row = self.rows[2 * UNITS_PER_SIDE + side]
+            crossing_row = self.rows[BOARD_INPUTS + 2 * RACE_OFF_UNITS + side] if race else ()
             places = []
             for place in range(BAR + 2):
                 by_count: list[list[float]] = [[0.0] * hidden]
@@ -263,9 +311,15 @@ class Network:
                         # The pip count is linear in n: its share folds in here too.
                         weighted = [(self.rows[u], v) for u, v in units]
                         weighted.append((pip_row, (place + 1) * n / 100))
+                        if race and crossings(place):
+                            share = crossings(place) * n / CROSSING_SCALE
+                            weighted.append((crossing_row, share))
                     else:
                         unit, value = off_unit(base, n)
                         weighted = [(self.rows[unit], value)]
+                        if race and n <= RACE_OFF_UNITS:
+                            off_row = self.rows[BOARD_INPUTS + side * RACE_OFF_UNITS + n - 1]
+                            weighted.append((off_row, 1.0))
                     row = [0.0] * hidden
                     for weights, share in weighted:
                         row = [r + share * w for r, w in zip(row, weights, strict=True)]
