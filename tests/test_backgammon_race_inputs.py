@@ -101,12 +101,7 @@ def test_the_race_inputs_change_what_the_network_says() -> None:
     the evaluation (they are read, not ignored)."""
     race = shipped_race()
     mine, theirs = board(p8=2, p13=3, p6=5), board(p6=5, p5=5, p4=5)
-    if race.reads_race_inputs:
-        board_only = Network(
-            race.rows[:BOARD_INPUTS], race.hidden_bias, race.out_rows, race.out_bias
-        )
-    else:
-        board_only = race
+    board_only = Network(race.rows[:BOARD_INPUTS], race.hidden_bias, race.out_rows, race.out_bias)
     zeros = tuple((0.0,) * race.hidden for _ in range(RACE_INPUTS - BOARD_INPUTS))
     padded = Network(board_only.rows + zeros, race.hidden_bias, race.out_rows, race.out_bias)
     assert padded.probabilities(mine, theirs) == pytest.approx(
@@ -117,6 +112,7 @@ def test_the_race_inputs_change_what_the_network_says() -> None:
     )
 
 
-def test_only_the_race_network_reads_them() -> None:
+def test_the_shipped_race_network_reads_them_and_the_main_one_does_not() -> None:
+    assert shipped_race().reads_race_inputs and len(shipped_race().rows) == RACE_INPUTS
     assert not shipped().reads_race_inputs
     assert RACE_INPUTS in net.SHAPES

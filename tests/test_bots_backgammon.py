@@ -649,7 +649,7 @@ def test_the_match_errors_benchmark_pairs_both_engines_on_every_decision(
 def test_the_trainer_picks_the_same_races_with_numpy_as_one_by_one(tmp_path: Path) -> None:
     """``--race`` keeps the positions without contact that are not both home, picked by
     numpy (:func:`race_rows`), the same as the check per position (:func:`is_race`), and
-    fits a board-only network on them."""
+    fits a race network on them (the board, the borne-off units and the crossings)."""
     pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
     np = pytest.importorskip("numpy")
     trainer = load_benchmark("train_backgammon_net.py")
@@ -677,7 +677,8 @@ def test_the_trainer_picks_the_same_races_with_numpy_as_one_by_one(tmp_path: Pat
     args = ["--race", "--data", str(cache), "--epochs", "1", "--hidden", "4"]
     assert trainer.main([*args, "--check-games", "1", "--out", str(out)]) == 0
     net = load_benchmark("bots.py").load_network(out)
-    assert len(net.rows) == backgammon_net.BOARD_INPUTS and net.hidden == 4
+    assert len(net.rows) == backgammon_net.RACE_INPUTS and net.hidden == 4
+    assert net.reads_race_inputs
     with pytest.raises(SystemExit):  # the two filters exclude each other
         trainer.main([*args, "--contact", "--dry-run"])
 
@@ -762,7 +763,7 @@ def test_the_match_errors_benchmark_pairs_a_variant_with_the_bot(
             for row in variant_rows
         )
     assert sum(row != "no decisions" for row in variant_rows) >= 6
-    # A board-only network. Where its pick is better than every play judged before, it
+    # Another network: the race network, asked in every phase. Where its pick is better than every play judged before, it
     # raises the best play every engine is judged against: the losses may grow, their
     # paired differences cannot.
     other = run("--variant", str(Path(backgammon_net.__file__).with_name(backgammon_net.RACE_FILE)))

@@ -72,7 +72,7 @@ OUTPUTS = 5
 WEIGHTS_FILE = "weights.bin"
 """The shipped weights in this package (with their provenance sidecar)."""
 RACE_FILE = "race.bin"
-"""The race network's weights (board inputs alone), for positions without contact."""
+"""The race network's weights (:data:`RACE_INPUTS`), for positions without contact."""
 
 MAGIC = b"STBGNET1"
 """The first bytes of a weights blob; the format is versioned by this string."""
