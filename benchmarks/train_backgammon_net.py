@@ -627,6 +627,11 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(
                 f"{args.start}: not a weights file this script wrote ({err})"
             ) from None
+        # a race network's inputs after the board are not the figures, and back
+        if args.race and len(start.rows) not in (BOARD_INPUTS, RACE_INPUTS):
+            raise SystemExit(f"{args.start}: --race goes on from a race or a board-only network")
+        if not args.race and start.reads_race_inputs:
+            raise SystemExit(f"{args.start}: a race network; give --race to go on from it")
         log(f"going on from {args.start} ({len(start.rows)} inputs, {start.hidden} hidden)")
     inputs = RACE_INPUTS if args.race else BOARD_INPUTS if args.board_only else INPUTS
     params = train(

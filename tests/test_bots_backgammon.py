@@ -681,6 +681,12 @@ def test_the_trainer_picks_the_same_races_with_numpy_as_one_by_one(tmp_path: Pat
     assert net.reads_race_inputs
     with pytest.raises(SystemExit):  # the two filters exclude each other
         trainer.main([*args, "--contact", "--dry-run"])
+    # a race network's inputs after the board are not the main network's figures
+    main_weights = Path(backgammon_net.__file__).with_name(backgammon_net.WEIGHTS_FILE)
+    with pytest.raises(SystemExit, match="race or a board-only"):
+        trainer.main([*args, "--start", str(main_weights), "--dry-run"])
+    with pytest.raises(SystemExit, match="give --race"):
+        trainer.main([*args[1:], "--start", str(out), "--dry-run"])
 
 
 def test_the_trainer_fits_the_main_network_on_contact_positions_only(
@@ -763,9 +769,9 @@ def test_the_match_errors_benchmark_pairs_a_variant_with_the_bot(
             for row in variant_rows
         )
     assert sum(row != "no decisions" for row in variant_rows) >= 6
-    # Another network: the race network, asked in every phase. Where its pick is better than every play judged before, it
-    # raises the best play every engine is judged against: the losses may grow, their
-    # paired differences cannot.
+    # Another network: the race network, asked in every phase. Where its pick is better
+    # than every play judged before, it raises the best play every engine is judged
+    # against: the losses may grow, their paired differences cannot.
     other = run("--variant", str(Path(backgammon_net.__file__).with_name(backgammon_net.RACE_FILE)))
 
     def differences(lines: list[str]) -> list[str]:
