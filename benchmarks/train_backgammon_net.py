@@ -26,11 +26,15 @@ reaches are covered too). At each decision the position after the chosen play an
 ``--extra`` other random legal plays are labelled, because the bot must rank *all*
 candidate plays, bad ones included. Every label is "the side now on roll".
 
-``--race`` fits a separate board-only network to the race positions alone (no contact,
-not both sides home: the bear-off database answers those), as GNU Backgammon keeps a
-race network beside its contact one, and writes ``rules/backgammon/race.bin`` unless
-``--out`` says otherwise; its held-out decisions are the teacher's race decisions. It
-is shipped (``race.bin``; docs/bots.md, *The match, decision by decision*).
+``--race`` fits a separate network to the race positions alone (no contact, not both
+sides home: the bear-off database answers those), as GNU Backgammon keeps a race
+network beside its contact one: the board and, instead of the hand-made figures, the
+race inputs (:data:`RACE_INPUTS`: which of 1-14 checkers each side has borne off, and
+its quadrant crossings left). It writes ``rules/backgammon/race.bin`` unless ``--out``
+says otherwise; its held-out decisions are the teacher's race decisions. ``--start``
+may be the board-only race network before it, whose rows the fit keeps (the race
+inputs start at zero). It is shipped (``race.bin``; docs/bots.md, *Races have a network
+of their own*).
 
 ``--also CACHE`` (repeatable) joins further caches to the one ``--data`` reads, so that
 relabelled samples of different games are fitted together without a merged copy; the
@@ -559,8 +563,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--race",
         action="store_true",
-        help="fit the race network instead (board alone, race positions only; writes "
-        "rules/backgammon/race.bin unless --out says otherwise)",
+        help="fit the race network instead (the board and the race inputs, race positions "
+        "only; writes rules/backgammon/race.bin unless --out says otherwise)",
     )
     parser.add_argument(
         "--contact",
