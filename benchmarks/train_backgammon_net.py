@@ -221,14 +221,12 @@ def opponent_made_bits(theirs: np.ndarray) -> np.ndarray:
     return np.asarray((blocked[:, ::-1] * POWERS[:24]).sum(1), dtype=np.int64)
 
 
-def dense(boards: np.ndarray) -> np.ndarray:
-    """The network's inputs (:func:`rules.backgammon.net.encode`) for every row of
-    ``boards`` (int8, 25 counts of the side on roll, then 25 of the other side), built
-    with numpy: a Python loop over :func:`encode` takes minutes for ten million rows.
-    :func:`check_dense` compares the two on a sample before any training."""
+def fill_board(x: np.ndarray, boards: np.ndarray) -> None:
+    """Write the board's inputs (the first :data:`BOARD_INPUTS` of :func:`encode`) into
+    the first columns of ``x``, shared by :func:`dense` and :func:`race_dense` so that a
+    race network's batches are not charged for figures they drop."""
     n = len(boards)
     b = boards.astype(np.float32)
-    x = np.zeros((n, INPUTS), dtype=np.float32)
     for side in (0, 1):
         base, counts = side * UNITS_PER_SIDE, b[:, side * 25 : side * 25 + 25]
         points = counts[:, :24]
@@ -242,6 +240,15 @@ def dense(boards: np.ndarray) -> np.ndarray:
         x[:, 2 * UNITS_PER_SIDE + side] = (counts * np.arange(1, 26)).sum(1) / 100
     # their rearmost place p is my index 23 - p (24: none left, in front of all of mine)
     x[:, CONTACT] = rearmost_place(boards[:, :25]) > 23 - rearmost_place(boards[:, 25:])
+
+
+def dense(boards: np.ndarray) -> np.ndarray:
+    """The network's inputs (:func:`rules.backgammon.net.encode`) for every row of
+    ``boards`` (int8, 25 counts of the side on roll, then 25 of the other side), built
+    with numpy: a Python loop over :func:`encode` takes minutes for ten million rows.
+    :func:`check_dense` compares the two on a sample before any training."""
+    x = np.zeros((len(boards), INPUTS), dtype=np.float32)
+    fill_board(x, boards)
     at = BOARD_INPUTS
     for side in (0, 1):
         mine = boards[:, side * 25 : side * 25 + 25]
@@ -266,15 +273,14 @@ def race_dense(boards: np.ndarray) -> np.ndarray:
     then both sides' borne-off units and crossings."""
     n = len(boards)
     x = np.zeros((n, RACE_INPUTS), dtype=np.float32)
-    x[:, :BOARD_INPUTS] = dense(boards)[:, :BOARD_INPUTS]
+    fill_board(x, boards)
     for side in (0, 1):
         counts = boards[:, side * 25 : side * 25 + 25].astype(np.int32)
         off = CHECKERS - counts.sum(1)
         rows = np.flatnonzero((off >= 1) & (off <= RACE_OFF_UNITS))
         x[rows, BOARD_INPUTS + side * RACE_OFF_UNITS + off[rows] - 1] = 1.0
-        x[:, BOARD_INPUTS + 2 * RACE_OFF_UNITS + side] = (counts * CROSSINGS).sum(
-            1
-        ) / CROSSING_SCALE
+        crossed = (counts * CROSSINGS).sum(1)
+        x[:, BOARD_INPUTS + 2 * RACE_OFF_UNITS + side] = crossed / CROSSING_SCALE
     return x
 
 
