@@ -5,7 +5,7 @@ Run by hand (never timed in tests; needs the test extra, ``gnubg-nn``):
 
     .venv/bin/python benchmarks/backgammon_match_errors.py [--games 200] [--seed 1]
         [--jobs 2] [--seconds 0.0833] [--weights FILE] [--worst 5] [--variant FILE]
-        [--variant-race FILE]
+        [--variant-race FILE] [--variant-search candidates=5,replies=10,blend=0.5 ...]
 
 Why: a 2000-game match tells the two sides apart only to about a point, and the
 per-decision judge of ``backgammon_lookahead.py`` samples decisions from the bot's own
@@ -29,8 +29,12 @@ engine is charged against that one: the losses can grow a little, their differen
 do not. ``--variant-race FILE`` gives the variant another race network (with the
 bot's main network unless ``--variant`` also gives one); a race network decides only
 the race decisions and the race positions a lookahead reaches, so a variant with both
-is still read phase by phase. To measure the compiled rules, run this file from a tree
-whose ``rules/`` was compiled with mypyc (it puts its tree first on ``sys.path``).
+is still read phase by phase. ``--variant-search SPEC`` (repeatable) asks the bot with
+another search instead, the shipped networks with other lookahead settings (``candidates``,
+``replies``, ``blend``: :class:`rules.backgammon.bot.BackgammonBot`), each paired with the
+bot in one run, so that settings are told apart on the same decisions. To measure the
+compiled rules, run this file from a tree whose ``rules/`` was compiled with mypyc (it
+puts its tree first on ``sys.path``).
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from backgammon_lookahead import judged
 from bots import GnubgBot, dice_seed, game_chunks, load_network, race_network
 
 import rules
-from rules.backgammon.bot import BackgammonBot
+from rules.backgammon.bot import BLEND, REPLIES, BackgammonBot
 from rules.backgammon.engine import MOVE, BackgammonState, Play, has_contact
 from rules.backgammon.ids import encode_position
 from rules.budget import Budget
@@ -64,6 +68,8 @@ ENGINES = ("bot", "gnubg")
 """The two engines that play the match."""
 VARIANT = "variant"
 """The engine that is only asked (``--variant``)."""
+SEARCH_KEYS = {"candidates": int, "replies": int, "blend": float}
+"""What ``--variant-search`` may set, and each setting's type."""
 PHASES = ("contact", "race", "bear-off")
 
 
@@ -137,27 +143,63 @@ def judge(
     tally.worst.append((gap, where, position, dice, mine, theirs))
 
 
-Job = tuple[int, int, int, float, Path | None, int, str | None, Path | None, str | None]
+Search = tuple[tuple[str, float], ...]
+"""One ``--variant-search``: its settings, in the order given."""
+
+
+def parse_search(spec: str) -> Search:
+    """``candidates=5,blend=0.5`` as settings; a clear error for anything else."""
+    settings = []
+    for item in spec.split(","):
+        key, sep, text = item.partition("=")
+        kind = SEARCH_KEYS.get(key.strip())
+        if not sep or kind is None:
+            raise argparse.ArgumentTypeError(
+                f"{item!r}: expected KEY=VALUE with KEY one of {', '.join(SEARCH_KEYS)}"
+            )
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{item!r}: not a number") from None
+        if not 0 <= value < 1000 or (key.strip() == "blend" and value > 1):
+            raise argparse.ArgumentTypeError(f"{item!r}: out of range")
+        settings.append((key.strip(), value))
+    return tuple(settings)
+
+
+def search_name(search: Search) -> str:
+    return ",".join(f"{key}={value:g}" for key, value in search)
+
+
+Job = tuple[
+    int, int, int, float, Path | None, int, str | None, Path | None, str | None, tuple[Search, ...]
+]
 """seed, first game, end, seconds, weights, judge's ply, race weights, variant weights,
-variant race weights"""
+variant race weights, variant searches"""
 
 
 def play_chunk(job: Job) -> Tally:
     """Games ``lo``..``hi - 1`` of the match (the bot white in even games), judged."""
-    seed, lo, hi, seconds, weights, ply, race, variant, variant_race = job
+    seed, lo, hi, seconds, weights, ply, race, variant, variant_race, searches = job
     game = rules.get_game("backgammon", "single")
 
-    def bot(weights: Path | None, race: str | None) -> BackgammonBot:
+    def bot(weights: Path | None, race: str | None, search: Search = ()) -> BackgammonBot:
         network = load_network(weights)
+        settings = dict(search)
         return BackgammonBot(
             Budget(seconds=seconds, clock=time.process_time),
             network=network,
             race=race_network(race, network),
+            candidates=int(settings.get("candidates", 3)),
+            replies=int(settings.get("replies", REPLIES)),
+            blend=settings.get("blend", BLEND),
         )
 
     engines: dict[str, object] = {"bot": bot(weights, race), "gnubg": GnubgBot()}
     if variant or variant_race:
         engines[VARIANT] = bot(variant or weights, variant_race or race)
+    for search in searches:
+        engines[search_name(search)] = bot(weights, race, search)
     tally = Tally()
     for i in range(lo, hi):
         bot_seat = i % 2
@@ -239,6 +281,15 @@ def main(argv: list[str] | None = None) -> int:
         help="the variant's race network from this file, or 'main' (alone: the bot's main "
         "network with this race network)",
     )
+    parser.add_argument(
+        "--variant-search",
+        type=parse_search,
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="also ask the bot with these lookahead settings (candidates=N,replies=N,"
+        "blend=X) at every decision, paired with the bot's losses; repeatable",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
@@ -253,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
             args.race_weights,
             args.variant,
             args.variant_race,
+            tuple(args.variant_search),
         )
         for lo, hi in game_chunks(args.games, args.jobs, 2)
     ]
@@ -273,7 +325,10 @@ def main(argv: list[str] | None = None) -> int:
         " both engines on every decision:"
     )
     asked_variant = bool(args.variant or args.variant_race)
-    asked = (*ENGINES, VARIANT) if asked_variant else ENGINES
+    variants = ((VARIANT,) if asked_variant else ()) + tuple(
+        search_name(search) for search in args.variant_search
+    )
+    asked = (*ENGINES, *variants)
     for whose in (*ENGINES, "all"):
         owners = ENGINES if whose == "all" else (whose,)
         label = "all decisions" if whose == "all" else f"on {whose}'s decisions"
@@ -285,8 +340,8 @@ def main(argv: list[str] | None = None) -> int:
             }
             n = len(losses["bot"])
             print(f"  {label}, {where} ({n}): {paired(losses['bot'], losses['gnubg'])}")
-            if asked_variant:
-                print(f"    {paired(losses[VARIANT], losses['bot'], (VARIANT, 'bot'))}")
+            for name in variants:
+                print(f"    {paired(losses[name], losses['bot'], (name, 'bot'))}")
     for where in PHASES:
         lost = (w for w in tally.worst if w[1] == where and w[0] > 0)
         worst = sorted(lost, reverse=True)[: args.worst]

@@ -28,7 +28,7 @@ import pytest
 
 import rules
 from rules.backgammon import net as backgammon_net
-from rules.backgammon.bot import BackgammonBot
+from rules.backgammon.bot import BLEND, REPLIES, BackgammonBot
 from rules.backgammon.cube import (
     match_double,
     match_equity,
@@ -781,3 +781,25 @@ def test_the_match_errors_benchmark_pairs_a_variant_with_the_bot(
     figures = [line.strip().split(", ") for line in other if line.startswith("    variant ")]
     assert all(float(f[0].split()[-1]) >= 0 and float(f[1].split()[-1]) >= 0 for f in figures)
     assert any(not f[2].endswith("+0.00 ± 0.00") for f in figures)  # it does play otherwise
+
+
+def test_the_match_errors_benchmark_pairs_search_settings_with_the_bot(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--variant-search`` asks the bot with other lookahead settings: the bot's own
+    settings spelled out lose exactly what the bot loses, under their own name, and a
+    setting the bot has no use for is refused before any game is played."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    bench = load_benchmark("backgammon_match_errors.py")
+    args = ["--games", "2", "--jobs", "1", "--judge-ply", "1", "--seconds", "30"]
+    own = f"candidates=3,replies={REPLIES},blend={BLEND}"
+    assert bench.main([*args, "--variant-search", own]) == 0
+    rows = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    twins = [row for row in rows if row.startswith(own + " ")]
+    assert len(twins) >= 6
+    assert all(row.endswith(f", {own} - bot +0.00 ± 0.00") for row in twins)
+    for bad in ("depth=2", "blend=nan", "blend=2", "candidates=three", "candidates"):
+        with pytest.raises(SystemExit) as exit_:
+            bench.main([*args, "--variant-search", bad])
+        assert exit_.value.code == 2
+        assert "--variant-search" in capsys.readouterr().err
