@@ -18,7 +18,7 @@ import rules
 from rules import build_info
 from rules.backgammon import engine
 from rules.backgammon.bot import BackgammonBot
-from rules.backgammon.engine import BackgammonState
+from rules.backgammon.engine import ROLL_OUTCOMES, BackgammonState
 from rules.bots import make_bot
 from rules.budget import Budget, deeper_search_fits
 from rules.track.bot import MAEDN_DEEPER_DEPTH, MAEDN_DEPTH, TrackBot, maedn_bot
@@ -182,3 +182,30 @@ def test_a_deadline_after_the_deciding_candidate_keeps_its_answer() -> None:
     bot = BackgammonBot(Budget(clock=cut), lookahead=True)
     assert bot.choose(split_decision(), random.Random(0)).notation == LOOKAHEAD_BEST
     assert cut.reads < whole.reads  # it did stop early
+
+
+def test_the_lookahead_reads_the_clock_before_every_roll() -> None:
+    """Between two of the opponent's rolls the lookahead may score ten replies and
+    generate the hundreds of replies to a double: 64 such steps between two readings
+    (``Meter.spent``) had taken a decision 30 ms past its 83. So it reads the clock
+    itself once per roll (``Meter.spent_now``): 21 readings per candidate at least."""
+    clock = StoppedClock()
+    bot = BackgammonBot(Budget(clock=clock), lookahead=True)
+    assert bot.choose(split_decision(), random.Random(0)).notation == LOOKAHEAD_BEST
+    assert clock.reads >= 1 + bot.candidates * len(ROLL_OUTCOMES)
+
+
+def test_spent_now_reads_the_clock_at_once_and_spent_every_64th_check() -> None:
+    clock = StoppedClock()
+    meter = Budget(clock=clock, seconds=1.0).start()
+    assert clock.reads == 1  # the deadline
+    assert not any(meter.spent() for _ in range(64))
+    assert clock.reads == 2  # the first check of the 64
+    assert not meter.spent_now() and not meter.spent_now()
+    assert clock.reads == 4
+    clock.now = 1.0  # the deadline
+    assert meter.spent_now() and meter.spent()
+    assert clock.reads == 5  # once expired, the meter remembers
+    nodes = Budget(nodes=2).start()  # no clock: the node count alone
+    nodes.charge(2)
+    assert nodes.spent_now() and nodes.spent()
