@@ -75,7 +75,7 @@ class Meter:
         """Like :meth:`spent`, but reads the clock at once: for a search whose steps
         are each too costly to go 64 of them past the deadline (Backgammon's lookahead
         between two of the opponent's rolls: up to 64 network evaluations and a few
-        hundred replies to a double had taken a decision 30 ms past its 83)."""
+        hundred replies to a double had taken a decision 28 ms past its 83)."""
         if not self._expired and self._clock is not None and self._deadline is not None:
             self._expired = self._clock() >= self._deadline
         return self._expired or self.used >= self.limit

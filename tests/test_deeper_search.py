@@ -187,7 +187,7 @@ def test_a_deadline_after_the_deciding_candidate_keeps_its_answer() -> None:
 def test_the_lookahead_reads_the_clock_before_every_roll() -> None:
     """Between two of the opponent's rolls the lookahead may score ten replies and
     generate the hundreds of replies to a double: 64 such steps between two readings
-    (``Meter.spent``) had taken a decision 30 ms past its 83. So it reads the clock
+    (``Meter.spent``) had taken a decision 28 ms past its 83. So it reads the clock
     itself once per roll (``Meter.spent_now``): 21 readings per candidate at least."""
     clock = StoppedClock()
     bot = BackgammonBot(Budget(clock=clock), lookahead=True)

@@ -76,7 +76,7 @@ REPLIES = 10
 best ``REPLIES`` of them by pubeval (~20x cheaper than the network). Paired on the 43 369
 checker decisions of a 1000-game match against GNU Backgammon's 0-ply and judged by its
 2-ply, ten lost 0.04 ± 0.01 milli-equity per decision less than six (0.05 ± 0.01 per
-contact decision), at a median of 31 instead of 21 ms of CPU per play (compiled): a
+contact decision), at a median of 28-31 instead of 21 ms of CPU per play (compiled): a
 reply beyond pubeval's sixth is now and then the network's pick. Scoring every reply
 is cut short by the budget too often (docs/bots.md); the earlier judge, a ply
 shallower and over 1200 decisions, could not tell six from ten."""
