@@ -67,9 +67,7 @@ class Meter:
         if self._expired or self.used >= self.limit:
             return True
         self._calls += 1
-        if self._clock is not None and self._deadline is not None and self._calls % 64 == 1:
-            self._expired = self._clock() >= self._deadline
-        return self._expired
+        return self._calls % 64 == 1 and self.spent_now()
 
     def spent_now(self) -> bool:
         """Like :meth:`spent`, but reads the clock at once: for a search whose steps

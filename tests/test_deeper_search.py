@@ -164,8 +164,7 @@ def test_lookahead_changes_the_play_when_it_has_time() -> None:
 def test_time_running_out_in_the_lookahead_falls_back_to_the_ranking(good_reads: int) -> None:
     """The deadline passes before the lookahead has re-scored the candidate that would
     change the play: the network's ranking stands. Read 1 fixes the deadline, read 2 is
-    the ranking's first check, read 3 (64 checks later) falls inside the first
-    candidate's replies."""
+    the ranking's first check, read 3 comes before the first candidate's first roll."""
     clock = ExpiringClock(good_reads)
     bot = BackgammonBot(Budget(clock=clock), lookahead=True)
     assert bot.choose(split_decision(), random.Random(0)).notation == RANKED_BEST
