@@ -56,7 +56,7 @@ from backgammon_lookahead import judged
 from bots import GnubgBot, dice_seed, game_chunks, load_network, race_network
 
 import rules
-from rules.backgammon.bot import BLEND, REPLIES, BackgammonBot
+from rules.backgammon.bot import BackgammonBot
 from rules.backgammon.engine import MOVE, BackgammonState, Play, has_contact
 from rules.backgammon.ids import encode_position
 from rules.budget import Budget
@@ -152,7 +152,8 @@ def parse_search(spec: str) -> Search:
     settings = []
     for item in spec.split(","):
         key, sep, text = item.partition("=")
-        kind = SEARCH_KEYS.get(key.strip())
+        key = key.strip()
+        kind = SEARCH_KEYS.get(key)
         if not sep or kind is None:
             raise argparse.ArgumentTypeError(
                 f"{item!r}: expected KEY=VALUE with KEY one of {', '.join(SEARCH_KEYS)}"
@@ -161,9 +162,9 @@ def parse_search(spec: str) -> Search:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{item!r}: not a number") from None
-        if not 0 <= value < 1000 or (key.strip() == "blend" and value > 1):
+        if not 0 <= value < 1000 or (key == "blend" and value > 1):
             raise argparse.ArgumentTypeError(f"{item!r}: out of range")
-        settings.append((key.strip(), value))
+        settings.append((key, value))
     return tuple(settings)
 
 
@@ -185,14 +186,12 @@ def play_chunk(job: Job) -> Tally:
 
     def bot(weights: Path | None, race: str | None, search: Search = ()) -> BackgammonBot:
         network = load_network(weights)
-        settings = dict(search)
+        # only what the spec sets (already of the bot's types): the rest stays the bot's
         return BackgammonBot(
             Budget(seconds=seconds, clock=time.process_time),
             network=network,
             race=race_network(race, network),
-            candidates=int(settings.get("candidates", 3)),
-            replies=int(settings.get("replies", REPLIES)),
-            blend=settings.get("blend", BLEND),
+            **dict(search),  # type: ignore[arg-type]
         )
 
     engines: dict[str, object] = {"bot": bot(weights, race), "gnubg": GnubgBot()}
