@@ -47,7 +47,16 @@ class Meter:
     dominate the search's own cost.
     """
 
-    __slots__ = ("_calls", "_clock", "_deadline", "_expired", "limit", "used")
+    __slots__ = (
+        "_calls",
+        "_clock",
+        "_costliest",
+        "_deadline",
+        "_expired",
+        "_step_began",
+        "limit",
+        "used",
+    )
 
     def __init__(
         self, limit: int, deadline: float | None, clock: Callable[[], float] | None
@@ -58,6 +67,8 @@ class Meter:
         self._clock = clock
         self._expired = False
         self._calls = 0
+        self._step_began: float | None = None
+        self._costliest = 0.0
 
     def charge(self, units: int = 1) -> None:
         self.used += units
@@ -70,13 +81,29 @@ class Meter:
         return self._calls % 64 == 1 and self.spent_now()
 
     def spent_now(self) -> bool:
-        """Like :meth:`spent`, but reads the clock at once: for a search whose steps
-        are each too costly to go 64 of them past the deadline (Backgammon's lookahead
-        between two of the opponent's rolls: up to 64 network evaluations and a few
-        hundred replies to a double had taken a decision 28 ms past its 83)."""
+        """Like :meth:`spent`, but reads the clock at once."""
         if not self._expired and self._clock is not None and self._deadline is not None:
             self._expired = self._clock() >= self._deadline
         return self._expired or self.used >= self.limit
+
+    def next_step_fits(self) -> bool:
+        """Whether one more step of a search fits before the deadline, judged by the
+        costliest step so far; call it before each step. For a search whose steps each
+        cost too much to begin one that cannot end in time: Backgammon's lookahead steps
+        through the opponent's rolls, the replies to a double take milliseconds, and it
+        had run 7 ms past an 83 ms budget when it only asked whether any time was left.
+        The step ending now is the time since the previous call; the first call has none
+        to time. Without a clock only the node count decides."""
+        if self._expired or self.used >= self.limit:
+            return False
+        if self._clock is None or self._deadline is None:
+            return True
+        now = self._clock()
+        if self._step_began is not None:
+            self._costliest = max(self._costliest, now - self._step_began)
+        self._step_began = now
+        self._expired = now >= self._deadline
+        return not self._expired and now + self._costliest < self._deadline
 
 
 def deeper_search_fits(budget: Budget, compiled: bool | None = None) -> bool:

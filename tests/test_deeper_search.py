@@ -187,7 +187,7 @@ def test_the_lookahead_reads_the_clock_before_every_roll() -> None:
     """Between two of the opponent's rolls the lookahead may score ten replies and
     generate the hundreds of replies to a double: 64 such steps between two readings
     (``Meter.spent``) had taken a decision 28 ms past its 83. So it reads the clock
-    itself once per roll (``Meter.spent_now``): 21 readings per candidate at least."""
+    itself once per roll (``Meter.next_step_fits``): 21 readings per candidate at least."""
     clock = StoppedClock()
     bot = BackgammonBot(Budget(clock=clock), lookahead=True)
     assert bot.choose(split_decision(), random.Random(0)).notation == LOOKAHEAD_BEST
@@ -208,3 +208,56 @@ def test_spent_now_reads_the_clock_at_once_and_spent_every_64th_check() -> None:
     nodes = Budget(nodes=2).start()  # no clock: the node count alone
     nodes.charge(2)
     assert nodes.spent_now() and nodes.spent()
+
+
+def test_no_step_begins_that_the_costliest_so_far_says_would_end_past_the_deadline() -> None:
+    """The lookahead's steps (one opponent roll each) cost milliseconds; asking only
+    whether time is left had let the last one run 7 ms past an 83 ms budget."""
+    clock = StoppedClock()
+    meter = Budget(clock=clock, seconds=10.0).start()
+    assert meter.next_step_fits()  # at 0: nothing timed yet
+    clock.now = 3.0
+    assert meter.next_step_fits()  # a step of 3; 7 left
+    clock.now = 4.0
+    assert meter.next_step_fits()  # a step of 1; the costliest is still 3, 6 left
+    clock.now = 7.5
+    assert not meter.next_step_fits()  # a step of 3.5 would end at 11
+    assert not meter.spent_now()  # the deadline itself has not passed
+    clock.now = 10.0
+    assert not meter.next_step_fits() and meter.spent()
+    untimed = Budget(nodes=3).start()  # without a clock the node count alone
+    assert untimed.next_step_fits()
+    untimed.charge(3)
+    assert not untimed.next_step_fits()
+
+
+class TickingClock:
+    """A clock that is a millisecond later at every reading: work costs the readings
+    it takes, the same on any machine."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += 0.001
+        return self.now
+
+
+@pytest.mark.parametrize("seconds", [0.004, 0.02, 0.05])
+def test_the_lookahead_stops_before_the_deadline_not_after_it(seconds: float) -> None:
+    """Every step of the lookahead here costs readings of a clock that moves on with
+    each: it stops when the costliest step so far would not fit, so its last reading
+    comes before the deadline (asking only whether time is left, it had read the clock
+    once at the deadline or past it). With too little time the ranking's play stands."""
+    clock = TickingClock()
+    bot = BackgammonBot(Budget(clock=clock, seconds=seconds), lookahead=True)
+    play = bot.choose(split_decision(), random.Random(0)).notation
+    assert clock.now < 0.001 + seconds  # the first reading fixed the deadline
+    if seconds == 0.004:
+        assert play == RANKED_BEST
+    roomy = TickingClock()
+    deep = BackgammonBot(Budget(clock=roomy, seconds=60.0), lookahead=True)
+    assert deep.choose(split_decision(), random.Random(0)).notation == LOOKAHEAD_BEST
+    assert clock.reads < roomy.reads  # it was cut short

@@ -107,6 +107,11 @@ class BackgammonBot:
         blend: float = BLEND,
         race: Network | None = None,
     ) -> None:
+        if candidates < 0 or replies < 0 or not 0.0 <= blend <= 1.0:  # NaN fails too
+            raise ValueError(
+                f"lookahead settings out of range: candidates={candidates} (0 or more), "
+                f"replies={replies} (0 or more), blend={blend} (0 to 1)"
+            )
         self.budget = budget or Budget()
         self.network = network or shipped()
         # before the first choice, so that its clock does not pay for the packed rows
@@ -122,6 +127,7 @@ class BackgammonBot:
         self.lookahead = deeper_search_fits(self.budget) if lookahead is None else lookahead
         """The one-roll lookahead (module docstring); None decides by the budget."""
         self.candidates = candidates
+        """How many of the ranking's best plays the lookahead re-scores (0: none)."""
         self.replies = replies
         """How many replies per roll the lookahead scores (``REPLIES``; 0: all)."""
         self.blend = blend
@@ -140,6 +146,9 @@ class BackgammonBot:
     def choose(self, state: State, rng: random.Random) -> Move:
         if not isinstance(state, BackgammonState):
             raise TypeError(f"BackgammonBot plays backgammon, not {state.game.name}")
+        # The clock starts before anything else: the budget is the whole decision's,
+        # and the plays of a double alone take milliseconds to generate and order.
+        meter = self.budget.start()
         moves = state.legal_moves()
         if state.offer:
             return ACCEPT_ACTION if self._accepts(state) else REJECT_ACTION
@@ -157,9 +166,6 @@ class BackgammonBot:
             return TAKE_ACTION if takes_beaver(p) else DROP_ACTION
         if len(moves) == 1 or state.phase != MOVE:
             return moves[0]
-        # The clock starts before the ordering, which costs up to 8 ms for the hundreds
-        # of plays of a double (compiled): the budget is the whole decision's.
-        meter = self.budget.start()
         # pubeval is ~20x cheaper than the network: it orders the candidates so that a
         # budget cut (a slow machine, hundreds of plays of a double) keeps the likeliest.
         plays = sorted(
@@ -205,9 +211,9 @@ class BackgammonBot:
         total = 0.0
         mine, theirs = play.mover, play.other
         for (d1, d2), p in ROLL_OUTCOMES:
-            # once per roll the clock itself, else up to 64 evaluations and the replies
-            # to a double or two pass between two readings (Meter.spent_now)
-            if meter.spent_now():
+            # once per roll the clock itself, and no roll that would end past the
+            # deadline (Meter.next_step_fits): the replies to a double cost milliseconds
+            if not meter.next_step_fits():
                 return None
             replies = legal_plays(list(theirs), list(mine), d1, d2)
             meter.charge(1)
