@@ -136,6 +136,43 @@ CASES = [
 ]
 
 
+def counted(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``least`` (games, jobs, plays)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{text!r}: at least {least}")
+        return value
+
+    return parse
+
+
+def seconds_type(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds (NaN and inf refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: seconds above 0 and below an hour")
+    return value
+
+
+def share_type(text: str) -> float:
+    """An argparse type: a share from 0 to 1 (NaN refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a share from 0 to 1")
+    return value
+
+
 def strong_track_bot(game: str, budget: Budget, deeper: bool | None) -> Bot:
     """The strong player of a track game; ``deeper`` None lets it decide by
     :func:`rules.budget.deeper_search_fits`, as the appliance does."""
@@ -200,11 +237,11 @@ def measure(case: Case, args: argparse.Namespace) -> tuple[float, list[float]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=counted(1), default=2000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--minimaki-games", type=int, default=10_000)
-    parser.add_argument("--bg-games", type=int, default=2000)
+    parser.add_argument("--jobs", type=counted(1), default=2)
+    parser.add_argument("--minimaki-games", type=counted(1), default=10_000)
+    parser.add_argument("--bg-games", type=counted(1), default=2000)
     parser.add_argument(
         "--yardstick",
         choices=["pubeval", "gnubg-pubeval", "gnubg"],
@@ -230,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--seconds",
-        type=float,
+        type=seconds_type,
         default=DEFAULT_SECONDS,
         help="the strong bots' time budget per move (0.5 s; a Raspberry Pi is 4-15x "
         "slower than a laptop, so 0.5 / 6 = 0.0833 s here stands for 0.5 s there)",
@@ -243,17 +280,20 @@ def main(argv: list[str] | None = None) -> int:
         "or cpu (this process's CPU time, for a shared machine)",
     )
     parser.add_argument(
-        "--bg-candidates", type=int, default=3, help="Backgammon: plays the lookahead re-scores"
+        "--bg-candidates",
+        type=counted(0),
+        default=None,
+        help="Backgammon: plays the lookahead re-scores (default the bot's)",
     )
     parser.add_argument(
         "--bg-replies",
-        type=int,
+        type=counted(0),
         default=None,
         help="Backgammon: replies per roll the lookahead scores (default the bot's; 0 all)",
     )
     parser.add_argument(
         "--bg-blend",
-        type=float,
+        type=share_type,
         default=None,
         help="Backgammon: the ranking's share in a re-scored play's value (default the bot's)",
     )
@@ -427,6 +467,21 @@ def race_network(choice: str | None, network: Any) -> Any:
     return network if choice == "main" else load_network(Path(choice))
 
 
+def strong_backgammon_bot(
+    budget: Budget,
+    network: Any,
+    lookahead: bool | None,
+    race: Any,
+    search: dict[str, float | None],
+) -> Any:
+    """The bot measured: the lookahead settings in ``search`` that are given (not None)
+    and the bot's own defaults for the rest, which are not copied here."""
+    from rules.backgammon.bot import BackgammonBot
+
+    given = {key: value for key, value in search.items() if value is not None}
+    return BackgammonBot(budget, network, lookahead, race=race, **given)  # type: ignore[arg-type]
+
+
 def play_backgammon(
     seed: int,
     lo: int,
@@ -436,7 +491,7 @@ def play_backgammon(
     weights: Path | None,
     seconds: float = DEFAULT_SECONDS,
     clock: str = "wall",
-    candidates: int = 3,
+    candidates: int | None = None,
     replies: int | None = None,
     duplicate: bool = False,
     blend: float | None = None,
@@ -449,21 +504,18 @@ def play_backgammon(
     pair (duplicate backgammon); ``lo`` must then be even."""
     from pubeval import PubevalBot
 
-    from rules.backgammon.bot import REPLIES, BackgammonBot
     from rules.backgammon.engine import BackgammonState, CubeAction
 
     # Against GNU Backgammon's 0-ply the games are cubeless (the single preset: no cube,
     # gammons and backgammons count), as its published figures are.
     game = rules.get_game("backgammon", "single" if yardstick_name == "gnubg" else "money")
     network = load_network(weights)
-    inner = BackgammonBot(
+    inner = strong_backgammon_bot(
         Budget(seconds=seconds, clock=CLOCKS[clock]),
-        network=network,
-        lookahead=lookahead,
-        candidates=candidates,
-        replies=REPLIES if replies is None else replies,
-        **({} if blend is None else {"blend": blend}),
-        race=race_network(race, network),
+        network,
+        lookahead,
+        race_network(race, network),
+        {"candidates": candidates, "replies": replies, "blend": blend},
     )
     timed = TimedBot(inner, CLOCKS[clock])
     yardstick: Bot = {"pubeval": PubevalBot, "gnubg-pubeval": GnubgPubevalBot, "gnubg": GnubgBot}[
@@ -626,7 +678,7 @@ def minimaki_win_shares(
     shipped policy: met when within two standard errors."""
     from rules.minimaki.policy import read_provenance
 
-    tables = read_provenance(resources.files("rules"))["tables"]
+    tables = read_provenance(resources.files("rules.minimaki"))["tables"]
     games = args.minimaki_games
     met = True
     for preset, exact in [

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import inspect
 import itertools
 import json
 import random
@@ -803,3 +804,52 @@ def test_the_match_errors_benchmark_pairs_search_settings_with_the_bot(
             bench.main([*args, "--variant-search", bad])
         assert exit_.value.code == 2
         assert "--variant-search" in capsys.readouterr().err
+
+
+def test_the_match_benchmark_refuses_nonsense_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``bots.py``: no game count, job count, budget or lookahead setting that makes no
+    sense reaches a game (they had ended in a division by zero, a pool error or a bot
+    with a NaN share); each is an argparse error naming its option."""
+    bench = load_benchmark("bots.py")
+    for bad in (
+        ["--bg-games", "0"],
+        ["--bg-games", "-3"],
+        ["--games", "0"],
+        ["--jobs", "0"],
+        ["--seconds", "nan"],
+        ["--seconds", "inf"],
+        ["--seconds", "0"],
+        ["--bg-blend", "nan"],
+        ["--bg-blend", "1.5"],
+        ["--bg-candidates", "-1"],
+        ["--bg-replies", "two"],
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            bench.main(["--only", "backgammon", *bad])
+        assert exit_.value.code == 2
+        assert bad[0] in capsys.readouterr().err
+
+
+def test_the_match_benchmark_passes_only_the_settings_it_is_given() -> None:
+    """``bots.py`` leaves the lookahead settings it is not given to the bot, so that a
+    change of the bot's defaults reaches the benchmark without a copy there to update."""
+    bench = load_benchmark("bots.py")
+    own = BackgammonBot()
+    unset = {"candidates": None, "replies": None, "blend": None}
+    bot = bench.strong_backgammon_bot(Budget(), shipped(), None, None, unset)
+    assert (bot.candidates, bot.replies, bot.blend) == (own.candidates, own.replies, own.blend)
+    given = unset | {"replies": 4}
+    bot = bench.strong_backgammon_bot(Budget(), shipped(), None, None, given)
+    assert (bot.candidates, bot.replies, bot.blend) == (own.candidates, 4, own.blend)
+    defaults = inspect.signature(bench.play_backgammon).parameters
+    assert all(defaults[k].default is None for k in unset)
+
+
+def test_the_bot_refuses_lookahead_settings_out_of_range() -> None:
+    """A NaN blend compares false with everything and would make every re-scored value
+    NaN, so that the lookahead silently played the ranking's first candidate."""
+    for bad in ({"blend": float("nan")}, {"blend": -0.1}, {"candidates": -1}, {"replies": -2}):
+        with pytest.raises(ValueError, match="lookahead settings out of range"):
+            BackgammonBot(**bad)  # type: ignore[arg-type]
