@@ -26,6 +26,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arguments import counted
 
 import rules
 from rules.backgammon.analysis import analyse
@@ -134,9 +137,11 @@ def compare(games: int, seed: int, plies: int) -> tuple[list[float], list[float]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--games", type=counted(1), default=60)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--plies", type=int, default=0, help="GNU Backgammon's analysis depth")
+    parser.add_argument(
+        "--plies", type=int, choices=range(5), default=0, help="GNU Backgammon's analysis depth"
+    )
     args = parser.parse_args(argv)
     ours, theirs = compare(args.games, args.seed, args.plies)
     rho = spearman(ours, theirs)

@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
+from arguments import counted, seconds_type
 from bots import GnubgBot, load_network
 
 import rules
@@ -106,9 +107,9 @@ def settings(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=1500)
+    parser.add_argument("--decisions", type=counted(1), default=1500)
     parser.add_argument("--seed", type=int, default=23)
-    parser.add_argument("--seconds", type=float, default=0.5 / 6)
+    parser.add_argument("--seconds", type=seconds_type, default=0.5 / 6)
     parser.add_argument(
         "--weights",
         type=Path,

@@ -52,6 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from arguments import counted, seconds_type
 from backgammon_lookahead import judged
 from bots import GnubgBot, dice_seed, game_chunks, load_network, race_network
 
@@ -254,13 +255,13 @@ def paired(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=counted(1), default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=0.5 / 6)
+    parser.add_argument("--jobs", type=counted(1), default=2)
+    parser.add_argument("--seconds", type=seconds_type, default=0.5 / 6)
     parser.add_argument("--judge-ply", type=int, default=2, choices=(1, 2))
     parser.add_argument(
-        "--worst", type=int, default=5, help="the bot's worst decisions to list, per phase"
+        "--worst", type=counted(0), default=5, help="the bot's worst decisions to list, per phase"
     )
     parser.add_argument(
         "--weights", type=Path, help="the bot plays this network (train_backgammon_net.py --out)"
@@ -290,8 +291,6 @@ def main(argv: list[str] | None = None) -> int:
         "blend=X) at every decision, paired with the bot's losses; repeatable",
     )
     args = parser.parse_args(argv)
-    if args.games < 1 or args.jobs < 1:
-        parser.error("--games and --jobs must be at least 1")
     jobs = [
         (
             args.seed,

@@ -35,7 +35,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from arguments import seconds_type
 from measure import Case, report  # benchmarks/ is on sys.path (the script's directory)
 
 from rules.backgammon.engine import START
@@ -114,7 +116,7 @@ RATIOS = {name: (PEER, "gnubg-nn") for name in ("network", "network reference")}
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per line")
+    parser.add_argument("--seconds", type=seconds_type, default=5.0, help="CPU seconds per line")
     parser.add_argument("--compiled", type=Path, help="a directory with a compiled build")
     parser.add_argument("--weights", type=Path, help="a weights file instead of the shipped")
     args = parser.parse_args()

@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from arguments import counted
 from bots import load_network
 from train_backgammon_net import Board, teacher_decisions
 
@@ -44,7 +45,7 @@ def phase(position: Board) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=counted(1), default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--weights",

@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
+from arguments import counted
 from train_backgammon_net import Board, teacher_decisions
 
 from rules.backgammon.net import equity
@@ -39,11 +40,9 @@ def value(after: Board, ply: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=1500)
+    parser.add_argument("--decisions", type=counted(1), default=1500)
     parser.add_argument("--seed", type=int, default=2)
     args = parser.parse_args(argv)
-    if args.decisions < 1:
-        parser.error("--decisions must be at least 1")
     lost = dict.fromkeys(DEPTHS, 0.0)
     count = 0
     # the teacher's games (10 % random plays), as many as the decisions need

@@ -29,7 +29,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from arguments import seconds_type
 from measure import Case, report  # benchmarks/ is on sys.path (the script's directory)
 
 import rules
@@ -107,7 +109,7 @@ RATIOS = {name: (PEER, "openspiel") for name in ("backgammon/single api", "backg
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per line")
+    parser.add_argument("--seconds", type=seconds_type, default=5.0, help="CPU seconds per line")
     parser.add_argument("--compiled", type=Path, help="a directory with a compiled build")
     args = parser.parse_args()
     report(

@@ -63,6 +63,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from arguments import counted, seconds_type, share_type
+
 import rules
 from rules.bots import Bot, RandomBot, make_bot
 from rules.budget import DEFAULT_SECONDS, Budget
@@ -134,43 +136,6 @@ CASES = [
         "25 %",
     ),
 ]
-
-
-def counted(least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``least`` (games, jobs, plays)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{text!r}: at least {least}")
-        return value
-
-    return parse
-
-
-def seconds_type(text: str) -> float:
-    """An argparse type: a positive, finite number of seconds (NaN and inf refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < 3600:
-        raise argparse.ArgumentTypeError(f"{text!r}: seconds above 0 and below an hour")
-    return value
-
-
-def share_type(text: str) -> float:
-    """An argparse type: a share from 0 to 1 (NaN refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: a share from 0 to 1")
-    return value
 
 
 def strong_track_bot(game: str, budget: Budget, deeper: bool | None) -> Bot:

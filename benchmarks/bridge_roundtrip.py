@@ -37,6 +37,10 @@ import tty
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arguments import counted
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
 
 from PIL import Image
@@ -133,8 +137,13 @@ def decode_rate(side: int) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=500)
-    parser.add_argument("--size", type=int, default=32, help="panel side (default 32)")
+    parser.add_argument("--frames", type=counted(1), default=500)
+    parser.add_argument(
+        "--size",
+        type=counted(1, bp.MAX_PANEL_SIDE),
+        default=32,
+        help="panel side (default 32)",
+    )
     parser.add_argument("--micropython", metavar="BINARY", help="also time the firmware under it")
     args = parser.parse_args()
     payload = args.size * args.size * 3

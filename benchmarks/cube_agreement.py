@@ -36,6 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arguments import counted
 
 import rules
 from rules.backgammon.bot import BackgammonBot
@@ -200,9 +203,11 @@ def compare(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=400, help="per preset")
+    parser.add_argument("--positions", type=counted(1), default=400, help="per preset")
     parser.add_argument("--seed", type=int, default=2, help="1: tuning set; 2: held out")
-    parser.add_argument("--plies", type=int, default=2, help="GNU Backgammon's cube depth")
+    parser.add_argument(
+        "--plies", type=int, choices=range(5), default=2, help="GNU Backgammon's cube depth"
+    )
     parser.add_argument("--presets", nargs="+", default=["money", "match5", "match7"])
     parser.add_argument("--show", action="store_true", help="print every disagreement")
     args = parser.parse_args(argv)

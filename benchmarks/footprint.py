@@ -56,6 +56,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arguments import counted, seconds_type
 
 from controller.history.keeper import HistoryKeeper
 from controller.persistence import SaveStore
@@ -288,10 +291,10 @@ def measure_history(work: Path, records: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--starts", type=int, default=7)
-    parser.add_argument("--game-s", type=float, default=15.0)
-    parser.add_argument("--idle-s", type=float, default=30.0)
-    parser.add_argument("--records", type=int, default=1000, help="games for the history")
+    parser.add_argument("--starts", type=counted(1), default=7)
+    parser.add_argument("--game-s", type=seconds_type, default=15.0)
+    parser.add_argument("--idle-s", type=seconds_type, default=30.0)
+    parser.add_argument("--records", type=counted(1), default=1000, help="games for the history")
     parser.add_argument("--history-only", action="store_true", help="only the history figures")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix=".st-footprint-", dir=Path.cwd()) as tmp:

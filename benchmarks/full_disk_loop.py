@@ -26,6 +26,10 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arguments import counted
+
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
 from controller.history.store import HistoryStore
@@ -84,7 +88,7 @@ def trial(work: Path, rng: random.Random, seed: int) -> dict[str, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=20)
+    parser.add_argument("--trials", type=counted(1), default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)

@@ -27,6 +27,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arguments import counted, share_type
 
 from controller.testing.kill_loop import KillStats, kill_loop
 
@@ -40,11 +43,11 @@ GAMES = [
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kills", type=int, default=200)
+    parser.add_argument("--kills", type=counted(1), default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--after-record",
-        type=float,
+        type=share_type,
         default=0.1,
         help="share of kills that wait (up to 60 s) for a game to end and come right after"
         " its record",

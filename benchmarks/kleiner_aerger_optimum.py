@@ -31,8 +31,10 @@ from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np
+from arguments import positive_type
 
 import rules
 from rules.core import Pass, State
@@ -172,7 +174,7 @@ def write_policy(table: bytes, p_win: float, states: int, sweeps: int, tolerance
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tolerance", type=float, default=1e-10)
+    parser.add_argument("--tolerance", type=positive_type, default=1e-10)
     parser.add_argument("--write", action="store_true", help="write the policy file")
     args = parser.parse_args(argv)
     began = time.perf_counter()

@@ -38,7 +38,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from arguments import counted, seconds_type
 from gpiozero.pins.mock import MockFactory
 
 from controller import views
@@ -267,8 +269,8 @@ def measure_idle(seconds: float, state: str) -> dict[str, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--presses", type=int, default=1000)
-    parser.add_argument("--idle", type=float, default=20.0)
+    parser.add_argument("--presses", type=counted(1), default=1000)
+    parser.add_argument("--idle", type=seconds_type, default=20.0)
     args = parser.parse_args()
     lat = measure_latency(args.presses)
     print(

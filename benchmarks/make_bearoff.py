@@ -19,6 +19,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arguments import counted
 
 from rules.backgammon import bearoff
 from rules.data import provenance_name, provenance_record
@@ -62,7 +65,9 @@ def check(table: bearoff.BearOffDatabase, positions: int, seed: int) -> dict[str
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--check", type=int, default=2000, help="positions vs gnubg (0: none)")
+    parser.add_argument(
+        "--check", type=counted(0), default=2000, help="positions vs gnubg (0: none)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     started = time.process_time()

@@ -44,6 +44,9 @@ import numpy as np
 import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arguments import counted
 
 from rules.core import uniform_outcomes
 from rules.minimaki import policy as layout
@@ -297,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--write", action="store_true", help="write the tables (see above)")
     action.add_argument("--check", action="store_true", help="compare with the files on disk")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=counted(1), default=2)
     args = parser.parse_args(argv)
     with ProcessPoolExecutor(args.jobs) as pool:
         solutions = list(pool.map(solve_rule_set, [False, True]))

@@ -49,6 +49,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
+from arguments import counted
 from train_backgammon_net import contact_rows, read_cache, teacher
 
 PLIES = {"1": 1, "2": 2, "0+1": gnubg_nn.p_0plus1}
@@ -84,15 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True, help="cache to sample from (.npz)")
     parser.add_argument("--out", type=Path, required=True, help="relabelled cache to write")
-    parser.add_argument("--positions", type=int, default=2_000_000)
+    parser.add_argument("--positions", type=counted(1), default=2_000_000)
     parser.add_argument(
         "--ply",
         default="1",
         choices=tuple(PLIES),
         help="GNU Backgammon's depth: 1, 2, or 0+1 (the mean of its 0-ply and 1-ply)",
     )
-    parser.add_argument("--shard", type=int, default=20_000)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--shard", type=counted(1), default=20_000)
+    parser.add_argument("--jobs", type=counted(1), default=2)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--merge", action="store_true", help="only join the finished shards")
     parser.add_argument(
@@ -101,9 +102,6 @@ def main(argv: list[str] | None = None) -> int:
         help="sample only positions with contact, the ones the main network answers",
     )
     args = parser.parse_args(argv)
-    for name in ("positions", "shard", "jobs"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be at least 1")
     parts = args.out.with_suffix(".parts")
     if args.merge:
         print(f"{merge(parts, args.out)} positions in {args.out}")

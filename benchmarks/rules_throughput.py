@@ -28,8 +28,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import backgammon_throughput  # benchmarks/ is on sys.path (the script's directory)
+from arguments import seconds_type
 from measure import Case, report
 
 import rules
@@ -112,7 +114,7 @@ def ratios(cases: dict[str, Case]) -> dict[str, tuple[str, str]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per line")
+    parser.add_argument("--seconds", type=seconds_type, default=5.0, help="CPU seconds per line")
     parser.add_argument("--compiled", type=Path, help="a directory with a compiled build")
     args = parser.parse_args()
     peers: dict[str, Case] = {}

@@ -31,6 +31,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arguments import counted
 
 from controller.testing.files import write_bot_game, write_config
 from controller.testing.notify import NotifySocket
@@ -88,7 +91,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=counted(1), default=7)
     parser.add_argument("--program", type=Path, help="an installed spieltisch executable")
     parser.add_argument("--importtime", action="store_true", help="list the slowest imports")
     parser.add_argument(

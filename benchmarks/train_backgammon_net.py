@@ -59,9 +59,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
 import numpy as np
+from arguments import counted, positive_type, share_type
 
 import rules
 from rules.backgammon.engine import BackgammonState, has_contact
@@ -536,15 +538,15 @@ def read_cache(path: Path, *names: str) -> list[np.ndarray]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=32_000)
-    parser.add_argument("--hidden", type=int, default=128)
-    parser.add_argument("--epochs", type=int, default=12)
-    parser.add_argument("--explore", type=float, default=0.15)
-    parser.add_argument("--extra", type=int, default=10)
+    parser.add_argument("--games", type=counted(1), default=32_000)
+    parser.add_argument("--hidden", type=counted(1), default=128)
+    parser.add_argument("--epochs", type=counted(1), default=12)
+    parser.add_argument("--explore", type=share_type, default=0.15)
+    parser.add_argument("--extra", type=counted(0), default=10)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--check-games", type=int, default=200)
-    parser.add_argument("--batch", type=int, default=1024)
-    parser.add_argument("--jobs", type=int, default=2, help="processes that play the games")
+    parser.add_argument("--check-games", type=counted(0), default=200)
+    parser.add_argument("--batch", type=counted(1), default=1024)
+    parser.add_argument("--jobs", type=counted(1), default=2, help="processes that play the games")
     parser.add_argument(
         "--data", type=Path, help="cache of the labelled positions (.npz): read if present"
     )
@@ -560,7 +562,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--start", type=Path, help="go on from this weights file instead of random weights"
     )
-    parser.add_argument("--rate", type=float, default=0.003, help="Adam's first learning rate")
+    parser.add_argument(
+        "--rate", type=positive_type, default=0.003, help="Adam's first learning rate"
+    )
     parser.add_argument(
         "--board-only",
         action="store_true",

@@ -30,6 +30,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import latency  # noqa: E402
+from arguments import counted  # noqa: E402
 
 from controller.web.attach import mirrored, serve  # noqa: E402
 
@@ -114,9 +115,9 @@ def run(presses: int, web: dict[str, Any] | None) -> dict[str, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--presses", type=int, default=300)
-    parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--slow", type=int, default=5)
+    parser.add_argument("--presses", type=counted(1), default=300)
+    parser.add_argument("--clients", type=counted(1), default=20)
+    parser.add_argument("--slow", type=counted(0), default=5)
     args = parser.parse_args()
     tempfile.gettempdir()
     base = run(args.presses, None)
