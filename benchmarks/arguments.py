@@ -29,13 +29,17 @@ def counted(least: int, most: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
 def positive_type(text: str) -> float:
     """A positive, finite number (a tolerance, a learning rate; NaN and inf refused: a
     NaN tolerance is never reached)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _number(text)
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r}: a positive, finite number")
     return value
@@ -43,10 +47,7 @@ def positive_type(text: str) -> float:
 
 def seconds_type(text: str) -> float:
     """A positive, finite number of seconds below an hour (NaN and inf refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _number(text)
     if not 0 < value < 3600:
         raise argparse.ArgumentTypeError(f"{text!r}: seconds above 0 and below an hour")
     return value
@@ -54,10 +55,7 @@ def seconds_type(text: str) -> float:
 
 def share_type(text: str) -> float:
     """A share from 0 to 1 (NaN refused: it compares false with both ends)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _number(text)
     if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"{text!r}: a share from 0 to 1")
     return value
