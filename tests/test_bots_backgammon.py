@@ -29,7 +29,7 @@ import pytest
 
 import rules
 from rules.backgammon import net as backgammon_net
-from rules.backgammon.bot import BLEND, REPLIES, BackgammonBot
+from rules.backgammon.bot import BLEND, CANDIDATES, REPLIES, BackgammonBot
 from rules.backgammon.cube import (
     match_double,
     match_equity,
@@ -793,7 +793,7 @@ def test_the_match_errors_benchmark_pairs_search_settings_with_the_bot(
     pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
     bench = load_benchmark("backgammon_match_errors.py")
     args = ["--games", "2", "--jobs", "1", "--judge-ply", "1", "--seconds", "30"]
-    own = f"candidates=3,replies={REPLIES},blend={BLEND}"
+    own = f"candidates={CANDIDATES},replies={REPLIES},blend={BLEND}"
     assert bench.main([*args, "--variant-search", own]) == 0
     rows = [line.strip() for line in capsys.readouterr().out.splitlines()]
     twins = [row for row in rows if row.startswith(own + " ")]
