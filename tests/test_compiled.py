@@ -165,7 +165,7 @@ def test_the_conformance_suite_passes_compiled(builds: Builds) -> None:
     check = "import rules.core, sys; sys.exit(not rules.core.__file__.endswith('.so'))"
     assert run_python(["-c", check], builds.compiled, cwd=suite).returncode == 0
     result = run_python(
-        ["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_conformance.py"],
+        ["-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/test_conformance.py"],
         builds.compiled,
         cwd=suite,
     )
