@@ -52,9 +52,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arguments import counted, seconds_type
+from arguments import counted, seconds_type, share_type
 from backgammon_lookahead import judged
-from bots import GnubgBot, dice_seed, game_chunks, load_network, race_network
+from bots import GnubgBot, dice_seed, game_chunks, load_network, race_network, strong_backgammon_bot
 
 import rules
 from rules.backgammon.bot import BackgammonBot
@@ -69,8 +69,8 @@ ENGINES = ("bot", "gnubg")
 """The two engines that play the match."""
 VARIANT = "variant"
 """The engine that is only asked (``--variant``)."""
-SEARCH_KEYS = {"candidates": int, "replies": int, "blend": float}
-"""What ``--variant-search`` may set, and each setting's type."""
+SEARCH_KEYS = {"candidates": counted(0, 999), "replies": counted(0, 999), "blend": share_type}
+"""What ``--variant-search`` may set, and how each setting is read (``arguments.py``)."""
 PHASES = ("contact", "race", "bear-off")
 
 
@@ -160,12 +160,9 @@ def parse_search(spec: str) -> Search:
                 f"{item!r}: expected KEY=VALUE with KEY one of {', '.join(SEARCH_KEYS)}"
             )
         try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{item!r}: not a number") from None
-        if not 0 <= value < 1000 or (key == "blend" and value > 1):
-            raise argparse.ArgumentTypeError(f"{item!r}: out of range")
-        settings.append((key, value))
+            settings.append((key, kind(text)))
+        except argparse.ArgumentTypeError as err:
+            raise argparse.ArgumentTypeError(f"{item!r}: {err}") from None
     return tuple(settings)
 
 
@@ -187,12 +184,9 @@ def play_chunk(job: Job) -> Tally:
 
     def bot(weights: Path | None, race: str | None, search: Search = ()) -> BackgammonBot:
         network = load_network(weights)
-        # only what the spec sets (already of the bot's types): the rest stays the bot's
-        return BackgammonBot(
-            Budget(seconds=seconds, clock=time.process_time),
-            network=network,
-            race=race_network(race, network),
-            **dict(search),  # type: ignore[arg-type]
+        budget = Budget(seconds=seconds, clock=time.process_time)
+        return strong_backgammon_bot(
+            budget, network, None, race_network(race, network), dict(search)
         )
 
     engines: dict[str, object] = {"bot": bot(weights, race), "gnubg": GnubgBot()}

@@ -58,12 +58,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from arguments import counted, seconds_type, share_type
+
+if TYPE_CHECKING:
+    from rules.backgammon.bot import BackgammonBot
 
 import rules
 from rules.bots import Bot, RandomBot, make_bot
@@ -438,7 +441,7 @@ def strong_backgammon_bot(
     lookahead: bool | None,
     race: Any,
     search: dict[str, float | None],
-) -> Any:
+) -> BackgammonBot:
     """The bot measured: the lookahead settings in ``search`` that are given (not None)
     and the bot's own defaults for the rest, which are not copied here."""
     from rules.backgammon.bot import BackgammonBot
