@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from rules.backgammon.bot import BackgammonBot
 
 import rules
+from controller.collector import collector_paused
 from rules.bots import Bot, RandomBot, make_bot
 from rules.budget import DEFAULT_SECONDS, Budget
 from rules.core import Move, State
@@ -103,9 +104,12 @@ class TimedBot:
     def choose(self, state: State, rng: random.Random) -> Move:
         if len(state.legal_moves()) == 1:
             return self.inner.choose(state, rng)
-        start = self.clock()
-        move = self.inner.choose(state, rng)
-        self.times.append(self.clock() - start)
+        # as the appliance's bot worker decides: a garbage collection waits until the
+        # decision is over (controller.collector)
+        with collector_paused():
+            start = self.clock()
+            move = self.inner.choose(state, rng)
+            self.times.append(self.clock() - start)
         self.moves.append(move)
         return move
 

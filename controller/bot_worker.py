@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from controller.collector import collector_paused
 from controller.events import BotMoveEvent, BotRequest, EventQueue
 from rules.bots import BOT_KINDS, make_bot
 from rules.budget import Budget
@@ -47,9 +48,14 @@ class AnswerHere:
         self.deliver(request, think(state, kind, seed))
 
 
+Thinker = Callable[[State, str, int, Budget | None], Move]
+"""How the worker decides: :func:`think`, or a stand-in in tests."""
+
+
 class BotWorker:
-    def __init__(self, events: EventQueue, seconds: float = 0.5) -> None:
+    def __init__(self, events: EventQueue, seconds: float = 0.5, thinker: Thinker = think) -> None:
         self.events = events
+        self.thinker = thinker
         # The rules never read a clock; the controller lends them one for the budget.
         self.budget = Budget(seconds=seconds, clock=time.monotonic)
         self.jobs: queue.Queue[tuple[State, str, BotRequest, int] | None] = queue.Queue()
@@ -65,7 +71,11 @@ class BotWorker:
             if job is None:
                 return
             state, kind, request, seed = job
-            self.events.put(BotMoveEvent(request, think(state, kind, seed, self.budget)))
+            # the budget is the search's; a garbage collection waits until it is over
+            # (controller.collector)
+            with collector_paused():
+                move = self.thinker(state, kind, seed, self.budget)
+            self.events.put(BotMoveEvent(request, move))
 
     def close(self, timeout: float = 2.0) -> None:
         """Stop after the current job; wait at most ``timeout`` s (the thread is a
