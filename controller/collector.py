@@ -4,8 +4,8 @@ A bot keeps to a time budget per decision: its search reads the clock and stops 
 time. CPython's collector, though, runs whenever allocations cross its thresholds,
 wherever that happens, and a full collection walks every tracked object of the process.
 In a benchmark process that had played several hundred Backgammon games, full
-collections took 7-23 ms, and three of the four decisions past an 83 ms budget in
-43 000 had one inside (docs/bots.md). The search cannot see that time coming.
+collections took 7-23 ms, and three of the four decisions more than 2 ms past an 83 ms
+budget in 43 000 had one inside (docs/bots.md). The search cannot see that time coming.
 
 So the worker pauses the collector while a bot decides and lets it run afterwards,
 when the table is showing the move anyway. The collection is moved, not saved, and a
