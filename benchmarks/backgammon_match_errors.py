@@ -57,6 +57,7 @@ from backgammon_lookahead import judged
 from bots import GnubgBot, dice_seed, game_chunks, load_network, race_network, strong_backgammon_bot
 
 import rules
+from controller.collector import collector_paused
 from rules.backgammon.bot import BackgammonBot
 from rules.backgammon.engine import MOVE, BackgammonState, Play, has_contact
 from rules.backgammon.ids import encode_position
@@ -107,13 +108,19 @@ class Recorder:
 
     def choose(self, state: State, rng: random.Random) -> Move:
         assert isinstance(state, BackgammonState)
-        mine = self.engines[self.own].choose(state, rng)  # type: ignore[attr-defined]
+        # each engine decides as the appliance's bot worker lets a bot decide: with the
+        # garbage collector paused (controller.collector), as bots.py times them
+        with collector_paused():
+            mine = self.engines[self.own].choose(state, rng)  # type: ignore[attr-defined]
         plays = [m for m in state.legal_moves() if isinstance(m, Play)]
         if state.phase == MOVE and len(plays) > 1:
-            picks = {
-                name: mine if name == self.own else engine.choose(state, rng)  # type: ignore[attr-defined]
-                for name, engine in self.engines.items()
-            }
+            picks: dict[str, Play] = {}
+            for name, engine in self.engines.items():
+                if name == self.own:
+                    picks[name] = mine
+                    continue
+                with collector_paused():
+                    picks[name] = engine.choose(state, rng)  # type: ignore[attr-defined]
             self.pending.append((state, picks))
         return mine  # type: ignore[no-any-return]
 
