@@ -47,6 +47,7 @@ WORST = [
     ("bots.py", "--seconds", "nan"),
     ("backgammon_match_errors.py", "--jobs", "0"),
     ("backgammon_lookahead.py", "--decisions", "0"),
+    ("backgammon_decision_times.py", "--games", "0"),
     ("backgammon_analysis.py", "--games", "0"),
     ("backgammon_phases.py", "--games", "-1"),
     ("backgammon_teacher_depth.py", "--decisions", "0"),
