@@ -9,9 +9,10 @@ budget in 43 000 had one inside (docs/bots.md). The search cannot see that time 
 
 So the worker pauses the collector while a bot decides and lets it run afterwards,
 when the table is showing the move anyway. The collection is moved, not saved, and a
-decision's garbage is bounded by its budget. Pauses nest and may overlap across
-threads (the bot worker and a hint on the loop thread): the collector runs again only
-once the last of them ends, and stays off if it was off before the first began.
+decision's garbage is bounded by its budget. Pauses nest, and may overlap when more
+than one thread decides (the collector is the process's, not a thread's): it runs
+again only once the last of them ends, and stays off if it was off before the first
+began.
 """
 
 from __future__ import annotations

@@ -93,7 +93,8 @@ def test_nested_pauses_end_with_the_outermost() -> None:
 
 
 def test_overlapping_pauses_on_two_threads_end_with_the_last() -> None:
-    """The worker's pause and a hint's on the loop thread may overlap either way."""
+    """Two threads that decide at once: the collector is the process's, so it stays
+    paused until the second of them is done, whichever began first."""
     inside = threading.Event()
     leave = threading.Event()
     left = threading.Event()
