@@ -42,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arguments import counted, seconds_type
+from arguments import add_match_options, counted
 from bots import GnubgBot, build_label, dice_seed, game_chunks, strong_backgammon_bot
 
 import rules
@@ -159,10 +159,7 @@ def play(seed: int, lo: int, hi: int, seconds: float, paused: bool) -> Part:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=counted(1), default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=counted(1), default=2)
-    parser.add_argument("--seconds", type=seconds_type, default=0.5 / 6)
+    add_match_options(parser)
     parser.add_argument("--collector", choices=("paused", "on"), default="paused")
     parser.add_argument(
         "--slowest", type=counted(0), default=8, help="how many decisions past the budget to show"

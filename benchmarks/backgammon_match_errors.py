@@ -52,7 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arguments import counted, seconds_type, share_type
+from arguments import add_match_options, counted, share_type
 from backgammon_lookahead import judged
 from bots import GnubgBot, dice_seed, game_chunks, load_network, race_network, strong_backgammon_bot
 
@@ -256,10 +256,7 @@ def paired(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=counted(1), default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=counted(1), default=2)
-    parser.add_argument("--seconds", type=seconds_type, default=0.5 / 6)
+    add_match_options(parser)
     parser.add_argument("--judge-ply", type=int, default=2, choices=(1, 2))
     parser.add_argument(
         "--worst", type=counted(0), default=5, help="the bot's worst decisions to list, per phase"
