@@ -41,10 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gnubg_nn
 from arguments import counted, seconds_type
-from bots import GnubgBot, load_network
+from bots import GnubgBot, load_network, timed_choice
 
 import rules
-from controller.collector import collector_paused
 from rules.backgammon.bot import REPLIES, BackgammonBot
 from rules.backgammon.engine import MOVE, BackgammonState, Play, result_kind
 from rules.backgammon.net import Network, equity
@@ -180,10 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             values = {m: judged(m, args.judge_ply) for m in moves if isinstance(m, Play)}
             best = max(values.values())
             for name, bot in bots.items():
-                with collector_paused():  # as the appliance's bot worker and bots.py
-                    began = time.process_time()
-                    chosen = bot.choose(state, random.Random(0))
-                    took[name].append(time.process_time() - began)
+                chosen, seconds = timed_choice(bot, state, random.Random(0), time.process_time)
+                took[name].append(seconds)
                 assert isinstance(chosen, Play)
                 lost[name].append(best - values[chosen])
             if rng.random() < 0.2:

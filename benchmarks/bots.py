@@ -91,6 +91,18 @@ is this process's CPU time, so other work on a shared machine neither starves th
 of its budget nor inflates its times; the appliance itself uses a wall clock."""
 
 
+def timed_choice(
+    bot: Bot, state: State, rng: random.Random, clock: Callable[[], float]
+) -> tuple[Move, float]:
+    """One decision as the appliance's bot worker lets a bot decide, with the garbage
+    collector paused until it is over (``controller.collector``), and its time by
+    ``clock``: every benchmark that times a bot times it so."""
+    with collector_paused():
+        start = clock()
+        move = bot.choose(state, rng)
+        return move, clock() - start
+
+
 class TimedBot:
     """Wraps a bot and records the time of every choice with several options."""
 
@@ -104,12 +116,8 @@ class TimedBot:
     def choose(self, state: State, rng: random.Random) -> Move:
         if len(state.legal_moves()) == 1:
             return self.inner.choose(state, rng)
-        # as the appliance's bot worker decides: a garbage collection waits until the
-        # decision is over (controller.collector)
-        with collector_paused():
-            start = self.clock()
-            move = self.inner.choose(state, rng)
-            self.times.append(self.clock() - start)
+        move, took = timed_choice(self.inner, state, rng, self.clock)
+        self.times.append(took)
         self.moves.append(move)
         return move
 
