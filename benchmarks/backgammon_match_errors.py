@@ -108,20 +108,17 @@ class Recorder:
 
     def choose(self, state: State, rng: random.Random) -> Move:
         assert isinstance(state, BackgammonState)
-        # each engine decides as the appliance's bot worker lets a bot decide: with the
-        # garbage collector paused (controller.collector), as bots.py times them
+        # the engines decide as the appliance's bot worker lets a bot decide, with the
+        # garbage collector paused until they are done (controller.collector)
         with collector_paused():
             mine = self.engines[self.own].choose(state, rng)  # type: ignore[attr-defined]
-        plays = [m for m in state.legal_moves() if isinstance(m, Play)]
-        if state.phase == MOVE and len(plays) > 1:
-            picks: dict[str, Play] = {}
-            for name, engine in self.engines.items():
-                if name == self.own:
-                    picks[name] = mine
-                    continue
-                with collector_paused():
-                    picks[name] = engine.choose(state, rng)  # type: ignore[attr-defined]
-            self.pending.append((state, picks))
+            plays = [m for m in state.legal_moves() if isinstance(m, Play)]
+            if state.phase == MOVE and len(plays) > 1:
+                picks = {
+                    name: mine if name == self.own else engine.choose(state, rng)  # type: ignore[attr-defined]
+                    for name, engine in self.engines.items()
+                }
+                self.pending.append((state, picks))
         return mine  # type: ignore[no-any-return]
 
 
