@@ -61,11 +61,11 @@ def share_type(text: str) -> float:
     return value
 
 
-def add_match_options(parser: argparse.ArgumentParser, games: int = 200) -> None:
+def add_match_options(parser: argparse.ArgumentParser) -> None:
     """The options of a script that plays the bot's match against GNU Backgammon's 0-ply
     (``--games``, ``--seed``, ``--jobs`` and the Pi-sized ``--seconds`` of CPU), so that
     each such script reads them alike."""
-    parser.add_argument("--games", type=counted(1), default=games)
+    parser.add_argument("--games", type=counted(1), default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=counted(1), default=2)
     parser.add_argument("--seconds", type=seconds_type, default=0.5 / 6)
