@@ -24,14 +24,15 @@ from rules.budget import Budget, deeper_search_fits
 from rules.track.bot import MAEDN_DEEPER_DEPTH, MAEDN_DEPTH, TrackBot, maedn_bot
 from rules.track.kleiner_aerger_bot import KleinerAergerBot
 
-# White with 6-4 to play: the ranking hits with 13/7* and runs a back checker, 24/20
-# (also pubeval's first choice, so a ranking cut after one play gives the same answer);
-# one roll deeper, hitting and bringing a builder down instead (13/9 13/7*) is better.
-# The lookahead re-scores it second, after the ranking's pick (found in seeded random
-# games; the network decides which position shows this, so a new one may need another).
-SPLIT_DECISION = "ws/gQSDg8+ABIg:MAETAAAAAAAE"
-RANKED_BEST = "24/20 13/7*"
-LOOKAHEAD_BEST = "13/9 13/7*"
+# White with 3-2 to play: the ranking hits with 24/22* and splits its back checkers,
+# 24/21 (also pubeval's first choice, so a ranking cut after one play gives the same
+# answer); one roll deeper, hitting and bringing a builder down instead (24/22* 13/10)
+# is better. The lookahead re-scores it second, after the ranking's pick (found in
+# seeded random games; the network decides which position shows this, so a new one may
+# need another).
+SPLIT_DECISION = "xOvgATDgc/ABMA:MIEJAAAAAAAE"
+RANKED_BEST = "24/22* 24/21"
+LOOKAHEAD_BEST = "24/22* 13/10"
 
 
 class StoppedClock:
