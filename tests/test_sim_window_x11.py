@@ -30,16 +30,21 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def x_display(tmp_path: Path) -> Iterator[str]:
-    """A private Xvfb, on the first free display number, stopped at the end."""
+    """A private Xvfb, on the first free display number, stopped at the end.
+
+    Ready only once it answers a client: its socket appears before it serves one, and a
+    simulator that connects too early under load finds no screen and says so (SDL falls
+    back to drawing nowhere). ``-noreset`` keeps it from restarting itself each time its
+    last client (an xdotool query) leaves."""
     number = next(n for n in range(90, 190) if not Path(f"/tmp/.X11-unix/X{n}").exists())
     server = subprocess.Popen(
-        ["Xvfb", f":{number}", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+        ["Xvfb", f":{number}", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 30
-        while not Path(f"/tmp/.X11-unix/X{number}").exists():
+        while xdotool(f":{number}", "getdisplaygeometry").returncode != 0:
             assert server.poll() is None and time.monotonic() < deadline, "Xvfb did not start"
             time.sleep(0.05)
         yield f":{number}"
