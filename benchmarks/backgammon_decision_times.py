@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import itertools
 import random
 import resource
 import statistics
@@ -109,7 +110,8 @@ class Watched:
             self.part.full_collections_ms.append(took * 1000)
 
     def choose(self, state: State, rng: random.Random) -> Move:
-        if len(state.legal_moves()) == 1:
+        options = len(state.legal_moves())
+        if options == 1:
             return self.bot.choose(state, rng)
         self.readings.clear()
         self.collections.clear()
@@ -122,11 +124,11 @@ class Watched:
             after = resource.getrusage(resource.RUSAGE_SELF)
         self.part.times_ms.append(took * 1000)
         if took > self.seconds:
-            gaps = [(b - a) * 1000 for a, b in zip(self.readings, self.readings[1:], strict=False)]
+            gaps = [(b - a) * 1000 for a, b in itertools.pairwise(self.readings)]
             self.part.slow.append(
                 Slow(
                     took_ms=took * 1000,
-                    plays=len(state.legal_moves()),
+                    plays=options,
                     collections=[
                         (generation, length * 1000)
                         for start, length, generation in self.collections
