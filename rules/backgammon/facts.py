@@ -45,6 +45,21 @@ def checker_steps(move: Move) -> CheckerSteps:
     return ()
 
 
+def checkers_moved(move: Move) -> int:
+    """How many checkers a play moves: a step that starts where an earlier step of the
+    play ended carries that checker on (``6/3*/2`` is one checker, ``13/5(2)`` two);
+    0 for a cube decision and the pass."""
+    if not isinstance(move, Play):
+        return 0
+    ends: list[int] = []
+    for src, dst, _hit in move.steps:
+        if src in ends:
+            ends[ends.index(src)] = dst
+        else:
+            ends.append(dst)
+    return len(ends)
+
+
 def cube_decision(move: Move) -> CubeDecision | None:
     """The cube decision ``move`` is, or None for a play and the pass."""
     if isinstance(move, CubeAction):
