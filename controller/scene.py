@@ -152,7 +152,8 @@ class SetupScene:
     ``cursor``: -1 the rules entry, 0.. a seat, ``len(seats)`` "start"; ``names``: how
     each seat's player is called on the panel (the colour it is drawn in); ``rules``:
     the chosen preset's name (None: the game has one preset); ``since``: when the
-    cursor arrived (its text scrolls from the start, its underline starts lit).
+    cursor arrived (its text scrolls from the start, its underline starts lit);
+    ``problem``: on "start", why the game cannot begin as set up.
     """
 
     item: MenuItem
@@ -163,6 +164,9 @@ class SetupScene:
     since: float = 0.0
     names: tuple[str, ...] = ()
     rules: str | None = None
+    problem: str | None = None
+    """Why the game cannot begin as set up (too few or too many players), said on
+    "start" instead of beginning."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ disagree with the picture and are tested like the views.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from controller.games import move_words as game_move_words
 from controller.games import presentation
@@ -47,15 +48,17 @@ def table_status(
     choice: tuple[int, int] | None = None,
     physical_dice: bool = False,
     entering: tuple[int, ...] = (),
+    offer: MenuOffer | None = None,
 ) -> TableStatus:
     """The status line and seat looks for one moment of the table.
 
     ``choice`` is (index, count) of the previewed move among the legal ones while a
     player chooses, so the line can say "move 2 of 5"; ``physical_dice`` says the
-    players enter real dice with the buttons, ``entering`` the values counted so far.
+    players enter real dice with the buttons, ``entering`` the values counted so far;
+    ``offer`` is what the system menu shows while it asks (:class:`MenuOffer`).
     """
     return TableStatus(
-        describe(mode, scene, session, choice, physical_dice, entering),
+        describe(mode, scene, session, choice, physical_dice, entering, offer),
         seat_looks(mode, scene, session, seat_count),
     )
 
@@ -67,6 +70,7 @@ def describe(
     choice: tuple[int, int] | None = None,
     physical_dice: bool = False,
     entering: tuple[int, ...] = (),
+    offer: MenuOffer | None = None,
 ) -> str:
     """The one line in words."""
     if isinstance(scene, SleepScene):
@@ -92,7 +96,7 @@ def describe(
         ).format(game=title(page.game), last=last, wins=wins)
     if session is None:
         return ""
-    return describe_game(mode, scene, session, choice, physical_dice, entering)
+    return describe_game(mode, scene, session, choice, physical_dice, entering, offer)
 
 
 def describe_setup(scene: SetupScene) -> str:
@@ -111,6 +115,10 @@ def describe_setup(scene: SetupScene) -> str:
         action = _("OK: begin")
     else:
         action = _("OK: human/bot/empty")
+    if scene.problem is not None and scene.cursor == len(scene.seats):
+        return _("{game}: {entries} · cannot begin: {problem} · NEXT: next entry").format(
+            game=scene.item.words, entries=", ".join(marked), problem=scene.problem
+        )
     return _("{game}: {entries} · NEXT: next entry, {action}").format(
         game=scene.item.words, entries=", ".join(marked), action=action
     )
@@ -123,19 +131,24 @@ def describe_game(
     choice: tuple[int, int] | None,
     physical_dice: bool = False,
     entering: tuple[int, ...] = (),
+    offer: MenuOffer | None = None,
 ) -> str:
     state = scene.state
     player = state.current_player
     who = who_is(session, player)
     dice = dice_words(scene, session)
     if mode is Mode.CONFIRM_MENU:
-        return _("back to the menu? OK: yes (the game ends), NEXT: no")
+        return menu_question(state, offer)
     if mode is Mode.GAME_OVER and scene.winner is None and not state.is_terminal():
         # game over's analysis replays a decision in the position it was made in, which
         # nobody has won yet: the line says what the buttons do, the banner the rest
         line = _("analysis · NEXT: on, OK: back to the menu")
     elif mode is Mode.GAME_OVER or scene.winner is not None:
-        line = _("{result} · OK: back to the menu").format(result=game_over_words(scene, session))
+        result = game_over_words(scene, session)
+        if scene.banner == _("NEXT: analyse, OK: menu"):
+            # the analysis's offer is the banner: the line names OK once, not twice
+            return _("{result} · NEXT: analyse, OK: back to the menu").format(result=result)
+        line = _("{result} · OK: back to the menu").format(result=result)
     elif mode is Mode.AWAIT_ROLL:
         line = describe_roll(state.to_json(), session, player, who, physical_dice, entering)
     elif mode is Mode.ROLLING and scene.roll is not None and scene.roll.opening:
@@ -143,15 +156,21 @@ def describe_game(
     elif mode is Mode.ROLLING:
         line = _("{who}: rolling the dice").format(who=who)
     elif mode is Mode.MOVING and scene.moving is not None:
-        line = f"{who}: {dice}{move_words(scene.moving.before, scene.moving.move)}"
+        before = scene.moving.before
+        line = f"{who}: {situation_or(before, dice)}{move_words(before, scene.moving.move)}"
     elif mode is Mode.CHOOSE and scene.entry is not None:
         line = f"{who}: {dice}{entry_words(session.game, scene.entry)}"
     elif mode is Mode.CHOOSE and scene.preview is not None:
-        line = f"{who}: {dice}{move_words(state, scene.preview)}"
+        situation = situation_words(state)
+        line = f"{who}: {situation_or(state, dice)}{move_words(state, scene.preview)}"
         if not session.is_bot(player) and choice is not None:
             index, count = choice
             if count == 1:
                 line += _(" · the only move: it plays itself")
+            elif situation is not None:
+                line += _(" · choice {number} of {count}: NEXT shows another, OK takes it").format(
+                    number=index + 1, count=count
+                )
             else:
                 line += _(" · move {number} of {count}: NEXT shows another, OK plays it").format(
                     number=index + 1, count=count
@@ -161,11 +180,37 @@ def describe_game(
             figures = presentation(state.game.name).hint_words
             if figures is not None and (words := figures(state, scene.hint)):
                 line += f" ({words})"
+    elif mode is Mode.CHOOSE and session.is_bot(player):
+        line = f"{who}: {situation_or(state, dice)}" + _("thinking")
     else:
         line = f"{who}: {dice.removesuffix(' — ')}" if dice else who
     if scene.countdown is not None:
         line += _(" · {seconds} s left").format(seconds=math.ceil(scene.countdown))
     return _with_banner(line, scene.banner)
+
+
+@dataclass(frozen=True)
+class MenuOffer:
+    """What the system menu (the held system button) asks: ``move`` is the side move
+    shown (a resignation), None the plain "back to the menu?"; ``more`` says a tap of
+    the system button shows another question."""
+
+    move: Move | None = None
+    more: bool = False
+
+
+def menu_question(state: State, offer: MenuOffer | None) -> str:
+    """The system menu's question, as the panel asks it and as OK answers it: leave the
+    game, or make the side move shown."""
+    if offer is None or offer.move is None:
+        line = _("back to the menu? OK: yes (the game ends), NEXT: no")
+    else:
+        line = _("{offer}? OK: yes, NEXT: no (back to the game)").format(
+            offer=move_words(state, offer.move)
+        )
+    if offer is not None and offer.more:
+        line += _(" · system button: the next question")
+    return line
 
 
 def describe_roll(
@@ -180,7 +225,7 @@ def describe_roll(
     if facts.get("phase") == "opening":
         if automatic:
             return _("opening roll: {who} rolls; the highest die begins").format(who=who)
-        return _("opening roll: {who} OK rolls; the highest die begins").format(who=who)
+        return _("opening roll: {who} · OK: roll; the highest die begins").format(who=who)
     if player is None or player not in session.seats:
         return _("the dice roll")
     if session.is_bot(player):
@@ -198,8 +243,8 @@ def describe_roll(
         return line
     tries = facts.get("tries")
     if isinstance(tries, int) and tries > 0:
-        return _("{who}: OK rolls the dice (try {number} of 3)").format(who=who, number=tries + 1)
-    return _("{who}: OK rolls the dice").format(who=who)
+        return _("{who}: OK: roll the dice (try {number} of 3)").format(who=who, number=tries + 1)
+    return _("{who}: OK: roll the dice").format(who=who)
 
 
 def who_is(session: Session, player: str | None) -> str:
@@ -239,8 +284,25 @@ def dice_words(scene: Scene, session: Session) -> str:
     if scene.dice is None:
         return ""
     values = " ".join(str(d) for d in scene.dice)
+    if len(scene.dice) == 2 and scene.dice[0] == scene.dice[1]:
+        values = _("{dice}, doubles").format(dice=values)  # the rule texts' "Pasch"
     words = presentation(session.game).dice_words
     return f"{values} — " if words is None else words(values)
+
+
+def situation_words(state: State) -> str | None:
+    """What a decision without dice is about, in the game's words ("blue doubles to
+    2"); None where the player moves with the dice on show."""
+    words = presentation(state.game.name).situation_words
+    return None if words is None else words(state)
+
+
+def situation_or(state: State, dice: str) -> str:
+    """The start of a line about a choice in ``state``: the decision's situation where
+    it has one (the dice beside the board are then someone else's last roll), else the
+    dice ("5 — ")."""
+    situation = situation_words(state)
+    return dice if situation is None else f"{situation} — "
 
 
 def move_words(state: State, move: Move) -> str:
@@ -249,7 +311,7 @@ def move_words(state: State, move: Move) -> str:
     return game_move_words(state, move)
 
 
-def game_over_words(scene: Scene, session: Session) -> str:
+def winner_words(scene: Scene, session: Session) -> str:
     """Who won, as the panel says it ("you win!", "bot wins", "orange wins", "you
     lost"), then the places of the others."""
     if scene.result:
@@ -258,6 +320,16 @@ def game_over_words(scene: Scene, session: Session) -> str:
     if winner is None:
         return _("nobody wins")
     return _("{name} wins").format(name=player_name(session.game, winner, session.kinds))
+
+
+def game_over_words(scene: Scene, session: Session) -> str:
+    """Who won, as the panel says it ("you win!", "bot wins", "orange wins", "you
+    lost"), then the places of the others, then what the game says of its end (the
+    points won and how, a match's final score)."""
+    words = winner_words(scene, session)
+    result = presentation(session.game).result_words
+    end = result(scene.state) if result is not None and scene.state.is_terminal() else ""
+    return f"{words}: {end}" if end else words
 
 
 def opening_words(scene: Scene, session: Session) -> str:
@@ -273,6 +345,12 @@ def opening_words(scene: Scene, session: Session) -> str:
     line = _("{who} threw {dice}").format(who=who_is(session, roll.roller), dice=values)
     if state.to_json().get("phase") != "opening" and state.current_player is not None:
         line += _(" · {who} begins").format(who=who_is(session, state.current_player))
+    tie = presentation(session.game).opening_tie
+    tied = () if tie is None else tie(state)
+    if tied:
+        names = [colour_name(session.game, p) for p in tied]
+        together = _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+        line += _(" · {players}: a tie, they throw again").format(players=together)
     return line
 
 

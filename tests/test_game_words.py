@@ -56,7 +56,7 @@ def test_every_move_is_worded_through_the_catalog(game: str, preset: str) -> Non
 def test_german_words_for_a_capture_and_a_cube_decision() -> None:
     i18n.use("de")
     entering = track_position("classic", {"red": ["home"] * 4, "green": ["home"] * 4}, dice=[6])
-    assert [move_words(entering, m) for m in entering.legal_moves()] == ["Figur von draußen → 0"]
+    assert [move_words(entering, m) for m in entering.legal_moves()] == ["Figur aufs Startfeld"]
     home = ["home"] * 3
     hitting = track_position("classic", {"red": [3, *home], "green": [5, *home]}, dice=[2])
     (capture,) = hitting.legal_moves()

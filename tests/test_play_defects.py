@@ -9,6 +9,7 @@ from PIL import Image
 
 import rules
 from controller.events import EventQueue
+from controller.games import preset_name
 from controller.loop import Loop
 from controller.machine import Mode
 from controller.scene import MenuItem, Scene, StatisticsPage, StatisticsScene
@@ -149,7 +150,7 @@ def test_the_status_follows_each_press_under_an_unchanged_frame() -> None:
         clock.advance(0.45)
         events.put(ButtonEvent(0, "ok", "down", clock()))
         loop.step(timeout_cap=0)
-        expected = f"[rules: {table.menu.preset.capitalize()}"
+        expected = f"[rules: {preset_name('maedn', table.menu.preset)}"
         shown = display.statuses[-1].text if display.statuses else ""
         assert expected.lower() in shown.lower(), (table.menu.preset, shown)
 

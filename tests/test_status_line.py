@@ -84,7 +84,7 @@ def test_a_humans_turn_names_the_seat_the_dice_and_the_previewed_move() -> None:
         }
     )
     table.start_session(session)
-    assert table.status().text == "red (seat 1): OK rolls the dice"
+    assert table.status().text == "red (seat 1): OK: roll the dice"
     table.turns.roll_now((5,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert table.status().text == (
@@ -141,7 +141,7 @@ def test_move_words_of_every_game() -> None:
         "classic", {"red": ["home", "home", "home", 38], "green": ["home"] * 4}, dice=[6]
     )
     words = {move_words(entering, m) for m in entering.legal_moves()}
-    assert "piece from home → 0" in words
+    assert "piece enters its start field" in words
     goal = track_position(
         "classic", {"red": [38, "home", "home", "home"], "green": ["home"] * 4}, dice=[3]
     )
@@ -157,9 +157,9 @@ def test_move_words_of_every_game() -> None:
     assert move_words(capture, rules.PASS) == "pass (no move)"
     minimaki = minimaki_midgame()
     steps = {move_words(minimaki, m) for m in minimaki.legal_moves()}
-    assert "step r4c3 → r3c3" in steps
+    assert "step row 4, column 3 → row 3, column 3" in steps
     start = rules.get_game("minimaki").new_state()
-    assert move_words(start, start.legal_moves()[2]) == "start on r6c3"
+    assert move_words(start, start.legal_moves()[2]) == "start on row 6, column 3"
     backgammon = rules.get_game("backgammon").new_state().roll((3, 1))
     plays = {move_words(backgammon, m) for m in backgammon.legal_moves()}
     assert "checkers 8/5 6/5" in plays

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import rules
 from controller.config import Config, default_config, load_config
+from controller.games import presentation
 from controller.input_checks import is_finite_number, quote
 from controller.persistence import MAX_SAVE_BYTES, SAVE_NAME
 from controller.session import SEAT_KINDS, Session
@@ -29,7 +30,10 @@ def default_seats(game: str | None) -> list[str]:
     """You and bots, as many as the game seats at most (Backgammon: you and one bot)."""
     if game is None:
         return list(MENU_SEATS)
-    most = min(max(rules.get_game(game).player_counts), len(MENU_SEATS))
+    counts = rules.get_game(game).player_counts
+    most = min(max(counts), len(MENU_SEATS))
+    if presentation(game).fewest_players_first:  # Mini-Maki: the solitaire
+        most = min(min(counts), len(MENU_SEATS))
     return ["human"] + ["bot"] * (most - 1)
 
 

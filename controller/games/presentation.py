@@ -92,6 +92,11 @@ class Presentation:
     move_words: Callable[[State, Move], str] | None = None
     """A move in words for the status line (the state it is played in, the move);
     None: the rules' own words for it."""
+    situation_words: Callable[[State], str | None] | None = None
+    """What a decision that is not a move with the dice is about ("blue doubles to
+    2"), said instead of the dice on show, which are then the last roll; None for a
+    state in which the player moves with the dice (and for a game with no such
+    decisions)."""
     dice_words: Callable[[str], str] | None = None
     """The dice beside the board as the start of a line, given "3 5"; None: "3 5 — "."""
     step_words: Callable[[tuple[int, int, bool]], str] | None = None
@@ -119,11 +124,17 @@ class Presentation:
     """The dice are the board's, not a player's: the table rolls them by itself."""
     game_end_banner: Callable[[State, State], str | None] | None = None
     """What to flash when one game of a match ends and the match goes on."""
+    result_words: Callable[[State], str] | None = None
+    """What the status line adds to the winner of a game that ended (the points won
+    and how, a match's final score); None: nothing."""
     places: Callable[[State, Sequence[str]], list[str]] | None = None
     """Every player in finishing order; None: the winners first, then the rest."""
     solo_standing: str | None = None
     """A game for one player ends in "you won!" or "you lost" instead of a ranking; a
     lost game shows in this colour (the side the rules play against the player)."""
+    fewest_players_first: bool = False
+    """Setup seats the fewest players a rule set is for (Mini-Maki's solitaire): more
+    players are a rule set of their own ("2 players"), not a seat switched on."""
     menu_place: int = 100
     """Where the game stands in the menu (lower first; equal places sort by name)."""
     decision_rolls: Callable[[Move], bool] | None = None
@@ -132,6 +143,9 @@ class Presentation:
     opening_words: Callable[[Dice, State], str] | None = None
     """The result of an opening roll in words (its dice, the state after it); None:
     the dice and who is on turn next."""
+    opening_tie: Callable[[State], tuple[str, ...]] | None = None
+    """Read just after an opening throw: the players whose throws tied and who throw
+    again; None: the game's opening words say it, or it has no ties."""
     setup_rows: Callable[[str], Sequence[SetupRow]] | None = None
     """Setup's rule rows for a preset, one per independent option; None: one row that
     steps through the presets."""

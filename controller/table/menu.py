@@ -11,8 +11,9 @@ from collections.abc import Callable
 
 import rules
 from controller import setup_rows
+from controller.games import presentation
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage
-from controller.session import SEAT_KINDS, Session
+from controller.session import SEAT_KINDS, PlayerCountError, Session
 from controller.table.options import TableOptions
 
 START = "start"
@@ -61,6 +62,8 @@ class MenuRoom:
     def default_kinds(self, game_name: str, preset: str) -> list[str]:
         game = rules.get_game(game_name, preset)
         most = min(max(game.player_counts), self.options.seat_count)
+        if presentation(game_name).fewest_players_first:
+            most = min(min(game.player_counts), self.options.seat_count)
         defaults = list(self.options.default_seats) or ["human"] + ["bot"] * 3
         kinds = [defaults[i] if i < len(defaults) else "bot" for i in range(most)]
         while kinds.count("empty") > most - min(game.player_counts):
@@ -87,6 +90,15 @@ class MenuRoom:
             kind = self.kinds[self.entry]
             self.kinds[self.entry] = SEAT_KINDS[(SEAT_KINDS.index(kind) + 1) % len(SEAT_KINDS)]
         return None
+
+    def start_problem(self) -> str | None:
+        """Why the game set up cannot begin (the players it is for), or None."""
+        item = self.item
+        game = rules.get_game(item.game, self.preset or item.preset)
+        playing = sum(kind != "empty" for kind in self.kinds)
+        if playing in game.player_counts:
+            return None
+        return str(PlayerCountError(item.game, game.player_counts, playing))
 
     def new_session(self) -> Session:
         """The game set up; a ValueError says why it cannot begin (too few players)."""

@@ -211,13 +211,12 @@ class Table(Triggers, Entering, SideButtons):
         if self.menu.setup_ok() != START:
             self.since = self.time.now
             return
-        try:
-            session = self.menu.new_session()
-        except ValueError as exc:
-            self.flash(str(exc))
+        if self.menu.start_problem() is not None:
+            # said on "start" itself (the setup scene's ``problem``), never as a banner
+            # that would outlive setup and run over the next game's first line
             self.play_cue("error")
         else:
-            self.start_session(session)
+            self.start_session(self.menu.new_session())
         self.since = self.time.now
 
     def roll_next(self, event: ButtonEvent | None = None) -> None:

@@ -103,12 +103,16 @@ def last_roll(session: Session) -> Dice | None:
 def status(table: Shown) -> TableStatus:
     """The table in words and the seats' looks, for the simulator's status line and
     window (``controller.status_line``)."""
-    from controller.status_line import table_status
+    from controller.status_line import MenuOffer, table_status
 
     choice = None
     moves = table.choice.moves
     if table.state is Mode.CHOOSE and moves:
         choice = (table.choice.cursor % len(moves), len(moves))
+    offer = None
+    if table.state is Mode.CONFIRM_MENU:
+        shown = table_resign.shown_offer(table.session, table.offer_index)
+        offer = MenuOffer(shown, bool(table_resign.offers(table.session)))
     return table_status(
         table.state,
         scene(table),
@@ -117,6 +121,7 @@ def status(table: Shown) -> TableStatus:
         choice=choice,
         physical_dice=table.options.physical_dice,
         entering=tuple(table.dice_entry.values) if table.state is Mode.AWAIT_ROLL else (),
+        offer=offer,
     )
 
 
@@ -179,7 +184,7 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
     if mode is Mode.CHOOSE and choice.checkers is not None:
         step = choice.steps[choice.cursor % len(choice.steps)] if choice.steps else None
         entry = EntryView(choice.played, step)
-    elif mode is Mode.CHOOSE and choice.moves:
+    elif mode is Mode.CHOOSE and choice.moves and not bot_thinking(table, session):
         preview = choice.previewed()
     roll = None
     if mode is Mode.ROLLING and motion.dice is not None:
@@ -237,6 +242,12 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
     )
 
 
+def bot_thinking(table: Shown, session: Session) -> bool:
+    """A bot on turn has not answered yet: no move is previewed, since the first of
+    the legal moves is not the one it will play."""
+    return table.bots.waiting and session.is_bot(session.player)
+
+
 def setup_scene(table: Shown) -> SetupScene:
     menu = table.menu
     item = menu.item
@@ -252,6 +263,7 @@ def setup_scene(table: Shown) -> SetupScene:
         since=table.since,
         names=tuple(names.colour_name(item.game, c) for c in colours),
         rules=setup_rows.words(item.game, preset, menu.entry),
+        problem=menu.start_problem() if menu.entry == len(menu.kinds) else None,
     )
 
 

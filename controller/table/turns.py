@@ -25,7 +25,7 @@ from controller.table.clock import TableTime
 from controller.table.motion import DiceEntry, Motion
 from controller.table.options import TableOptions, move_timer_seconds
 from hardware.interfaces import Cue
-from rules.core import Dice, Move, Pass
+from rules.core import Dice, Move, Pass, State
 
 
 class TurnTable(Protocol):
@@ -118,8 +118,10 @@ class Turns:
         motion.dice = dice if dice is not None else session.draw_dice()
         motion.roller = session.player  # before the roll: an opening throw passes the turn
         motion.opening = session.state.to_json().get("phase") == "opening"
+        before = session.state
         session.roll(motion.dice)
         motion.last_dice = motion.dice
+        self.news_of_the_match(before)
         self.table.persist()
         self.table.roll()
 
@@ -146,15 +148,24 @@ class Turns:
             self.table.commit()
             return
         before = session.play(move)
-        end_banner = presentation(session.game).game_end_banner
-        news = None if end_banner is None else end_banner(before, session.state)
-        if news is not None:
-            # at least one pass of the words shown, measured by the banner itself
-            least = self.table.options.match_banner_s
-            self.table.flash(table_scenes.spoken(session, news), least)
+        self.news_of_the_match(before)
         self.table.motion.moving = (move, before, session.state)
         self.table.persist()
         self.table.commit()
+
+    def news_of_the_match(self, before: State) -> None:
+        """After a roll or a move from ``before``: when it ended one game of a match and
+        the next began, say how that game went, and take its dice off the board (the
+        new game's first roll is still to come)."""
+        session = self.table.require_session()
+        end_banner = presentation(session.game).game_end_banner
+        news = None if end_banner is None else end_banner(before, session.state)
+        if news is None:
+            return
+        # at least one pass of the words shown, measured by the banner itself
+        least = self.table.options.match_banner_s
+        self.table.flash(table_scenes.spoken(session, news), least)
+        self.table.motion.last_dice = None
 
     def finish_move(self) -> None:
         self.table.motion.moving = None

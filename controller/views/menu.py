@@ -158,6 +158,9 @@ def _draw_entry(
     letters on a green band."""
     t, since = scene.t, scene.since
     if scene.cursor >= len(scene.seats):
+        if scene.problem is not None:  # why it cannot begin, in the error colour
+            draw_text(image, box, scene.problem, SEAT["red"], t, font, since=since)
+            return
         draw_text(image, box, _("start"), BLACK, t, font, START_INK, since)
         return
     if scene.cursor < 0:

@@ -15,7 +15,13 @@ from controller.games.backgammon.offer_words import offer_words
 from controller.games.backgammon.record import record_extras
 from controller.games.backgammon.rule_rows import PresetWords, setup_rows
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
-from controller.games.backgammon.words import hint_words, opening_words, step_words
+from controller.games.backgammon.words import (
+    hint_words,
+    opening_words,
+    result_words,
+    situation_words,
+    step_words,
+)
 from controller.games.presentation import BoardView, Presentation, register_presentation
 from rules.backgammon.engine import BackgammonState, Play
 from rules.backgammon.facts import checker_steps
@@ -60,6 +66,8 @@ register_presentation(
         setup_rows=setup_rows,
         move_words=offer_words,
         hint_words=hint_words,
+        situation_words=situation_words,
+        result_words=result_words,
         checker_steps=checker_steps,
         checker_entry=checker_entry,
         record_extras=record_extras,

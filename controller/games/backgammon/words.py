@@ -8,10 +8,22 @@ through the catalog so that the table can speak German.
 
 from __future__ import annotations
 
+import re
+
 from controller.games.presentation import colour_name, notation_words
-from controller.i18n import _
-from rules.backgammon.engine import PLAYERS, Play
-from rules.backgammon.facts import CubeDecision, cube_decision
+from controller.i18n import _, ngettext
+from rules.backgammon.engine import (
+    BACKGAMMON,
+    BEAVER,
+    DOUBLE,
+    GAMMON,
+    PLAYERS,
+    RESIGNED,
+    TAKE,
+    BackgammonState,
+    Play,
+)
+from rules.backgammon.facts import CubeDecision, checkers_moved, cube_decision
 from rules.backgammon.hint import hint_evaluation
 from rules.backgammon.moves import BAR
 from rules.core import Dice, Move, State
@@ -27,10 +39,19 @@ def cube_words(decision: CubeDecision) -> str:
     return _("drop (give up the game)")
 
 
+def play_words(play: Play) -> str:
+    """A play's notation with its bar and its bearing off in the players' words
+    ("bar/22", "6/off(2)" in German "Bar/22", "6/raus(2)")."""
+    words = {"bar": _("bar"), "off": _("off")}
+    return re.sub(r"\b(bar|off)\b", lambda found: words[found.group(1)], play.notation)
+
+
 def move_words(state: State, move: Move) -> str:
-    """ "checkers 24/20 13/10" for a play, the cube decision in words, else the notation."""
+    """ "checkers 24/20 13/10" for a play ("checker bar/22" for one checker), the cube
+    decision in words, else the notation."""
     if isinstance(move, Play):
-        return _("checkers {play}").format(play=move.notation)
+        count = checkers_moved(move)
+        return ngettext("checker {play}", "checkers {play}", count).format(play=play_words(move))
     decision = cube_decision(move)
     if decision is not None:
         return cube_words(decision)
@@ -75,3 +96,50 @@ def hint_words(state: State, move: Move) -> str:
         gammon=round(100 * win_g),
         lose_gammon=round(100 * lose_g),
     )
+
+
+def side_name(seat: int) -> str:
+    """A side by the colour it is drawn in (orange, blue)."""
+    return colour_name("backgammon", PLAYERS[seat])
+
+
+def situation_words(state: State) -> str | None:
+    """What a cube decision or an answer to a resignation is about, in place of the
+    dice beside the board (the last roll, often the opponent's): who doubled and to
+    what, who resigns; None while a player moves with the dice."""
+    if not isinstance(state, BackgammonState):
+        return None
+    if state.offer:
+        return _("{side} resigns").format(side=side_name(state.turn))
+    if state.phase == DOUBLE:
+        return _("before the roll, the cube at {cube}").format(cube=state.cube)
+    if state.phase == TAKE:
+        return _("{side} doubles to {cube}").format(side=side_name(state.turn), cube=2 * state.cube)
+    if state.phase == BEAVER:
+        return _("{side} beavers: the cube to {cube}").format(
+            side=side_name(1 - state.turn), cube=2 * state.cube
+        )
+    return None
+
+
+def result_words(state: State) -> str:
+    """How the last game ended: the points and their kind ("2 points, gammon"), and at
+    a match's end the final score; empty before the end."""
+    if not isinstance(state, BackgammonState) or not state.results:
+        return ""
+    _winner, points, kind = state.results[-1]
+    words = ngettext("{points} point", "{points} points", points).format(points=points)
+    level = kind - RESIGNED if kind > RESIGNED else kind
+    how = {GAMMON: _("gammon"), BACKGAMMON: _("backgammon")}.get(level)
+    if kind == 0:
+        how = _("the double dropped")
+    elif kind > RESIGNED:
+        how = _("resigned") if how is None else _("resigned, {level}").format(level=how)
+    if how is not None:
+        words += f", {how}"
+    if state.match_length:
+        white, black = state.score
+        words += _(" · final score: {white_side} {white}, {black_side} {black}").format(
+            white_side=side_name(0), white=white, black_side=side_name(1), black=black
+        )
+    return words

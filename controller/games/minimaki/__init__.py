@@ -5,7 +5,12 @@ ends in "you won!" or "you lost"."""
 from __future__ import annotations
 
 from controller.games.minimaki.text_board import MINIMAKI_LEGEND, render_minimaki
-from controller.games.minimaki.words import dice_words, move_words
+from controller.games.minimaki.words import (
+    dice_words,
+    game_end_banner,
+    move_words,
+    result_words,
+)
 from controller.games.presentation import (
     BoardView,
     CatalogWords,
@@ -51,9 +56,12 @@ register_presentation(
         ),
         move_words=move_words,
         dice_words=dice_words,
+        result_words=result_words,
+        game_end_banner=game_end_banner,
         hint=True,
         dice_roll_themselves=True,
         solo_standing="black",
+        fewest_players_first=True,
         menu_place=4,
     ),
 )

@@ -16,7 +16,7 @@ from controller.games.presentation import (
     register_presentation,
 )
 from controller.games.track.text_board import render_track_game, track_legend
-from controller.games.track.words import move_words
+from controller.games.track.words import move_words, opening_tie
 from controller.i18n import N_
 from rules.core import State
 from rules.track.engine import MaednState
@@ -77,8 +77,13 @@ register_presentation(
         text_legend=track_legend(home_circles=True),
         places=places,
         move_words=move_words,
+        opening_tie=opening_tie,
         preset_names=CatalogWords(
-            {"classic": N_("classic"), "lingo": N_("Lingo"), "schmidt": N_("Schmidt")}
+            {
+                "classic": N_("classic"),
+                "lingo": N_("Ärgern (house rules)"),
+                "schmidt": N_("Schmidt (the box's rules)"),
+            }
         ),
         menu_place=1,
     ),

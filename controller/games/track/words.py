@@ -30,16 +30,19 @@ def spot_words(where: Spot, *, start: bool) -> str:
 
 
 def victim(state: State, move: Move) -> str | None:
-    """The player whose piece ``move`` sends home, if it captures."""
+    """The player whose piece ``move`` sends home, if it captures: the mover itself
+    where a house rule lets a piece capture its own (Ärgern house rule 7)."""
     if not isinstance(state, MaednState) or not isinstance(move, TrackMove) or not move.capture:
         return None
     after = state.apply(move)
     if not isinstance(after, MaednState):
         return None
+    mover = state.current_player
     for player in state.players:
-        if player == state.current_player:
-            continue
-        if after.progress(player).count(-1) > state.progress(player).count(-1):
+        waiting = state.progress(player).count(-1)
+        if player == mover and spot(move.src).area is Area.HOME:
+            waiting -= 1  # the mover's entering piece leaves home
+        if after.progress(player).count(-1) > waiting:
             return player
     return None
 
@@ -48,12 +51,29 @@ def move_words(state: State, move: Move) -> str:
     """ "piece on 12 → 17", and whose piece a capture hits: ", captures green"."""
     if not isinstance(move, TrackMove):
         return notation_words(move)
-    words = _("{src} → {dst}").format(
-        src=spot_words(spot(move.src), start=True), dst=spot_words(spot(move.dst), start=False)
-    )
+    if spot(move.src).area is Area.HOME:
+        words = _("piece enters its start field")
+    else:
+        words = _("{src} → {dst}").format(
+            src=spot_words(spot(move.src), start=True), dst=spot_words(spot(move.dst), start=False)
+        )
     if not move.capture:
         return words
     hit = victim(state, move)
     if hit is None:
         return words + _(", captures")
+    if hit == state.current_player:
+        return words + _(", captures its own piece")
     return words + _(", captures {colour}").format(colour=colour_name(state.game.name, hit))
+
+
+def opening_tie(state: State) -> tuple[str, ...]:
+    """Read in the state just after an opening throw: the players whose throws tied
+    for the highest and who throw again (a new round of the opening has no throws
+    yet); empty otherwise."""
+    if not isinstance(state, MaednState) or state.opening is None:
+        return ()
+    contenders, rolls = state.opening
+    if rolls:
+        return ()
+    return tuple(state.players[i] for i in contenders)
