@@ -18,6 +18,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from controller import setup_memory
 from controller.bot_worker import BotWorker
 from controller.config import Config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
@@ -91,6 +92,8 @@ class Appliance:
         self.poweroff_requested = False
         self.farewell_s = farewell_s
         options = options or table_options(config)
+        if state_dir is not None and not options.last_setups:
+            options = dataclasses.replace(options, last_setups=setup_memory.read(state_dir))
         seats = options.seat_count
 
         def history(

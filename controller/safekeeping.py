@@ -15,12 +15,13 @@ import errno
 import logging
 from collections.abc import Callable, Sequence
 
+from controller import setup_memory
 from controller.history.keeper import HistoryKeeper
 from controller.i18n import N_, _
 from controller.persistence import SaveStore
 from controller.session import Session
 from controller.state_dir import is_usable_directory, report_unusable
-from controller.table.effects import Effect, Record, Save
+from controller.table.effects import Effect, Record, RememberSetups, Save
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +104,20 @@ class Safekeeping:
             elif isinstance(effect, Save):
                 self.latest = effect.session
                 saves = True
+            elif isinstance(effect, RememberSetups):
+                self.remember(effect)
         if saves:
             self.save(self.latest)
+
+    def remember(self, effect: RememberSetups) -> None:
+        """Keep the last setups; a disk that refuses costs only that memory (the save's
+        own failures are what the panel warns about)."""
+        if self.store is None:
+            return
+        try:
+            setup_memory.write(self.store.directory, effect.setups)
+        except OSError as exc:
+            log.warning("the last setups were not kept: %s", exc)
 
     def retry(self, now: float) -> None:
         """Try the save (and the records) again if a retry is due; also while nobody

@@ -4,11 +4,14 @@ setup that cannot begin says so on "start", and the words are the rule texts' ow
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 import rules
+from controller import setup_memory
 from controller.events import BotRequest
 from controller.i18n import DEFAULT, use
 from controller.machine import Mode
@@ -19,6 +22,7 @@ from controller.table import Table, TableOptions
 from rules.core import State
 from rules.minimaki.facts import Loss, loss
 from tests.helpers import track_position
+from tests.panel_words import WordWatch
 from tests.test_table import backgammon_position, options, press, run_until
 from tests.test_table_resign import LOST_FOR_BLACK, long_system_press, tap_system
 
@@ -308,3 +312,95 @@ def test_rule_set_names_and_the_ok_form(german: None) -> None:
     table.start_session(session)
     assert status(table) == "rot (Platz 1): OK: würfeln"
 
+
+# -- the last setup, kept in the state directory --------------------------------------
+
+
+def _open_setup(watch: WordWatch, game: str) -> None:
+    table = watch.table
+    while table.menu.item.game != game:
+        watch.press(0, "next")
+    watch.press(0, "ok")
+    assert table.state is Mode.SETUP
+
+
+def _start(watch: WordWatch) -> None:
+    table = watch.table
+    while table.menu.entry != len(table.menu.kinds):
+        watch.press(0, "next")
+    watch.press(0, "ok")
+    assert table.session is not None
+
+
+def test_setup_starts_from_the_last_choice_after_a_restart(tmp_path: Path) -> None:
+    first = WordWatch(tmp_path, seats=("human", "bot", "bot", "bot"))
+    try:
+        first.start()
+        _open_setup(first, "kleiner_aerger")
+        assert first.table.menu.kinds == ["human", "bot", "bot", "bot"]
+        for seat in (1, 3):  # two-handed: blue and yellow are set free
+            while first.table.menu.entry != seat:
+                first.press(0, "next")
+            first.press(0, "ok")
+        assert first.table.menu.kinds == ["human", "empty", "bot", "empty"]
+        _start(first)
+        first.hold(None, "system")
+        first.press(0, "ok")  # back to the menu (the game is dropped)
+        assert first.table.state is Mode.MENU
+    finally:
+        first.close()
+    kept = json.loads((tmp_path / setup_memory.NAME).read_text(encoding="utf-8"))
+    assert kept["kleiner_aerger"] == {
+        "preset": "standard",
+        "seats": ["human", "empty", "bot", "empty"],
+    }
+    again = WordWatch(tmp_path, seats=("human", "bot", "bot", "bot"))
+    try:
+        again.start()
+        _open_setup(again, "kleiner_aerger")
+        assert again.table.menu.kinds == ["human", "empty", "bot", "empty"]
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{not json",
+        b"\xff\xfe\x00",
+        b"[1, 2, 3]",
+        b'{"kleiner_aerger": {"preset": "nonsense", "seats": ["human"]}}',
+        b'{"kleiner_aerger": {"preset": "standard", "seats": ["human", "dragon"]}}',
+        b'{"kleiner_aerger": {"preset": "standard", "seats": ["human", "bot"]}}',
+        b'{"kleiner_aerger": 7, "no_such_game": {"preset": "x", "seats": []}}',
+    ],
+)
+def test_a_broken_setup_file_costs_only_the_memory(tmp_path: Path, content: bytes) -> None:
+    (tmp_path / setup_memory.NAME).write_bytes(content)
+    watch = WordWatch(tmp_path, seats=("human", "bot", "bot", "bot"))
+    try:
+        watch.start()
+        _open_setup(watch, "kleiner_aerger")
+        assert watch.table.menu.kinds == ["human", "bot", "bot", "bot"]  # the defaults
+        _start(watch)
+        watch.settle()
+    finally:
+        watch.close()
+    kept = json.loads((tmp_path / setup_memory.NAME).read_text(encoding="utf-8"))
+    assert kept == {
+        "kleiner_aerger": {"preset": "standard", "seats": ["human", "bot", "bot", "bot"]}
+    }
+
+
+def test_a_setup_file_that_is_a_directory_is_no_memory_and_play_goes_on(tmp_path: Path) -> None:
+    (tmp_path / setup_memory.NAME).mkdir()
+    watch = WordWatch(tmp_path, seats=("human", "bot", "bot", "bot"))
+    try:
+        watch.start()
+        _open_setup(watch, "kleiner_aerger")
+        _start(watch)
+        watch.settle()
+        assert watch.table.session is not None
+    finally:
+        watch.close()
+    assert not list(tmp_path.glob(".setups-*.tmp"))

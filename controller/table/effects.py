@@ -47,7 +47,15 @@ class Record:
     outcome: str
 
 
-Effect = Save | Record
+@dataclass(frozen=True)
+class RememberSetups:
+    """Keep each game's last setup (rule set, seats) for the next start
+    (:mod:`controller.setup_memory`)."""
+
+    setups: dict[str, tuple[str, tuple[str, ...]]]
+
+
+Effect = Save | Record | RememberSetups
 
 
 class Outbox:
@@ -80,14 +88,18 @@ class Outbox:
         self.recorded = session
         self.waiting.append(Record(session, outcome))
 
+    def remember(self, setups: dict[str, tuple[str, tuple[str, ...]]]) -> None:
+        self.waiting.append(RememberSetups(dict(setups)))
+
     def records_waiting(self) -> bool:
         return any(isinstance(effect, Record) for effect in self.waiting)
 
     def take(self) -> list[Effect]:
         """The queue, emptied: the records in their order, then the last save (a
         finished game is in the history before its last save; a save holds the whole
-        game, so only the newest counts)."""
+        game, so only the newest counts), then the newest setups to remember."""
         waiting, self.waiting = self.waiting, []
         records: list[Effect] = [e for e in waiting if isinstance(e, Record)]
         saves = [e for e in waiting if isinstance(e, Save)]
-        return records + saves[-1:]
+        setups = [e for e in waiting if isinstance(e, RememberSetups)]
+        return records + saves[-1:] + setups[-1:]

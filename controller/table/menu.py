@@ -36,6 +36,8 @@ class MenuRoom:
         """Setup: the rule set chosen."""
         self.pages: tuple[StatisticsPage, ...] = ()
         self.page = 0
+        self.remembered: dict[str, tuple[str, tuple[str, ...]]] = dict(options.last_setups)
+        """Each game's last setup (rule set, seats), the one a game was begun with."""
 
     @property
     def item(self) -> MenuItem:
@@ -48,11 +50,25 @@ class MenuRoom:
         self.index = (self.index + 1) % len(self.options.menu)
 
     def open_setup(self) -> None:
-        """Setup starts at the entry's rule set, with the configured seats."""
+        """Setup starts from the game's last setup where there is one that still fits
+        (the same number of seats), else at the entry's rule set with the configured
+        seats."""
         item = self.item
         self.preset = item.preset
         self.kinds = self.default_kinds(item.game, item.preset)
+        last = self.remembered.get(item.game)
+        if last is not None and last[0] in rules.presets(item.game):
+            preset, kinds = last
+            if len(kinds) == len(self.default_kinds(item.game, preset)):
+                self.preset, self.kinds = preset, list(kinds)
         self.entry = self.first_entry()
+
+    def remember(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """The game being begun is the one setup starts from next time; returns every
+        game's last setup."""
+        item = self.item
+        self.remembered[item.game] = (self.preset or item.preset, tuple(self.kinds))
+        return dict(self.remembered)
 
     def first_entry(self) -> int:
         """The first rule row (``setup_rows``: negative, before the seats), else 0."""

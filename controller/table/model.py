@@ -216,7 +216,9 @@ class Table(Triggers, Entering, SideButtons):
             # that would outlive setup and run over the next game's first line
             self.play_cue("error")
         else:
-            self.start_session(self.menu.new_session())
+            session = self.menu.new_session()
+            self.outbox.remember(self.menu.remember())
+            self.start_session(session)
         self.since = self.time.now
 
     def roll_next(self, event: ButtonEvent | None = None) -> None:

@@ -76,6 +76,9 @@ class TableOptions:
     """Frame pacing of the farewell animation at shutdown (the table's own frames are
     drawn exactly when the picture changes)."""
     menu: tuple[MenuItem, ...] = field(default_factory=default_menu)
+    last_setups: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Each game's last setup (rule set, seats), read from the state directory at
+    start (:mod:`controller.setup_memory`): setup starts from it."""
 
 
 FAST_PACE: dict[str, float] = {

@@ -1,0 +1,98 @@
+"""The last setup of each game (its rule set and who sits where), kept in the state
+directory so that it survives a restart.
+
+Why: a family that plays two-handed Kleiner Ärger would otherwise set two seats to
+"empty" before every game. Setup starts from the game's last choice instead
+(:class:`controller.table.menu.MenuRoom`). The file is a convenience, never a reason to
+stop: one that is missing, unreadable, too big, not JSON or not what this module writes
+is one line in the log and counts as no memory; entries for games, rule sets or seat
+kinds this version does not know are dropped one by one. It is written atomically (a
+temporary file, fsync, rename), so a pulled plug leaves the old file or the new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+import rules
+from controller.session import SEAT_KINDS
+
+log = logging.getLogger(__name__)
+
+NAME = "setups.json"
+MAX_BYTES = 64 * 1024
+"""A file bigger than this is not ours (a few games' setups are a few hundred bytes)."""
+
+Setup = tuple[str, tuple[str, ...]]
+"""A game's last setup: the rule set (preset) and each seat's kind."""
+
+
+def read(directory: Path) -> dict[str, Setup]:
+    """The setups kept in ``directory``; empty where there are none to trust."""
+    path = directory / NAME
+    for stale in _stale_temporaries(directory):
+        with contextlib.suppress(OSError):
+            stale.unlink()  # a write a pulled plug cut short
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            log.warning("%s: too big to be the last setups; setup starts afresh", path)
+            return {}
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, RecursionError) as exc:
+        log.warning("%s: unreadable (%s); setup starts afresh", path, type(exc).__name__)
+        return {}
+    if not isinstance(data, dict):
+        log.warning("%s: not the last setups; setup starts afresh", path)
+        return {}
+    setups: dict[str, Setup] = {}
+    for game, entry in data.items():
+        setup = _setup(game, entry)
+        if setup is not None:
+            setups[game] = setup
+    return setups
+
+
+def _stale_temporaries(directory: Path) -> list[Path]:
+    try:
+        return list(directory.glob(".setups-*.tmp"))
+    except OSError:
+        return []
+
+
+def _setup(game: object, entry: object) -> Setup | None:
+    if not isinstance(game, str) or game not in rules.game_names() or not isinstance(entry, dict):
+        return None
+    preset, seats = entry.get("preset"), entry.get("seats")
+    if not isinstance(preset, str) or preset not in rules.presets(game):
+        return None
+    if not isinstance(seats, list) or not seats or len(seats) > 16:
+        return None
+    if not all(isinstance(kind, str) and kind in SEAT_KINDS for kind in seats):
+        return None
+    return preset, tuple(seats)
+
+
+def write(directory: Path, setups: Mapping[str, Setup]) -> None:
+    """Keep ``setups`` in ``directory`` (atomically); raises OSError as the disk does."""
+    content = {
+        game: {"preset": preset, "seats": list(seats)} for game, (preset, seats) in setups.items()
+    }
+    fd, temp = tempfile.mkstemp(prefix=".setups-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(content, handle, ensure_ascii=False, sort_keys=True)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, directory / NAME)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+        raise
