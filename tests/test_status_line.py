@@ -157,7 +157,7 @@ def test_move_words_of_every_game() -> None:
     assert move_words(capture, rules.PASS) == "pass (no move)"
     minimaki = minimaki_midgame()
     steps = {move_words(minimaki, m) for m in minimaki.legal_moves()}
-    assert "step row 4, column 3 → row 3, column 3" in steps
+    assert "to row 3, column 3" in steps
     start = rules.get_game("minimaki").new_state()
     assert move_words(start, start.legal_moves()[2]) == "start on row 6, column 3"
     backgammon = rules.get_game("backgammon").new_state().roll((3, 1))
@@ -183,8 +183,8 @@ def test_backgammon_and_minimaki_dice() -> None:
     solo.state = mini
     step = mini.legal_moves()[0]
     text = describe(Mode.CHOOSE, Scene(mini, 0.0, preview=step, dice=(2, 5), hint=step), solo)
-    assert text.startswith("red (seat 1): black rolled 2 5 — step ")
-    assert "· best: step" in text
+    assert text.startswith("red (seat 1): black rolled 2 5 — to row ")
+    assert "· best: to row" in text
 
 
 def test_a_backgammon_play_entered_checker_by_checker_is_described_step_by_step() -> None:

@@ -24,7 +24,9 @@ def field_words(field: Field) -> str:
 
 def move_words(state: State, move: Move) -> str:
     if isinstance(move, Step):
-        return _("step {src} → {dst}").format(src=field_words(move.src), dst=field_words(move.dst))
+        # red is the one piece that steps: where to is the news (the line stays short
+        # enough for the hint to follow it at 80 columns)
+        return _("to {field}").format(field=field_words(move.dst))
     if isinstance(move, Place):
         field = field_words((move.row, move.col))
         if placed(move) is Placed.RED_START:
