@@ -325,11 +325,14 @@ def winner_words(scene: Scene, session: Session) -> str:
 def game_over_words(scene: Scene, session: Session) -> str:
     """Who won, as the panel says it ("you win!", "bot wins", "orange wins", "you
     lost"), then the places of the others, then what the game says of its end (the
-    points won and how, a match's final score)."""
+    points won and how, a match's final score): the panel's standings where the scene
+    has them, which say all of that."""
     words = winner_words(scene, session)
+    if scene.result:
+        return words
     result = presentation(session.game).result_words
     end = result(scene.state) if result is not None and scene.state.is_terminal() else ""
-    return f"{words}: {end}" if end else words
+    return f"{words}, {end}" if end else words
 
 
 def opening_words(scene: Scene, session: Session) -> str:

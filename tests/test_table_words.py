@@ -127,7 +127,9 @@ def test_the_end_of_a_game_says_the_points_and_names_ok_once() -> None:
     press(table, 0, "ok")  # 1/off: the only play, white wins a gammon
     run_until(table, lambda: table.state is Mode.GAME_OVER and not table.motion.length)
     line = status(table)
-    assert line.startswith("you win!: 2 points, gammon"), line
+    assert line.startswith("you win!, 2 points, gammon"), line
+    panel = table.scene().result  # type: ignore[union-attr]
+    assert [standing.text.strip() for standing in panel] == ["you win!", "2 points, gammon"]
     assert line.count("OK") == 1, line
 
 
@@ -296,7 +298,9 @@ def test_a_lost_solitaire_says_why(
     session.state = over
     table.start_session(session)
     run_until(table, lambda: table.state is Mode.GAME_OVER)
-    assert status(table).startswith(f"you lost: in round 1, {words}"), status(table)
+    assert status(table).startswith(f"you lost, in round 1, {words}"), status(table)
+    panel = table.scene().result  # type: ignore[union-attr]
+    assert any(words in standing.text for standing in panel)  # the table without a screen
 
 
 # -- German a family knows ------------------------------------------------------------

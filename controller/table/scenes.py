@@ -269,28 +269,36 @@ def setup_scene(table: Shown) -> SetupScene:
 
 def standings(table: Shown) -> tuple[Standing, ...]:
     """The game-over words: who won, in words and in the winner's colour, then the
-    places of the others where more than two played. Mini-Maki alone says won or
-    lost."""
+    places of the others where more than two played, then how the game ended where
+    the game says so (the points, a match's final score, why a Mini-Maki was lost).
+    Mini-Maki alone says won or lost."""
     session = require(table)
     state = session.state
     players = list(session.kinds)
     lost_colour = presentation(session.game).solo_standing
+    said = presentation(session.game).result_words
+    end = said(state) if said is not None else ""
     if lost_colour is not None and len(players) == 1:
         (alone,) = players
         won = state.winners()[:1] == (alone,)
         colour = alone if won else lost_colour
         if session.kinds[alone] == "human":
-            return (Standing(_("you won!") if won else _("you lost"), colour),)
-        text = _("{player} won!") if won else _("{player} lost")
-        return (Standing(text.format(player=player_name(session, alone)), colour),)
+            text = _("you won!") if won else _("you lost")
+        else:
+            text = (_("{player} won!") if won else _("{player} lost")).format(
+                player=player_name(session, alone)
+            )
+        return (Standing(text, colour), *((Standing(end, colour),) if end else ()))
     order = places(state, players)
     first = player_name(session, order[0])
     you = names.seat_role(order[0], session.kinds) == "you"
-    said = _("you win!") if you else _("{player} wins").format(player=first)
-    words = [Standing(said, order[0])]
+    winner = _("you win!") if you else _("{player} wins").format(player=first)
+    words = [Standing(winner, order[0])]
     if len(order) > 2:
         for place, player in enumerate(order[1:], start=2):
             words.append(Standing(f"  {place}. {player_name(session, player)}", player))
+    if end:
+        words.append(Standing(f"  {end}", order[0]))
     return tuple(words)
 
 
