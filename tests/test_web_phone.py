@@ -57,7 +57,7 @@ def phone(driver: Any, width: int, height: int) -> None:
     """Make the browser's screen a phone's: that many CSS pixels, touch, mobile."""
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True},
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
     )
 
 
@@ -168,6 +168,23 @@ def test_the_phone_seats_buttons_stay_on_the_first_screen_in_one_place(
         assert {name: rect(browser, name) for name in places} == places
         browser.save_screenshot(str(shots(tmp_path) / f"phone-seat-{width}x{height}.png"))
         assert not browser.find_element("id", "press-message").text
+
+        # Space on NEXT presses and releases it, as the seat's own NEXT
+        events = table.rig.app.events
+        while len(events):
+            events.get(0)
+        browser.find_element("id", "btn-next").send_keys(Keys.SPACE)
+        pressed: list[tuple[int | None, str, str]] = []
+
+        def next_pressed() -> bool:
+            while len(events):
+                event = events.get(0)
+                if isinstance(event, ButtonEvent):
+                    pressed.append((event.seat, event.button, event.kind))
+            return "up" in [kind for _seat, _button, kind in pressed]
+
+        wait_for(next_pressed, "NEXT from the keyboard")
+        assert pressed[:2] == [(0, "next", "down"), (0, "next", "up")], pressed
     finally:
         table.close()
 
@@ -296,7 +313,7 @@ def test_the_history_fits_a_phone_opens_from_the_keyboard_and_speaks_german(
             ),
             "the move list following the step",
         )
-        browser.execute_script("document.getElementById('replay').scrollIntoView()")
+        browser.execute_script("document.getElementById('detail-title').scrollIntoView()")
         browser.save_screenshot(str(shots(tmp_path) / "replay-phone.png"))
     finally:
         table.close()
