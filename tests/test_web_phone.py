@@ -261,6 +261,47 @@ def test_a_game_started_from_setup_with_another_phone_seat_moves_the_buttons_to_
         table.close()
 
 
+def test_a_press_the_table_refuses_is_answered_beside_the_buttons(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Setup has started a game with the phone at another seat, and the table has not
+    begun it yet: a press for the old seat is refused, and the page says so beside the
+    buttons, in German, and plays the new seat from then on."""
+    path = config_file(tmp_path)
+    table = ServedTable(seats=("human", "bot", "human", "human"), config_path=path, language="de")
+    try:
+        table.rig.start()  # the menu
+        table.rig.app.loop.draw()
+        phone(browser, 360, 640)
+        pair_german(browser, table)
+
+        async def start_from_setup() -> Any:
+            async with client_session() as client:
+                csrf = await pair(client, table)
+                values = {"game": "maedn", "seats": ["bot", "phone", "empty", "empty"]}
+                return await setup_post(client, table, csrf, {"action": "start", "values": values})
+
+        assert run(start_from_setup())[0] == 200
+        browser.find_element("id", "btn-ok").click()  # the table is still in its menu
+        said = wait_for(lambda: browser.find_element("id", "press-message").text, "the answer")
+        assert said == "Dieser Platz wird in diesem Spiel nicht vom Handy aus gespielt."
+        assert on_screen(rect(browser, "press-message"))
+        wait_for(
+            lambda: browser.find_element("id", "phone-seat").get_attribute("value") == "1",
+            "the phone seat read again",
+        )
+        browser.save_screenshot(str(shots(tmp_path) / "phone-refused.png"))
+        wait_for(lambda: table.rig.app.table.session, "the game", table)
+        table.rig.app.loop.draw()
+        wait_for(
+            lambda: not browser.find_element("id", "press-message").text,
+            "the answer gone with the new game",
+            table,
+        )
+    finally:
+        table.close()
+
+
 def test_the_history_fits_a_phone_opens_from_the_keyboard_and_speaks_german(
     browser: Any, tmp_path: Path
 ) -> None:

@@ -11,10 +11,17 @@ function fill(select, values, labels, chosen) {
   });
 }
 
+// A rule set by its name in the page's language (the server sends its id).
+function presetName(game, preset) {
+  const key = "preset." + game + "." + preset;
+  const found = t(key);
+  return found === key ? preset : found;
+}
+
 function showPresets(chosen) {
   const game = $("game").value;
   const presets = choices.games[game] || [];
-  const name = (preset) => { const key = "preset." + game + "." + preset; const found = t(key); return found === key ? preset : found; };
+  const name = (preset) => presetName(game, preset);
   fill($("preset"), ["", ...presets], [t("setup.default_preset", { preset: name(choices.default_presets[game]) }), ...presets.map(name)], chosen);
 }
 
@@ -62,7 +69,7 @@ async function send(action) {
   const marked = showErrors(data.errors);
   if (status === 200) {
     $("setup-message").textContent = action === "save" ? t("setup.saved", { path: data.saved })
-      : t("setup.started", { game: choices.titles[data.started] || data.started, preset: t("preset." + data.started + "." + data.preset) });
+      : t("setup.started", { game: choices.titles[data.started] || data.started, preset: presetName(data.started, data.preset) });
   } else if (!data.errors) {
     $("setup-message").textContent = data.error || t("setup.refused");
   } else {
