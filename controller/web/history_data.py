@@ -3,8 +3,11 @@
 Every function here opens the database read-only (``HistoryStore.open(create=False)``:
 nothing is created or moved aside from the page), does its work and closes it again,
 on one of the server's worker threads, so a long list never holds up the live stream.
-A *player* is a seat's colour and who played it ("red human", "blue bot (strong)"):
-the table knows no names.
+A *player* is the colour a side is drawn in and who played it ("orange human", "blue
+bot (strong)"): the table knows no names, and the panel and the Live page call
+Backgammon's white orange. Everything here is ids (games, rule sets, colours, kinds);
+the page puts them into its language with the words :mod:`controller.web.page_words`
+hands it.
 """
 
 from __future__ import annotations
