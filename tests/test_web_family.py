@@ -101,8 +101,10 @@ def test_every_id_the_server_sends_has_a_german_word() -> None:
     assert german["preset.kleiner_aerger.standard"] == "Standard"
     assert (german["bot.random"], german["bot.strong"]) == ("leicht", "stark")
     assert (german["colour.orange"], german["colour.blue"]) == ("orange", "blau")
-    for notation in ("roll", "double", "take", "drop", "accept", "beaver", "pass"):
-        assert german[f"move.{notation}"] != words("en")[f"move.{notation}"], notation
+    for notation in ("roll", "double", "take", "drop", "accept", "beaver"):
+        key = f"move.backgammon.{notation}"
+        assert german[key] != words("en")[key], notation
+    assert german["move.pass"] == "kann nicht ziehen"
     assert german["live.live"] == "verbunden"
 
 

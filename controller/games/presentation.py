@@ -126,6 +126,10 @@ class Presentation:
     lost game shows in this colour (the side the rules play against the player)."""
     menu_place: int = 100
     """Where the game stands in the menu (lower first; equal places sort by name)."""
+    replay_words: Mapping[str, str] = field(default_factory=dict)
+    """The moves the rules name by a word, not a position (the cube's, a resignation),
+    as the companion page's replay says them: notation -> English, marked ``N_`` and
+    translated into the page's language."""
     decision_rolls: Callable[[Move], bool] | None = None
     """A decision whose press also throws the dice (Backgammon's "roll" instead of a
     double); None: none does."""

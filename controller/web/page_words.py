@@ -27,7 +27,7 @@ from functools import cache
 import rules
 from controller import i18n
 from controller.config import PLAYERS
-from controller.games import preset_name_in, title
+from controller.games import presentation, preset_name_in, title
 from controller.i18n import N_
 
 WORDS: dict[str, str] = {
@@ -158,21 +158,9 @@ WORDS: dict[str, str] = {
 
 BOT_WORDS = {"random": N_("easy"), "strong": N_("strong")}
 """The bots' kinds as Setup and the History name them (``bot.<kind>``)."""
-MOVE_WORDS = {
-    "roll": N_("rolls instead of doubling"),
-    "double": N_("doubles"),
-    "take": N_("takes the cube"),
-    "drop": N_("drops the cube (gives up the game)"),
-    "beaver": N_("beavers: takes and redoubles"),
-    "pass": N_("cannot move"),
-    "accept": N_("accepts the resignation"),
-    "reject": N_("rejects the resignation, plays on"),
-    "resign single": N_("resigns a single game"),
-    "resign gammon": N_("resigns a gammon"),
-    "resign backgammon": N_("resigns a backgammon"),
-}
-"""A replay's moves that are words, not board positions (``move.<notation>``): the
-rules' own names for the cube and the resignations."""
+PASS = N_("cannot move")
+"""A replay's pass (``move.pass``), in every game; a game's own words for the moves it
+names by a word are ``move.<game>.<notation>`` (its presentation's ``replay_words``)."""
 COLOURS = ("red", "blue", "green", "yellow", "orange", "white", "black", "sky", "purple")
 """The colours a side is drawn in, named as the panel names them (``colour.<name>``)."""
 
@@ -228,8 +216,7 @@ def words(language: str) -> dict[str, str]:
         found[f"language.{code}"] = name
     for kind, word in BOT_WORDS.items():
         found[f"bot.{kind}"] = catalog.gettext(word)
-    for notation, word in MOVE_WORDS.items():
-        found[f"move.{notation}"] = catalog.gettext(word)
+    found["move.pass"] = catalog.gettext(PASS)
     for colour in COLOURS:
         found[f"colour.{colour}"] = catalog.pgettext("colour", colour)
     for side in ("player1", "player2"):
@@ -241,6 +228,8 @@ def words(language: str) -> dict[str, str]:
             if word == preset.replace("_", " "):  # a name of no family's own: the word
                 word = catalog.gettext(word)
             found[f"preset.{game}.{preset}"] = word
+        for notation, word in presentation(game).replay_words.items():
+            found[f"move.{game}.{notation}"] = catalog.gettext(word)
     return found
 
 

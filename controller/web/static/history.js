@@ -1,6 +1,6 @@
 // The History page: the kept games, a game's replay stepped frame by frame, statistics.
 "use strict";
-let current = null;  // {id, frames, moves}
+let current = null;  // {id, game, frames, moves}
 const SVG = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs, text) {
@@ -38,10 +38,15 @@ function resultText(game) {
   return game.winner ? t("history.won", { winner: colourName(game.winner_colour || game.winner) }) : t("history.finished");
 }
 
+// A move the rules name by a word ("double"), in the game's words; a position as is.
+function moveWord(notation) {
+  return word("move." + current.game + "." + notation, word("move." + notation, notation));
+}
+
 function moveText(move) {
   if (move.opening) return t("history.opening", { throws: move.opening.map(([side, die]) => colourName(side) + " " + die).join(", ") });
   if (move.dice) return colourName(move.player) + ": " + t("history.rolls", { dice: move.dice.join("-") });
-  return colourName(move.player) + ": " + word("move." + move.move, move.move);
+  return colourName(move.player) + ": " + moveWord(move.move);
 }
 
 function fillOnce(select, values, label) {
@@ -82,7 +87,7 @@ async function openGame(id) {
   try { data = await getJSON("/api/history/" + id); } catch (error) {
     $("history-message").textContent = error.message; return;
   }
-  current = { id, frames: data.frames, moves: data.moves };
+  current = { id, game: data.game.game, frames: data.frames, moves: data.moves };
   $("detail").hidden = false;
   $("detail-title").textContent = t("history.detail", { id, game: gameName(data.game.game), preset: presetName(data.game.game, data.game.preset), result: resultText(data.game) });
   $("download-json").href = "/api/history/" + id + "/game.json";
@@ -113,7 +118,7 @@ function step(number) {
   else if (n > 0) {
     what = t("history.step_of", {
       n, total, player: colourName(move.player),
-      what: move.dice ? t("history.rolls", { dice: move.dice.join("-") }) : word("move." + move.move, t("history.plays", { move: move.move })),
+      what: move.dice ? t("history.rolls", { dice: move.dice.join("-") }) : moveWord(move.move) !== move.move ? moveWord(move.move) : t("history.plays", { move: move.move }),
     });
   }
   $("step-text").textContent = what;
