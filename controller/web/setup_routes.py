@@ -136,11 +136,14 @@ class SetupRoutes:
         if not isinstance(game, str) or game not in rules.game_names():
             return None
         preset = preset or rules.default_preset(game)
-        if not isinstance(preset, str) or preset not in rules.presets(game):
+        if not isinstance(preset, str):
+            return None
+        try:
+            counts = rules.get_game(game, preset).player_counts
+        except rules.RulesError:  # no rule set of the game (composed ones are)
             return None
         seats = settings.seats_of(document)
         playing = sum(seat.get("player", "human") != "empty" for seat in seats)
-        counts = rules.get_game(game, preset).player_counts
         if playing in counts:
             return None
         return self.app.say(
