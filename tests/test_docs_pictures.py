@@ -40,7 +40,8 @@ def test_every_committed_picture_is_what_the_script_draws() -> None:
 def test_every_picture_the_docs_show_is_drawn() -> None:
     """Every picture the docs show is drawn by the script, except the companion page's
     screenshots (``img/web/``): a real browser takes those, in tests/test_web_browser.py
-    (``SPIELTISCH_SCREENSHOTS=docs/img/web``), so they only have to exist."""
+    and tests/test_web_phone.py (``SPIELTISCH_SCREENSHOTS=docs/img/web``), so they only
+    have to exist."""
     drawn = set(pictures())
     shown = set()
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:

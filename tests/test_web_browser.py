@@ -48,6 +48,11 @@ def downloads(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def browser(downloads: Path) -> Iterator[Any]:
+    yield from chromium(downloads)
+
+
+def chromium(downloads: Path) -> Iterator[Any]:
+    """A headless Chromium saving its downloads in ``downloads``, quit afterwards."""
     from selenium.webdriver.chrome.service import Service
 
     profile = tempfile.mkdtemp(prefix="spieltisch-chromium-")
@@ -221,7 +226,7 @@ def test_replay_a_finished_game_and_import_its_mat_in_gnubg(
         assert len(rows) == len(GAMES)
         wait_for(lambda: browser.find_elements("css selector", ".player .chi"), "the charts")
         browser.save_screenshot(str(shots / "history.png"))
-        backgammon = next(r for r in rows if "backgammon" in r.text)
+        backgammon = next(r for r in rows if "Backgammon" in r.text)
         backgammon.click()
         wait_for(lambda: browser.find_element("id", "detail").is_displayed(), "the game")
         image = browser.find_element("id", "replay")

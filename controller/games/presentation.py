@@ -137,6 +137,10 @@ class Presentation:
     players are a rule set of their own ("2 players"), not a seat switched on."""
     menu_place: int = 100
     """Where the game stands in the menu (lower first; equal places sort by name)."""
+    replay_words: Mapping[str, str] = field(default_factory=dict)
+    """The moves the rules name by a word, not a position (the cube's, a resignation),
+    as the companion page's replay says them: notation -> English, marked ``N_`` and
+    translated into the page's language."""
     decision_rolls: Callable[[Move], bool] | None = None
     """A decision whose press also throws the dice (Backgammon's "roll" instead of a
     double); None: none does."""
@@ -189,6 +193,17 @@ def preset_name(game: str, preset: str) -> str:
     return presentation(game).preset_names.get(preset, preset.replace("_", " "))
 
 
+def preset_name_in(game: str, preset: str, gettext: Callable[[str], str]) -> str:
+    """:func:`preset_name` in the language of ``gettext`` (a catalog's), not the
+    table's: the companion page may speak the browser's language."""
+    names = presentation(game).preset_names
+    in_catalog = getattr(names, "in_catalog", None)
+    if in_catalog is not None and preset in names:
+        word: str = in_catalog(preset, gettext)
+        return word
+    return preset_name(game, preset)
+
+
 class CatalogWords(Mapping[str, str]):
     """Words kept at import time (marked ``N_``) and translated when they are read: a
     family's rule-set names, shown in the language the table speaks at that moment."""
@@ -198,6 +213,11 @@ class CatalogWords(Mapping[str, str]):
 
     def __getitem__(self, key: str) -> str:
         return _(self._words[key])
+
+    def in_catalog(self, key: str, gettext: Callable[[str], str]) -> str:
+        """``key``'s word through ``gettext``: the companion page asks in the page's
+        language, which need not be the one the table speaks."""
+        return gettext(self._words[key])
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._words)

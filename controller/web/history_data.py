@@ -3,8 +3,11 @@
 Every function here opens the database read-only (``HistoryStore.open(create=False)``:
 nothing is created or moved aside from the page), does its work and closes it again,
 on one of the server's worker threads, so a long list never holds up the live stream.
-A *player* is a seat's colour and who played it ("red human", "blue bot (strong)"):
-the table knows no names.
+A *player* is the colour a side is drawn in and who played it ("orange human", "blue
+bot (strong)"): the table knows no names, and the panel and the Live page call
+Backgammon's white orange. Everything here is ids (games, rule sets, colours, kinds);
+the page puts them into its language with the words :mod:`controller.web.page_words`
+hands it.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from controller.games import presentation
 from controller.history.export import can_export_match, json_lines, match_text, replay
 from controller.history.record import HistoryEntry, Summary, seat_order
 from controller.history.stats import tally
 from controller.history.store import HistoryError, HistoryStore
 from controller.scene import Scene
 from controller.views import ViewLayoutError, check, render
+from controller.views.palette import ID_CYCLE_S
 from controller.web.dice_stats import test_faces
 from rules.playout import PlayStep
 
@@ -73,9 +78,22 @@ class Filters:
         return self.player is None or self.player in players_of(summary).values()
 
 
+def drawn(game: str, side: str | None) -> str | None:
+    """The colour ``side`` is drawn in on the panel (Backgammon's white is orange),
+    which is what the Live page and the panel call it."""
+    if side is None:
+        return None
+    return presentation(game).side_colours.get(side, side)
+
+
 def players_of(summary: Summary) -> dict[str, str]:
-    """Colour -> the player's name for the page."""
-    return {colour: f"{colour} {seat.player_kind()}" for colour, seat in summary.players().items()}
+    """Side -> the player's name for the page: the colour it is drawn in and who
+    played it ("orange human", "blue bot (strong)"); the page puts each part into its
+    language."""
+    return {
+        side: f"{drawn(summary.game, side)} {seat.player_kind()}"
+        for side, seat in summary.players().items()
+    }
 
 
 @contextlib.contextmanager
@@ -93,6 +111,7 @@ def opened(directory: Path | None) -> Iterator[HistoryStore]:
 def summary_json(summary: Summary) -> dict[str, Any]:
     data = summary.to_json()
     data["players"] = players_of(summary)
+    data["winner_colour"] = drawn(summary.game, summary.winner)
     data["has_mat"] = rules.capabilities(summary.game).record_export is not None
     return data
 
@@ -129,6 +148,8 @@ def statistics(directory: Path | None, filters: Filters) -> dict[str, Any]:
     games: dict[str, Any] = {}
     for name, game_tally in tally(chosen).items():
         games[name] = game_tally.to_json()
+        colours = games[name]["colours"]
+        games[name]["colours"] = {drawn(name, side): count for side, count in colours.items()}
     for summary in chosen:
         entry = games.setdefault(summary.game, {"games": 0, "colours": {}, "kinds": {}})
         entry["recorded"] = entry.get("recorded", 0) + 1
@@ -181,15 +202,38 @@ class Replays:
 
 def game(replays: Replays, record_id: int) -> dict[str, Any]:
     record, steps = replays.get(record_id)
+    name = record.summary.game
     moves = []
     for number, (event, step) in enumerate(zip(record.history, steps, strict=True), start=1):
-        item: dict[str, Any] = {"n": number, "player": step.player}
+        item: dict[str, Any] = {"n": number, "player": drawn(name, step.player)}
         if step.dice is not None:
             item["dice"] = list(step.dice)
+            sides = opening_sides(step.before)
+            if len(sides) == len(step.dice) > 1:
+                # both sides throw one die each: the rules name the first side as the
+                # thrower, but the throw is both sides', one die each
+                throws = zip(sides, step.dice, strict=True)
+                item["opening"] = [[drawn(name, side), die] for side, die in throws]
         else:
             item["move"] = event.get("move")
         moves.append(item)
     return {"game": summary_json(record.summary), "moves": moves, "frames": len(steps) + 1}
+
+
+def opening_sides(state: rules.State) -> list[str]:
+    """The sides of an opening roll ``state`` waits for, in the order of its dice
+    (each throws one die; the higher begins); none if it waits for another roll."""
+    data = state.to_json()
+    players = data.get("players")
+    if data.get("phase") != "opening" or not isinstance(players, list):
+        return []
+    return [str(player) for player in players]
+
+
+STEADY_T = ID_CYCLE_S / 2
+"""The time a replay frame is drawn at: after every seat's identification dips (at
+most four seats dipping twice 0.15 s each) and before the next cycle's, so each piece
+shows at the full brightness the live panel shows most of the time."""
 
 
 def frame_png(
@@ -211,7 +255,8 @@ def frame_png(
         check(state.game.name, width, height, mode)
     except ViewLayoutError:
         width, height, mode = 16, 16, "RGB"
-    image = render(Scene(state=state, dice=dice), width, height, mode).convert("RGB")
+    scene = Scene(state=state, dice=dice, t=STEADY_T)
+    image = render(scene, width, height, mode).convert("RGB")
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()

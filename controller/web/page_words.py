@@ -24,8 +24,10 @@ import json
 import re
 from functools import cache
 
+import rules
 from controller import i18n
 from controller.config import PLAYERS
+from controller.games import presentation, preset_name_in, title
 from controller.i18n import N_
 
 WORDS: dict[str, str] = {
@@ -44,6 +46,7 @@ WORDS: dict[str, str] = {
     "live.dice": N_("dice: {dice}"),
     "live.seat": N_("seat {n}"),
     "live.to_play": N_("to play"),
+    "live.code_again": N_("The table has restarted or forgotten this phone: pair it again."),
     "pair.title": N_("Pair this phone"),
     "pair.intro": N_(
         "Watching needs nothing. To play a phone seat, show a code on the table and type it here."
@@ -57,6 +60,8 @@ WORDS: dict[str, str] = {
     "phone.ok": N_("OK / ROLL"),
     "phone.next": N_("NEXT"),
     "phone.hint": N_("Hold NEXT to jump to the next piece, as on the table."),
+    "phone.yours": N_("You play: {seat}"),
+    "phone.seat_gone": N_("This seat is not played from a phone in this game."),
     # the setup page
     "setup.unpaired": N_("Changing the setup needs a paired phone:"),
     "setup.unpaired_link": N_("pair it on the Live page first"),
@@ -84,6 +89,7 @@ WORDS: dict[str, str] = {
     "setup.refused": N_("refused"),
     "setup.not_saved": N_("not saved: see the fields marked"),
     "setup.not_started": N_("not started: see the fields marked"),
+    "setup.marked": N_("{what} ({fields})"),
     "setup.when": N_(
         "Saved settings: those marked “at once” change the running table now, the others"
         " wait for its next start. Start a game uses the game, rule set, seats and bot"
@@ -129,6 +135,9 @@ WORDS: dict[str, str] = {
     "history.detail": N_("Game {id}: {game} · {preset} · {result}"),
     "history.rolls": N_("rolls {dice}"),
     "history.plays": N_("plays {move}"),
+    "history.opening": N_("opening roll: {throws}"),
+    "history.step_opening": N_("step {n} of {total}: {what}"),
+    "history.open": N_("show game {id}"),
     "history.start": N_("the start"),
     "history.step_of": N_("step {n} of {total}: {player} {what}"),
     "history.expected": N_("exp"),
@@ -146,6 +155,14 @@ WORDS: dict[str, str] = {
     "history.stats_limit": N_("statistics of the newest {n} games matching"),
 }
 """Key -> English word; the pages and scripts name words by key only."""
+
+BOT_WORDS = {"random": N_("easy"), "strong": N_("strong")}
+"""The bots' kinds as Setup and the History name them (``bot.<kind>``)."""
+PASS = N_("cannot move")
+"""A replay's pass (``move.pass``), in every game; a game's own words for the moves it
+names by a word are ``move.<game>.<notation>`` (its presentation's ``replay_words``)."""
+COLOURS = ("red", "blue", "green", "yellow", "orange", "white", "black", "sky", "purple")
+"""The colours a side is drawn in, named as the panel names them (``colour.<name>``)."""
 
 LANGUAGE_NAMES = {"de": "Deutsch", "en": "English"}
 """Each language in its own words: a German family looking for German finds it even on
@@ -188,13 +205,31 @@ def browser_languages(header: str) -> list[str]:
 
 @cache
 def words(language: str) -> dict[str, str]:
-    """Every page word in ``language``, with the seats' kinds as the panel calls them."""
+    """Every page word in ``language``: the pages' own, and the table's names of seat
+    kinds, bots, colours, games and rule sets, so that the scripts get ids from the
+    server and show no id and no English word on a page in another language."""
     catalog = i18n.translations(language)
     found = {key: catalog.gettext(text) for key, text in WORDS.items()}
     for kind in PLAYERS:
         found[f"player.{kind}"] = catalog.pgettext("seat", kind)
     for code, name in LANGUAGE_NAMES.items():
         found[f"language.{code}"] = name
+    for kind, word in BOT_WORDS.items():
+        found[f"bot.{kind}"] = catalog.gettext(word)
+    found["move.pass"] = catalog.gettext(PASS)
+    for colour in COLOURS:
+        found[f"colour.{colour}"] = catalog.pgettext("colour", colour)
+    for side in ("player1", "player2"):
+        found[f"colour.{side}"] = catalog.pgettext("side", side)
+    for game in rules.game_names():
+        found[f"game.{game}"] = title(game)
+        for preset in rules.presets(game):
+            word = preset_name_in(game, preset, catalog.gettext)
+            if word == preset.replace("_", " "):  # a name of no family's own: the word
+                word = catalog.gettext(word)
+            found[f"preset.{game}.{preset}"] = word
+        for notation, word in presentation(game).replay_words.items():
+            found[f"move.{game}.{notation}"] = catalog.gettext(word)
     return found
 
 

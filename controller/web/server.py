@@ -53,6 +53,8 @@ STATIC = {
     "/static/common.js": ("common.js", "text/javascript"),
     "/static/setup.js": ("setup.js", "text/javascript"),
     "/static/history.js": ("history.js", "text/javascript"),
+    "/static/icon.svg": ("icon.svg", "image/svg+xml"),
+    "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
 }
 """The only files served: fixed names, never a path taken from a request. The HTML
 files have their words filled in (:mod:`controller.web.page_words`)."""
@@ -241,15 +243,12 @@ class WebApp:
             return json_error(403, self.say(request, N_("pair this phone with the table first")))
         data = await json_body(request)
         seat, button, kind = data.get("seat"), data.get("button"), data.get("kind")
-        if (
-            not isinstance(seat, int)
-            or isinstance(seat, bool)
-            or seat not in self.phone_seats
-            or button not in BUTTONS
-            or kind not in KINDS
-        ):
-            allowed = ", ".join(map(str, [s + 1 for s in self.phone_seats])) or "none"
-            return json_error(400, f"press: a phone seat ({allowed}), button ok|next, kind down|up")
+        if button not in BUTTONS or kind not in KINDS:
+            return json_error(400, "press: button ok|next, kind down|up")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.phone_seats:
+            # a page from before a restart or a new game: it reads the seats again
+            text = N_("this seat is not played from a phone in this game")
+            return json_error(400, self.say(request, text))
         self.button(seat, str(button), str(kind))
         return web.json_response({"ok": True})
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
+import re
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -177,6 +178,29 @@ def check(document: dict[str, Any], form: dict[str, Any], source: str) -> Checke
             errors.setdefault(field_of(text), []).append(text)
         return Checked(changed, None, errors)
     return Checked(changed, config, errors)
+
+
+DECIMAL = re.compile(r"(?<![\w.])(-?\d+)\.(\d+)(?![\w.])")
+DECIMAL_MARK = {"de": ","}
+"""The languages that write a decimal comma (the config's own errors write a point)."""
+
+
+def for_the_page(field: str, line: str, language: str) -> str:
+    """A config error ``line`` as the Setup page shows it beside ``field``: without the
+    config's key (``game.move_timer_s: ``), which means nothing to a family and is
+    shown beside its field anyway, and with its numbers as the page's language writes
+    them ("-4" for "-4.0", "0,5" in German)."""
+    if field != GENERAL:
+        key, sep, rest = line.partition(": ")
+        if sep and " " not in key:
+            line = rest
+    mark = DECIMAL_MARK.get(language, ".")
+
+    def number(match: re.Match[str]) -> str:
+        whole, fraction = match.group(1), match.group(2).rstrip("0")
+        return whole if not fraction else f"{whole}{mark}{fraction}"
+
+    return DECIMAL.sub(number, line)
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -13,12 +13,13 @@ and the table starts the game on its own thread when no game is being played.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from aiohttp import web
 
 import rules
 from controller.events import EventQueue, SettingsEvent, StartGameEvent
+from controller.games import title
 from controller.i18n import N_
 from controller.web import settings
 from controller.web.replies import json_body, json_error
@@ -36,6 +37,8 @@ class Server(Protocol):
     def say(self, request: web.Request, message: str, **values: object) -> str: ...
 
     def game_on(self) -> bool: ...
+
+    def page_language(self, request: web.Request) -> str: ...
 
 
 ACTIONS = ("check", "save", "start")
@@ -82,8 +85,20 @@ class SetupRoutes:
         except SettingsError as exc:
             return json_error(500, str(exc))
         checked = settings.check(document, form, self.source())
-        if checked.errors or checked.config is None:
-            return web.json_response({"ok": False, "errors": checked.errors}, status=422)
+        language = self.app.page_language(request)
+        errors = {
+            field: [settings.for_the_page(field, line, language) for line in lines]
+            for field, lines in checked.errors.items()
+        }
+        if action == "start":
+            # said together with every other error, not only once they are all fixed
+            game = checked.config.game if checked.config is not None else None
+            chosen = (game.name, game.preset) if game is not None else game_of(checked.document)
+            seats = self.seat_count(request, *chosen, checked.document)
+            if seats is not None:
+                errors.setdefault("seats", []).append(seats)
+        if errors or checked.config is None:
+            return web.json_response({"ok": False, "errors": errors}, status=422)
         config = checked.config
         if action == "save":
             if self.config_path is None:
@@ -103,18 +118,6 @@ class SetupRoutes:
             )
         if action == "start":
             preset = config.game.preset or rules.default_preset(config.game.name)
-            playing = sum(kind != "empty" for kind in config.players)
-            counts = rules.get_game(config.game.name, preset).player_counts
-            if playing not in counts:
-                allowed = ", ".join(map(str, counts))
-                message = self.app.say(
-                    request,
-                    N_("{game} is for {allowed} players, {playing} chosen"),
-                    game=config.game.name,
-                    allowed=allowed,
-                    playing=playing,
-                )
-                return web.json_response({"ok": False, "errors": {"seats": [message]}}, status=422)
             if self.app.game_on():
                 text = N_("a game is being played: end it at the table first")
                 return json_error(409, self.app.say(request, text))
@@ -123,3 +126,38 @@ class SetupRoutes:
             self.app.events.put(StartGameEvent(config.game.name, preset, kinds, config.game.bot))
             return web.json_response({"ok": True, "started": config.game.name, "preset": preset})
         return web.json_response({"ok": True})
+
+    def seat_count(
+        self, request: web.Request, game: object, preset: object, document: dict[str, Any]
+    ) -> str | None:
+        """Why the seats cannot start ``game`` (too many or too few playing); None if
+        they can, or if the game or its rule set is itself wrong (its own field says
+        so)."""
+        if not isinstance(game, str) or game not in rules.game_names():
+            return None
+        preset = preset or rules.default_preset(game)
+        if not isinstance(preset, str):
+            return None
+        try:
+            counts = rules.get_game(game, preset).player_counts
+        except rules.RulesError:  # no rule set of the game (composed ones are)
+            return None
+        seats = settings.seats_of(document)
+        playing = sum(seat.get("player", "human") != "empty" for seat in seats)
+        if playing in counts:
+            return None
+        return self.app.say(
+            request,
+            N_("{game} is for {allowed} players, {playing} chosen"),
+            game=title(game),
+            allowed=", ".join(map(str, counts)),
+            playing=playing,
+        )
+
+
+def game_of(document: dict[str, Any]) -> tuple[object, object]:
+    """The game and rule set a config document names (either may be missing or wrong)."""
+    table = document.get("game")
+    if not isinstance(table, dict):
+        return None, None
+    return table.get("name"), table.get("preset")

@@ -11,7 +11,7 @@ from controller.games.backgammon.analysis_replay import analysis_frames
 from controller.games.backgammon.analysis_words import analysis_lines
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
-from controller.games.backgammon.offer_words import offer_words
+from controller.games.backgammon.offer_words import REPLAY_WORDS, offer_words
 from controller.games.backgammon.record import record_extras
 from controller.games.backgammon.rule_rows import PresetWords, setup_rows
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
@@ -78,5 +78,6 @@ register_presentation(
         step_words=step_words,
         decision_rolls=lambda move: move.notation == "roll",
         menu_place=3,
+        replay_words=REPLAY_WORDS,
     ),
 )

@@ -24,6 +24,21 @@ ANSWERS = {
     3: N_("accept: a backgammon won"),
 }
 
+REPLAY_WORDS = {
+    "roll": N_("rolls instead of doubling"),
+    "double": N_("doubles"),
+    "take": N_("takes the cube"),
+    "drop": N_("drops the cube (gives up the game)"),
+    "beaver": N_("beavers: takes and redoubles"),
+    "accept": N_("accepts the resignation"),
+    "reject": N_("rejects the resignation, plays on"),
+    "resign single": N_("resigns a single game"),
+    "resign gammon": N_("resigns a gammon"),
+    "resign backgammon": N_("resigns a backgammon"),
+}
+"""The cube's moves and the resignations as a replay lists them, one after another
+without the position they were made in ("blue: doubles", "orange: takes the cube")."""
+
 
 def offer_words(state: State, move: Move) -> str:
     """The words of ``move`` in ``state``: offers, answers and beavers in full."""

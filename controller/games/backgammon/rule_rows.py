@@ -9,7 +9,7 @@ where they still apply.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 
 from controller.games.presentation import SetupRow
@@ -69,6 +69,13 @@ class PresetWords(Mapping[str, str]):
         if options is None:
             raise KeyError(name)
         return rule_words(options)
+
+    def in_catalog(self, name: str, gettext: Callable[[str], str]) -> str:
+        """A listed name through ``gettext`` (the companion page's language); a composed
+        one in the table's words."""
+        if name not in LISTED:
+            return self[name]
+        return gettext(LISTED[name]).format(n=name.removeprefix("match"))
 
     def __iter__(self) -> Iterator[str]:
         return iter(LISTED)

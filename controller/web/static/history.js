@@ -1,6 +1,6 @@
 // The History page: the kept games, a game's replay stepped frame by frame, statistics.
 "use strict";
-let current = null;  // {id, frames, moves}
+let current = null;  // {id, game, frames, moves}
 const SVG = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs, text) {
@@ -18,15 +18,41 @@ function query() {
   return params.toString();
 }
 
-function resultText(game) {
-  if (game.outcome !== "finished") return t("history.abandoned");
-  return game.winner ? t("history.won", { winner: game.winner }) : t("history.finished");
+// The server sends ids ("backgammon", "money", "orange bot (strong)"); the page shows
+// them in its language, as the panel names them.
+function word(key, fallback) { const found = t(key); return found === key ? fallback : found; }
+function gameName(game) { return word("game." + game, game); }
+function presetName(game, preset) { return preset ? word("preset." + game + "." + preset, preset) : ""; }
+function colourName(colour) { return word("colour." + colour, colour); }
+
+// A player id is "<colour> <kind>" or "<colour> bot (<bot kind>)" (history_data.players_of).
+function playerName(id) {
+  const parts = /^(\S+) (\S+)(?: \((\S+)\))?$/.exec(id);
+  if (!parts) return id;
+  const kind = word("player." + parts[2], parts[2]);
+  return colourName(parts[1]) + " " + kind + (parts[3] ? " (" + word("bot." + parts[3], parts[3]) + ")" : "");
 }
 
-function fillOnce(select, values) {
+function resultText(game) {
+  if (game.outcome !== "finished") return t("history.abandoned");
+  return game.winner ? t("history.won", { winner: colourName(game.winner_colour || game.winner) }) : t("history.finished");
+}
+
+// A move the rules name by a word ("double"), in the game's words; a position as is.
+function moveWord(notation) {
+  return word("move." + current.game + "." + notation, word("move." + notation, notation));
+}
+
+function moveText(move) {
+  if (move.opening) return t("history.opening", { throws: move.opening.map(([side, die]) => colourName(side) + " " + die).join(", ") });
+  if (move.dice) return colourName(move.player) + ": " + t("history.rolls", { dice: move.dice.join("-") });
+  return colourName(move.player) + ": " + moveWord(move.move);
+}
+
+function fillOnce(select, values, label) {
   const chosen = select.value;
   while (select.options.length > 1) select.remove(1);
-  for (const value of values) select.append(el("option", { value, text: value }));
+  for (const value of values) select.append(el("option", { value, text: label(value) }));
   select.value = chosen;
 }
 
@@ -36,18 +62,20 @@ async function showList() {
   try { data = await getJSON("/api/history?" + query()); } catch (error) {
     $("history-message").textContent = error.message; return;
   }
-  fillOnce($("f-game"), data.game_names);
-  fillOnce($("f-player"), data.players);
+  fillOnce($("f-game"), data.game_names, gameName);
+  fillOnce($("f-player"), data.players, playerName);
   $("count").textContent = data.matched > data.shown ? t("history.newest_shown", { n: num(data.matched), shown: num(data.shown) })
     : t(data.matched === 1 ? "history.count_one" : "history.count", { n: num(data.matched) });
   const body = document.querySelector("#games tbody");
   body.textContent = "";
   for (const game of data.games) {
-    const row = el("tr", { "data-id": game.id, tabindex: "0" },
-      el("td", { text: game.id }), el("td", { text: when(game.ended) }),
-      el("td", { text: game.game + " · " + game.preset }),
-      el("td", { text: Object.values(game.players).join(", ") }),
-      el("td", { text: resultText(game) }), el("td", { text: num(game.moves) }));
+    // the date is a button: a row opens from the keyboard (Tab, Enter) as by a tap
+    const open = el("button", { type: "button", class: "open", text: when(game.ended), "aria-label": t("history.open", { id: game.id }) + ": " + when(game.ended) });
+    const row = el("tr", { "data-id": game.id },
+      el("td", { class: "n", text: game.id }), el("td", {}, open),
+      el("td", { text: [gameName(game.game), presetName(game.game, game.preset)].filter(Boolean).join(" · ") }),
+      el("td", { text: Object.values(game.players).map(playerName).join(", ") }),
+      el("td", { text: resultText(game) }), el("td", { class: "moves", text: num(game.moves) }));
     row.onclick = () => openGame(game.id);
     body.append(row);
   }
@@ -59,16 +87,16 @@ async function openGame(id) {
   try { data = await getJSON("/api/history/" + id); } catch (error) {
     $("history-message").textContent = error.message; return;
   }
-  current = { id, frames: data.frames, moves: data.moves };
+  current = { id, game: data.game.game, frames: data.frames, moves: data.moves };
   $("detail").hidden = false;
-  $("detail-title").textContent = t("history.detail", { id, game: data.game.game, preset: data.game.preset, result: resultText(data.game) });
+  $("detail-title").textContent = t("history.detail", { id, game: gameName(data.game.game), preset: presetName(data.game.game, data.game.preset), result: resultText(data.game) });
   $("download-json").href = "/api/history/" + id + "/game.json";
   $("download-mat").hidden = !data.game.has_mat;
   $("download-mat").href = "/api/history/" + id + "/game.mat";
   const list = $("moves");
   list.textContent = "";
   for (const move of data.moves) {
-    const item = el("li", { text: move.player + ": " + (move.dice ? t("history.rolls", { dice: move.dice.join("-") }) : move.move) });
+    const item = el("li", { text: moveText(move) });
     item.onclick = () => step(move.n);
     list.append(item);
   }
@@ -84,11 +112,25 @@ function step(number) {
   $("replay").src = "/api/history/" + current.id + "/frame/" + n + ".png";
   $("replay").dataset.step = String(n);
   const move = current.moves[n - 1];
-  $("step-text").textContent = n === 0 ? t("history.start") : t("history.step_of", {
-    n, total: current.frames - 1, player: move.player,
-    what: move.dice ? t("history.rolls", { dice: move.dice.join("-") }) : t("history.plays", { move: move.move }),
-  });
-  document.querySelectorAll("#moves li").forEach((item, index) => item.classList.toggle("now", index === n - 1));
+  const total = current.frames - 1;
+  let what = t("history.start");
+  if (n > 0 && move.opening) what = t("history.step_opening", { n, total, what: moveText(move) });
+  else if (n > 0) {
+    what = t("history.step_of", {
+      n, total, player: colourName(move.player),
+      what: move.dice ? t("history.rolls", { dice: move.dice.join("-") }) : moveWord(move.move) !== move.move ? moveWord(move.move) : t("history.plays", { move: move.move }),
+    });
+  }
+  $("step-text").textContent = what;
+  const list = $("moves");
+  list.querySelectorAll("li").forEach((item, index) => item.classList.toggle("now", index === n - 1));
+  // the move list follows the step, scrolling only itself (not the page)
+  const now = list.querySelector("li.now");
+  if (!now) { list.scrollTop = 0; return; }
+  const top = now.offsetTop - list.offsetTop;
+  if (top < list.scrollTop || top + now.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - (list.clientHeight - now.offsetHeight) / 2);
+  }
 }
 
 function bars(values, labels, options) {
@@ -112,7 +154,7 @@ function bars(values, labels, options) {
   return chart;
 }
 
-const COLOURS = { red: "#e33", blue: "#36f", green: "#3b3", yellow: "#ed2", white: "#ddd", black: "#666" };
+const COLOURS = { red: "#e33", blue: "#36f", green: "#3b3", yellow: "#ed2", orange: "#e69f00", sky: "#56b4e9", purple: "#cc79a7", white: "#ddd", black: "#666" };
 
 function pText(dice) {
   if (dice.p === null) return t("history.no_dice");
@@ -130,18 +172,18 @@ async function showStats() {
   games.textContent = ""; players.textContent = "";
   for (const [name, game] of Object.entries(data.games)) {
     const colours = Object.keys(game.colours);
-    const block = el("div", { class: "stat" }, el("h3", { text: name }),
+    const block = el("div", { class: "stat" }, el("h3", { text: gameName(name) }),
       el("p", { text: t("history.game_counts", { kept: num(game.recorded || 0), finished: num(game.games), moves: num(game.moves || 0), rolls: num(game.rolls || 0) }) }));
     if (colours.length) {
       block.append(el("p", { class: "hint", text: t("history.wins_per_colour") }));
-      block.append(bars(colours.map((c) => game.colours[c].won), colours, { title: t("history.chart_wins", { name }), colours: colours.map((c) => COLOURS[c]) }));
+      block.append(bars(colours.map((c) => game.colours[c].won), colours.map(colourName), { title: t("history.chart_wins", { name: gameName(name) }), colours: colours.map((c) => COLOURS[c]) }));
     }
     games.append(block);
   }
   for (const [name, player] of Object.entries(data.players)) {
-    const block = el("div", { class: "stat player", "data-player": name }, el("h3", { text: name }),
+    const block = el("div", { class: "stat player", "data-player": name }, el("h3", { text: playerName(name) }),
       el("p", { text: t(player.games === 1 ? "history.player_games_one" : "history.player_games", { n: num(player.games), won: num(player.won) }) }),
-      bars(player.dice.counts, ["1", "2", "3", "4", "5", "6"], { title: t("history.chart_dice", { name }), expected: player.dice.expected }),
+      bars(player.dice.counts, ["1", "2", "3", "4", "5", "6"], { title: t("history.chart_dice", { name: playerName(name) }), expected: player.dice.expected }),
       el("p", { class: "chi", text: pText(player.dice) }));
     players.append(block);
   }

@@ -11,10 +11,18 @@ function fill(select, values, labels, chosen) {
   });
 }
 
+// A rule set by its name in the page's language (the server sends its id).
+function presetName(game, preset) {
+  const key = "preset." + game + "." + preset;
+  const found = t(key);
+  return found === key ? preset : found;
+}
+
 function showPresets(chosen) {
   const game = $("game").value;
   const presets = choices.games[game] || [];
-  fill($("preset"), ["", ...presets], [t("setup.default_preset", { preset: choices.default_presets[game] }), ...presets], chosen);
+  const name = (preset) => presetName(game, preset);
+  fill($("preset"), ["", ...presets], [t("setup.default_preset", { preset: name(choices.default_presets[game]) }), ...presets.map(name)], chosen);
 }
 
 function values() {
@@ -26,25 +34,47 @@ function values() {
   };
 }
 
+// Each error beside its field, and the field marked: its label in the error colour,
+// the control outlined and aria-invalid, described by the error. Returns the labels
+// of the fields marked, for the line under the buttons.
 function showErrors(errors) {
   for (const node of document.querySelectorAll(".error")) node.textContent = "";
+  for (const node of document.querySelectorAll(".invalid")) node.classList.remove("invalid");
+  for (const node of document.querySelectorAll("[aria-invalid]")) {
+    node.removeAttribute("aria-invalid"); node.removeAttribute("aria-describedby");
+  }
+  const marked = [];
+  let first = null;
   for (const [field, lines] of Object.entries(errors || {})) {
     const target = $("err-" + field) || $("err-form");
     target.textContent = lines.join("; ");
+    const control = field === "seats" ? document.querySelector("#seats select") : field === "form" ? null : $(field);
+    const box = field === "seats" ? $("seats") : control ? control.closest(".field") : null;
+    if (box) box.classList.add("invalid");
+    const controls = field === "seats" ? [...document.querySelectorAll("#seats select")] : control ? [control] : [];
+    for (const node of controls) {
+      node.setAttribute("aria-invalid", "true"); node.setAttribute("aria-describedby", target.id);
+    }
+    if (control && !first) first = control;
+    const label = field === "seats" ? document.querySelector("#seats legend") : document.querySelector("label[for='" + field + "']");
+    if (label) marked.push(label.firstChild.textContent.trim());
   }
+  if (first) first.focus();
+  return marked;
 }
 
 async function send(action) {
   $("setup-message").textContent = "";
   const { status, data } = await postJSON("/api/setup", { action, values: values() });
-  showErrors(data.errors);
+  const marked = showErrors(data.errors);
   if (status === 200) {
     $("setup-message").textContent = action === "save" ? t("setup.saved", { path: data.saved })
-      : t("setup.started", { game: data.started, preset: data.preset });
+      : t("setup.started", { game: choices.titles[data.started] || data.started, preset: presetName(data.started, data.preset) });
   } else if (!data.errors) {
     $("setup-message").textContent = data.error || t("setup.refused");
   } else {
-    $("setup-message").textContent = t(action === "save" ? "setup.not_saved" : "setup.not_started");
+    const what = t(action === "save" ? "setup.not_saved" : "setup.not_started");
+    $("setup-message").textContent = marked.length ? t("setup.marked", { what, fields: marked.join(", ") }) : what;
   }
 }
 
@@ -65,7 +95,7 @@ async function start() {
     seats.append(el("div", { class: "field" }, el("label", { for: "seat" + index, text: t("setup.seat", { n: index + 1 }) }), " ", select,
       el("span", { class: "error", id: "err-seat" + index })));
   });
-  fill($("bot"), choices.bots, null, v.bot);
+  fill($("bot"), choices.bots, choices.bots.map((bot) => t("bot." + bot)), v.bot);
   for (const id of ["move_timer_s", "brightness", "sleep_after_min"]) {
     $(id).value = typeof v[id] === "number" ? Number(v[id]).toLocaleString(LANG, { useGrouping: false, maximumFractionDigits: 4 }) : (v[id] ?? "");
   }
