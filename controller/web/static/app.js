@@ -35,6 +35,7 @@ function drawFrame(buffer) {
 
 function showStatus(table) {
   $("status").textContent = table.text || "";
+  $("code-note").hidden = !table.code_shown || !!csrf;
   $("dice").textContent = table.dice && table.dice.length ? t("live.dice", { dice: table.dice.join(" ") }) : "";
   const list = $("seats");
   list.textContent = "";
