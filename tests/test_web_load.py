@@ -10,7 +10,9 @@ timed out several times within the test.
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -122,4 +124,23 @@ def test_a_keep_alive_connection_is_timed_again_for_its_next_request(server: Web
             if closed:
                 break
     assert closed, "the slow second request was never dropped"
+    assert server.counter.too_slow == 1
+
+
+def test_a_client_that_never_reads_its_answers_is_dropped(server: WebServer) -> None:
+    """Hundreds of requests sent at once on one connection whose answers are never read:
+    once the unread answers fill the socket, the connection is dropped after the request
+    time instead of holding its slot for ever."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", server.port))
+        request = b"GET /static/app.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        sock.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            for _ in range(2000):
+                sock.send(request)
+        for _ in range(int(40 * REQUEST_S / 0.05)):  # a bound on the wait, not a timing claim
+            if server.counter.too_slow:
+                break
+            time.sleep(0.05)
     assert server.counter.too_slow == 1

@@ -10,7 +10,8 @@ slow or greedy clients from holding every connection the table can afford:
   ever. The clock starts here; the body is read by the server's middleware before any
   handler runs, and only then does the clock stop (:meth:`Gate.answering`). While a
   request is answered (a WebSocket, for as long as it streams) nothing is timed: the
-  stream has its heartbeat and its send timeout.
+  stream has its heartbeat and its send timeout. An answer the client does not take
+  within the request time (it stops reading) is dropped the same way.
 - **Each client address gets at most** :data:`MAX_PER_CLIENT` **connections** (an IPv6
   client counts by its /64, which one machine can fill with addresses), so one machine
   cannot take the slots of the others.
@@ -150,15 +151,17 @@ class Gate(asyncio.Protocol):
             self.timer = None
 
     def too_slow(self) -> None:
-        """The request did not come in time: drop the connection (an idle keep-alive
-        connection that sent nothing is only closed, not counted)."""
+        """The request did not come in time, or the client did not take its answer:
+        drop the connection. An idle keep-alive connection that sent nothing and has
+        its answer is only closed, not counted."""
         self.timer = None
-        if self.heard:
+        transport = self.transport
+        if self.heard or (transport is not None and transport.get_write_buffer_size() > 0):
             self.counter.too_slow += 1
             self.drop()
-        elif self.transport is not None:
+        elif transport is not None:
             self.stop_clock()
-            self.transport.close()
+            transport.close()
 
     def drop(self) -> None:
         self.stop_clock()
