@@ -74,7 +74,7 @@ WORDS: dict[str, str] = {
         " phone, this one too, must then pair again."
     ),
     "phones.forget_all": N_("Forget every phone"),
-    "phones.forgot_all": N_("{count} phones forgotten"),
+    "phones.forgot_all": N_("phones forgotten: {count}"),
     "setup.unpaired": N_("Changing the setup needs a paired phone:"),
     "setup.unpaired_link": N_("pair it on the Live page first"),
     "setup.game": N_("Game"),
