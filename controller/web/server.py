@@ -334,8 +334,8 @@ class WebApp:
                     {
                         "id": phone.id,
                         "label": phone.label,
-                        "paired": time.strftime(
-                            "%Y-%m-%dT%H:%M:%S", time.localtime(phone.paired_at)
+                        "paired": time.strftime(  # UTC: the browser shows its own time
+                            "%Y-%m-%dT%H:%M:%SZ", time.gmtime(phone.paired_at)
                         ),
                         "this": phone.id == mine.id,
                     }
