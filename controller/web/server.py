@@ -27,13 +27,14 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from controller import i18n
-from controller.events import EventQueue, NoticeEvent
-from controller.i18n import N_, _
-from controller.web import page_words, qr
+from controller.events import EventQueue
+from controller.i18n import N_
+from controller.web import page_words
 from controller.web.connections import MAX_CONNECTIONS, REQUEST_TIMEOUT_S, Counter, Gate
 from controller.web.history_routes import HistoryRoutes
 from controller.web.origin import same_origin
-from controller.web.pairing import CODE_S, Pairing, PairingError
+from controller.web.pairing import Pairing
+from controller.web.pairing_routes import COOKIE, PairingRoutes
 from controller.web.publish import FramePublisher, Snapshot
 from controller.web.replies import json_body, json_error
 from controller.web.setup_routes import SetupRoutes
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 MAX_BODY = 16 * 1024
 MAX_STREAMS = 48
 SEND_TIMEOUT_S = 5.0
-COOKIE = "spieltisch_session"
 STATIC = {
     "/": ("index.html", "text/html"),
     "/setup": ("setup.html", "text/html"),
@@ -69,30 +69,6 @@ def gate_of(request: web.Request) -> Gate | None:
     transport = request.transport
     protocol = transport.get_protocol() if transport is not None else None
     return protocol if isinstance(protocol, Gate) else None
-
-
-def device(user_agent: str) -> str:
-    """A phone's browser and system in a few words, from its ``User-Agent``, for the list
-    of paired phones (names, not claims: any client can say anything)."""
-    systems = (
-        ("iPhone", "iPhone"),
-        ("iPad", "iPad"),
-        ("Android", "Android"),
-        ("Windows", "Windows"),
-        ("Mac OS X", "Mac"),
-        ("CrOS", "ChromeOS"),
-        ("Linux", "Linux"),
-    )
-    browsers = (
-        ("Firefox/", "Firefox"),
-        ("Edg/", "Edge"),
-        ("SamsungBrowser/", "Samsung"),
-        ("Chrome/", "Chrome"),
-        ("Safari/", "Safari"),
-    )
-    system = next((name for key, name in systems if key in user_agent), "")
-    browser = next((name for key, name in browsers if key in user_agent), "")
-    return " · ".join(part for part in (system, browser) if part) or user_agent[:40]
 
 
 def static_text(name: str) -> bytes:
@@ -135,6 +111,7 @@ class WebApp:
         }
         """Each page in each language, built once: a missing word fails the start."""
         self.setup = SetupRoutes(self, config_path)
+        self.pairing_routes = PairingRoutes(self)
         panel = (publisher.width, publisher.height, publisher.mode)
         self.history = HistoryRoutes(state_dir, panel)
 
@@ -144,13 +121,8 @@ class WebApp:
             app.router.add_get(path, self.static)
         app.router.add_get("/api/state", self.state)
         app.router.add_get("/ws", self.stream)
-        app.router.add_post("/api/pair/code", self.show_code)
-        app.router.add_post("/api/pair", self.pair)
         app.router.add_post("/api/press", self.press)
-        app.router.add_get(r"/P/{code:\d{6}}", self.scanned)
-        app.router.add_get("/api/phones", self.phones)
-        app.router.add_post("/api/phones/forget", self.forget)
-        app.router.add_post("/api/phones/forget-all", self.forget_all)
+        self.pairing_routes.add(app.router)
         self.setup.add(app.router)
         self.history.add(app.router)
         return app
@@ -264,112 +236,6 @@ class WebApp:
         page sees the panel as it is, a watcher the frame before the code."""
         snapshot, code_shown = self.publisher.public()
         return (self.publisher.latest() if paired else snapshot), code_shown
-
-    # -- pairing --------------------------------------------------------------------------
-
-    async def show_code(self, request: web.Request) -> web.Response:
-        await json_body(request)  # a JSON request: no other site's form can send one
-        try:
-            code = self.pairing.new_code()
-        except PairingError as exc:
-            return json_error(exc.status, exc.words(self.page_language(request)))
-        # Watchers must not read the code off the mirror: their pages keep the frame
-        # before it (and say that a code is up) until it is used up or its notice is
-        # over; paired pages, whose people may see the panel anyway, play on.
-        shown = CODE_S / 4
-        self.publisher.hide_for(shown + 2)
-        asyncio.get_running_loop().call_later(shown + 2.1, self.publisher.release)
-        self.events.put(
-            NoticeEvent(_("code {code}").format(code=code), shown, self.qr_rows(request, code))
-        )
-        # The code itself is never logged: whoever reads the journal could pair with it.
-        log.warning("companion page: a pairing code is on the panel (asked by %s)", request.remote)
-        return web.json_response({"shown": True})
-
-    def qr_rows(self, request: web.Request, code: str) -> tuple[str, ...]:
-        """The QR code of this page's address with ``code``; none without segno."""
-        where = request.transport.get_extra_info("sockname") if request.transport else None
-        if not where:
-            return ()
-        try:
-            return qr.rows(qr.pairing_url(str(where[0]), int(where[1]), code))
-        except ImportError:
-            log.warning("companion page: no QR code on the panel (install segno)")
-            return ()
-
-    async def scanned(self, request: web.Request) -> web.Response:
-        """The QR code's address: on to the page, the code filled in."""
-        location = f"/?code={request.match_info['code']}"
-        return web.Response(status=302, headers={"Location": location})
-
-    async def pair(self, request: web.Request) -> web.Response:
-        data = await json_body(request)
-        code = data.get("code")
-        if not isinstance(code, str) or len(code) > 16:
-            return json_error(400, "send the code as text")
-        client = request.remote or "?"
-        try:
-            session = self.pairing.pair(code, client, device(request.headers.get("User-Agent", "")))
-        except PairingError as exc:
-            return json_error(exc.status, exc.words(self.page_language(request)))
-        self.publisher.reveal()  # the code on the panel is used up: watching is safe again
-        response = web.json_response({"paired": True, "csrf": session.csrf})
-        response.set_cookie(
-            COOKIE, session.token, max_age=30 * 24 * 3600, httponly=True, samesite="Strict"
-        )
-        return response
-
-    # -- the paired phones -----------------------------------------------------------------
-
-    async def phones(self, request: web.Request) -> web.Response:
-        """The paired phones, for a paired phone: when each was paired, what it is, which
-        one is this one. Reading needs the session's cookie only (``SameSite=Strict``,
-        and another site cannot read an answer from here)."""
-        mine = self.pairing.session(request.cookies.get(COOKIE))
-        if mine is None:
-            return json_error(403, self.say(request, N_("pair this phone with the table first")))
-        return web.json_response(
-            {
-                "phones": [
-                    {
-                        "id": phone.id,
-                        "label": phone.label,
-                        "paired": time.strftime(  # UTC: the browser shows its own time
-                            "%Y-%m-%dT%H:%M:%SZ", time.gmtime(phone.paired_at)
-                        ),
-                        "this": phone.id == mine.id,
-                    }
-                    for phone in self.pairing.phones()
-                ]
-            }
-        )
-
-    async def forget(self, request: web.Request) -> web.Response:
-        """Forget one paired phone (this one or another): it must pair again."""
-        if not self.paired(request):
-            return json_error(403, self.say(request, N_("pair this phone with the table first")))
-        data = await json_body(request)
-        phone = data.get("id")
-        if not isinstance(phone, str) or not self.pairing.forget(phone):
-            return json_error(404, self.say(request, N_("no such phone is paired")))
-        return web.json_response({"forgotten": 1})
-
-    async def forget_all(self, request: web.Request) -> web.Response:
-        """Forget every paired phone, this one too, for the code on the panel: only who
-        stands at the table can do it, paired or not."""
-        data = await json_body(request)
-        code = data.get("code")
-        if not isinstance(code, str) or len(code) > 16:
-            return json_error(400, "send the code as text")
-        try:
-            count = self.pairing.forget_all(code, request.remote or "?")
-        except PairingError as exc:
-            return json_error(exc.status, exc.words(self.page_language(request)))
-        self.publisher.reveal()  # the code is used up
-        log.warning("companion page: every paired phone forgotten (%d)", count)
-        response = web.json_response({"forgotten": count})
-        response.del_cookie(COOKIE)
-        return response
 
     # -- the phone seat -------------------------------------------------------------------
 
