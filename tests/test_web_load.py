@@ -83,7 +83,8 @@ def test_normal_requests_are_answered_during_a_slow_attack(
     )
     assert statuses == [200] * len(statuses), statuses
     assert all(attack.counts.closed > 0 for attack in attacks)  # the pressure was real
-    assert max(counter.clients.values(), default=0) <= MAX_PER_CLIENT
+    assert max(dict(counter.clients).values(), default=0) <= MAX_PER_CLIENT
+    assert counter.most_per_client <= MAX_PER_CLIENT
 
 
 def test_a_client_that_never_finishes_its_body_is_dropped(server: WebServer) -> None:

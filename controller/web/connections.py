@@ -74,6 +74,8 @@ class Counter:
         """Connections answered ``503`` because no slot could be made free."""
         self.evicted = 0
         """Waiting connections closed to make room for a new one."""
+        self.most_per_client = 0
+        """The most connections one client address has held at once."""
 
     def make_room(self, client: str) -> bool:
         """Room for one more connection from ``client``: True if there is, or once the
@@ -102,6 +104,8 @@ class Gate(asyncio.Protocol):
         self.client = ""
         self.transport: asyncio.Transport | None = None
         self.timer: asyncio.TimerHandle | None = None
+        self.counted = False
+        """Counted among the open connections (from its start to its drop or its end)."""
         self.heard = False
         """Bytes came in since the connection began waiting (else it is only idle)."""
 
@@ -119,7 +123,10 @@ class Gate(asyncio.Protocol):
             transport.close()
             return
         counter.open += 1
-        counter.clients[self.client] = counter.clients.get(self.client, 0) + 1
+        held = counter.clients.get(self.client, 0) + 1
+        counter.clients[self.client] = held
+        counter.most_per_client = max(counter.most_per_client, held)
+        self.counted = True
         self.inner = self.handlers()
         self.wait()
         self.inner.connection_made(transport)
@@ -164,9 +171,24 @@ class Gate(asyncio.Protocol):
             transport.close()
 
     def drop(self) -> None:
+        """Abort the connection and give its slot back at once (asyncio tells the
+        protocol only on its next turn, and a burst may need the slot before that)."""
         self.stop_clock()
+        self.release()
         if self.transport is not None:
             self.transport.abort()
+
+    def release(self) -> None:
+        """No longer counted, in all or for its client (once)."""
+        if self.counted:
+            self.counted = False
+            counter = self.counter
+            counter.open -= 1
+            left = counter.clients.get(self.client, 1) - 1
+            if left > 0:
+                counter.clients[self.client] = left
+            else:
+                counter.clients.pop(self.client, None)
 
     # -- aiohttp's protocol, passed through --------------------------------------------------
 
@@ -195,13 +217,7 @@ class Gate(asyncio.Protocol):
         if self.inner is None:
             return
         self.stop_clock()
-        counter = self.counter
-        counter.open -= 1
-        left = counter.clients.get(self.client, 1) - 1
-        if left > 0:
-            counter.clients[self.client] = left
-        else:
-            counter.clients.pop(self.client, None)
+        self.release()
         self.transport = None
         inner, self.inner = self.inner, None
         inner.connection_lost(exc)

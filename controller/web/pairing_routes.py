@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 COOKIE = "spieltisch_session"
 
 
-class Server(Protocol):
+class PairingServer(Protocol):
     """What the routes need of the server's app (:class:`~controller.web.server.WebApp`)."""
 
     pairing: Pairing
@@ -69,7 +69,7 @@ def device(user_agent: str) -> str:
 
 
 class PairingRoutes:
-    def __init__(self, app: Server) -> None:
+    def __init__(self, app: PairingServer) -> None:
         self.app = app
 
     def add(self, router: web.UrlDispatcher) -> None:
