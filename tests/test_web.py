@@ -172,7 +172,7 @@ def run(coroutine: Any) -> Any:
 
 
 async def pair(client: aiohttp.ClientSession, table: ServedTable) -> str:
-    async with client.post(table.url + "/api/pair/code") as response:
+    async with client.post(table.url + "/api/pair/code", json={}) as response:
         assert response.status == 200
     events = []
     while len(table.rig.app.events):
@@ -420,25 +420,47 @@ def test_the_table_is_announced_as_spieltisch_local() -> None:
 
 
 def test_two_hundred_connections_at_once_never_stop_the_table(table: ServedTable) -> None:
-    """200 sockets open at once and say nothing: the server keeps at most its limit and
-    refuses the rest at once; the table goes on drawing, and the page answers again
-    once they are gone."""
+    """200 sockets open at once from ten addresses and say nothing: the server keeps at
+    most its limit, each newcomer closing the connection that waited longest; from one
+    address it keeps that address's share. The table goes on drawing, and the page
+    answers again once they are gone."""
+    from controller.web.connections import MAX_PER_CLIENT
     from controller.web.server import MAX_CONNECTIONS
 
     assert table.server is not None and table.server.web is not None
-    sockets = [
-        socket.create_connection(("127.0.0.1", table.server.port), timeout=5) for _ in range(200)
-    ]
+    counter = table.server.counter
+    port = table.server.port
+
+    def silent(count: int, addresses: int) -> list[socket.socket]:
+        return [
+            socket.create_connection(
+                ("127.0.0.1", port), timeout=5, source_address=(f"127.0.1.{i % addresses + 1}", 0)
+            )
+            for i in range(count)
+        ]
+
+    def settled(open_: int, evicted: int) -> None:
+        for _ in range(3000):  # each connection let in, on the server's thread
+            if (counter.open, counter.evicted) == (open_, evicted):
+                return
+            time.sleep(0.01)
+        raise AssertionError((counter.open, counter.evicted), (open_, evicted))
+
+    sockets = silent(200, 10)
     try:
-        refused = 0
-        for sock in sockets[MAX_CONNECTIONS + 10 :]:
-            if sock.recv(64).startswith(b"HTTP/1.1 503"):
-                refused += 1
-        assert refused == len(sockets) - MAX_CONNECTIONS - 10
+        settled(MAX_CONNECTIONS, 200 - MAX_CONNECTIONS)
+        assert counter.refused == 0  # nobody is refused while somebody only waits
         frames = table.rig.app.loop.frames
         table.rig.app.events.put(ButtonEvent(0, "ok", "down"))  # seat 1 rolls
         table.rig.settle()
         assert table.rig.app.loop.frames > frames
+    finally:
+        for sock in sockets:
+            sock.close()
+    settled(0, 200 - MAX_CONNECTIONS)
+    sockets = silent(100, 1)
+    try:
+        settled(MAX_PER_CLIENT, 200 - MAX_CONNECTIONS + 100 - MAX_PER_CLIENT)
     finally:
         for sock in sockets:
             sock.close()

@@ -421,7 +421,7 @@ def test_the_pairing_notice_alternates_a_qr_code_with_the_digits_on_32x32() -> N
 
         async def ask() -> None:
             async with client_session() as client:
-                async with client.post(table.url + "/api/pair/code") as response:
+                async with client.post(table.url + "/api/pair/code", json={}) as response:
                     assert response.status == 200
                 async with client.get(table.url + "/P/123456", allow_redirects=False) as response:
                     assert (response.status, response.headers["Location"]) == (
@@ -472,7 +472,7 @@ def test_a_client_that_never_finishes_its_headers_is_dropped() -> None:
     that ends them. The server drops it after its header timeout, while a well-behaved
     stream that has finished its headers stays open past that time."""
     publisher = FramePublisher(16, 16)
-    server = WebServer(publisher, EventQueue(), 0, host="127.0.0.1", header_s=1.0).start()
+    server = WebServer(publisher, EventQueue(), 0, host="127.0.0.1", request_s=1.0).start()
     try:
         slow = socket.create_connection(("127.0.0.1", server.port))
         watcher = socket.create_connection(("127.0.0.1", server.port))

@@ -55,6 +55,9 @@ WORDS: dict[str, str] = {
     "pair.code": N_("Code"),
     "pair.pair": N_("Pair"),
     "pair.shown": N_("the code is on the table now"),
+    "live.code_shown": N_(
+        "A pairing code is on the table: this picture waits until the code is used or gone."
+    ),
     "phone.title": N_("Phone seat"),
     "phone.seat": N_("Seat"),
     "phone.ok": N_("OK / ROLL"),
@@ -63,6 +66,20 @@ WORDS: dict[str, str] = {
     "phone.yours": N_("You play: {seat}"),
     "phone.seat_gone": N_("This seat is not played from a phone in this game."),
     # the setup page
+    "phones.title": N_("Paired phones"),
+    "phones.none": N_("No phone is paired."),
+    "phones.unknown": N_("a phone"),
+    "phones.paired_at": N_("paired {when}"),
+    "phones.this": N_("this phone"),
+    "phones.forget": N_("Forget"),
+    "phones.forgotten": N_("forgotten: that phone must pair again"),
+    "phones.forget_all_title": N_("Forget every phone"),
+    "phones.forget_all_intro": N_(
+        "For the table's owner: show a code on the table and type it here. Every paired"
+        " phone, this one too, must then pair again."
+    ),
+    "phones.forget_all": N_("Forget every phone"),
+    "phones.forgot_all": N_("phones forgotten: {count}"),
     "setup.unpaired": N_("Changing the setup needs a paired phone:"),
     "setup.unpaired_link": N_("pair it on the Live page first"),
     "setup.game": N_("Game"),

@@ -4,10 +4,13 @@ Watching needs nothing. Changing anything needs a session, and a session needs t
 code the panel shows (six digits, valid for :data:`CODE_S` seconds). Guessing is
 rate-limited twice: a code is void after :data:`TRIES_PER_CODE` wrong tries (a new
 one must be shown on the panel), and an address that typed :data:`TRIES_PER_CLIENT`
-wrong codes waits :data:`LOCKOUT_S` seconds. Every session carries its own CSRF token,
+wrong codes waits :data:`LOCKOUT_S` seconds, and is told so at the try that locks it.
+Every session carries its own CSRF token,
 which every change must send back in a header: a form on another site can neither
 read it nor send the cookie (``SameSite=Strict``). All of it lives in memory: after a
-restart the phones pair again.
+restart the phones pair again. The paired phones can be listed and forgotten one by one
+(by any paired phone), and all at once by whoever can read a fresh code off the panel:
+the table's owner, in the only sense the table knows.
 """
 
 from __future__ import annotations
@@ -36,15 +39,23 @@ class PairSession:
     token: str
     csrf: str
     expires: float
+    id: str = ""
+    """A short public name for the list of phones: never the token, which it shows."""
+    label: str = ""
+    """What the phone said it is (its browser and system), for the list."""
+    paired_at: float = 0.0
+    """Wall-clock seconds (``time.time``), for the list."""
 
 
 class PairingError(ValueError):
     """A refused pairing, in one line for the page: English as ``str()`` (the log),
     and in the page's language by :meth:`words`."""
 
-    def __init__(self, message: str, **values: object) -> None:
+    def __init__(self, message: str, status: int = 403, **values: object) -> None:
         super().__init__(message.format(**values))
         self.message = message
+        self.status = status
+        """The HTTP status the page gets: 403 refused, 429 wait and try again."""
         self.values = values
 
     def words(self, language: str) -> str:
@@ -65,20 +76,59 @@ class Pairing:
         """A fresh code for the panel (at most one per :data:`NEW_CODE_GAP_S`)."""
         now = self.clock()
         if self.code is not None and now - self.last_code_at < NEW_CODE_GAP_S:
-            raise PairingError(N_("a code was just shown on the table: type that one"))
+            raise PairingError(N_("a code was just shown on the table: type that one"), 429)
         self.code = f"{secrets.randbelow(10**6):06d}"
         self.code_expires = now + CODE_S
         self.code_tries = 0
         self.last_code_at = now
         return self.code
 
-    def pair(self, code: str, client: str) -> PairSession:
+    def pair(self, code: str, client: str, label: str = "") -> PairSession:
         """A new session for the right code; :class:`PairingError` otherwise."""
         now = self.clock()
+        self._check(code, client, now)
+        self._expire(now)
+        if len(self.sessions) >= MAX_SESSIONS:
+            oldest = min(self.sessions.values(), key=lambda s: s.expires)
+            del self.sessions[oldest.token]
+        session = PairSession(
+            secrets.token_urlsafe(24),
+            secrets.token_urlsafe(24),
+            now + SESSION_S,
+            secrets.token_hex(4),
+            label[:80],
+            time.time(),
+        )
+        self.sessions[session.token] = session
+        return session
+
+    def forget_all(self, code: str, client: str) -> int:
+        """Forget every paired phone, for the right code (with the same limits on
+        guessing as pairing): how many were forgotten."""
+        self._check(code, client, self.clock())
+        count = len(self.sessions)
+        self.sessions.clear()
+        return count
+
+    def forget(self, session_id: str) -> bool:
+        """Forget one paired phone by its public id: False if there is none."""
+        for token, session in list(self.sessions.items()):
+            if hmac.compare_digest(session.id.encode(), session_id.encode()):
+                del self.sessions[token]
+                return True
+        return False
+
+    def phones(self) -> list[PairSession]:
+        """The paired phones, the first paired first."""
+        self._expire(self.clock())
+        return sorted(self.sessions.values(), key=lambda s: s.paired_at)
+
+    def _check(self, code: str, client: str, now: float) -> None:
+        """The code on the panel was typed: used up if right, counted if wrong."""
         wrong, until = self.failures.get(client, (0, 0.0))
         if now < until:
             raise PairingError(
-                N_("too many wrong codes: wait {seconds} s"), seconds=int(until - now) + 1
+                N_("too many wrong codes: wait {seconds} s"), 429, seconds=int(until - now) + 1
             )
         if self.code is None or now > self.code_expires:
             self.code = None
@@ -92,17 +142,18 @@ class Pairing:
             self.failures[client] = (0 if lock else wrong, lock)
             if self.code_tries >= TRIES_PER_CODE:
                 self.code = None
+            if lock:
+                raise PairingError(
+                    N_("wrong code, {tries} in a row: this phone is locked for {seconds} s"),
+                    429,
+                    tries=TRIES_PER_CLIENT,
+                    seconds=int(LOCKOUT_S),
+                )
+            if self.code is None:
                 raise PairingError(N_("wrong code; that code is void now: ask for a new one"))
             raise PairingError(N_("wrong code"))
         self.code = None
         self.failures.pop(client, None)
-        self._expire(now)
-        if len(self.sessions) >= MAX_SESSIONS:
-            oldest = min(self.sessions.values(), key=lambda s: s.expires)
-            del self.sessions[oldest.token]
-        session = PairSession(secrets.token_urlsafe(24), secrets.token_urlsafe(24), now + SESSION_S)
-        self.sessions[session.token] = session
-        return session
 
     def session(self, token: str | None) -> PairSession | None:
         if not token:

@@ -5,7 +5,9 @@ the panel. On the loop thread it only copies the pixels and reads the status wor
 (the same :class:`~controller.sim.status.TableStatus` the simulator shows); the
 server thread is woken through its asyncio loop and reads the newest snapshot. Old
 snapshots are simply replaced, so a slow page can never hold the table back or make
-anything grow.
+anything grow. While a pairing code is on the panel, watchers get the snapshot from
+before it (:meth:`FramePublisher.public`) and paired pages the newest, so asking for a
+code stops no page that is already trusted.
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ class Snapshot:
         """The WebSocket frame: width, height (one byte each), then the RGB pixels."""
         return bytes((self.width, self.height)) + self.rgb
 
-    def status_json(self) -> dict[str, Any]:
+    def status_json(self, code_shown: bool = False) -> dict[str, Any]:
+        """The status as the page reads it; ``code_shown``: a pairing code is on the
+        panel (a watcher's page says so, and that its picture waits for it)."""
         seats = []
         if self.status is not None:
             seats = [
@@ -60,6 +64,7 @@ class Snapshot:
             "seats": seats,
             "dice": list(self.dice) if self.dice else [],
             "playing": self.playing,
+            "code_shown": code_shown,
         }
 
 
@@ -77,21 +82,38 @@ class FramePublisher:
         self.clock: Callable[[], float] = time.monotonic
         self._lock = threading.Lock()
         self._numbers = itertools.count(1)
-        self._latest: Snapshot | None = None
-        self._pending: Snapshot | None = None
+        self._newest: Snapshot | None = None
+        self._public: Snapshot | None = None
         self._hidden_until = 0.0
         self.held_back = 0
-        """Frames not published because the pairing code was on them."""
+        """Frames watchers did not get because the pairing code was on them."""
 
     def latest(self) -> Snapshot | None:
+        """The newest frame, as the table shows it: for paired pages (and the server's
+        own questions, such as whether a game is on)."""
         with self._lock:
-            return self._latest
+            return self._newest
+
+    def public(self) -> tuple[Snapshot | None, bool]:
+        """What a watcher may see, and whether a pairing code is on the panel now: while
+        it is, the frame before it (its status words too, which name the code)."""
+        with self._lock:
+            hidden = self.clock() < self._hidden_until
+            return (self._public if hidden else self._newest), hidden
+
+    def code_shown(self) -> bool:
+        with self._lock:
+            return self.clock() < self._hidden_until
 
     def hide_for(self, seconds: float) -> None:
-        """Publish no frame for ``seconds``: the panel shows the pairing code, which
-        only the people at the table may see (the page keeps the frame before it)."""
+        """Show watchers no new frame for ``seconds``: the panel shows the pairing code,
+        which only the people at the table (and the pages already paired) may see. The
+        watchers' pages are woken to say that a code is up."""
         with self._lock:
-            self._hidden_until = self.clock() + seconds
+            if self.clock() >= self._hidden_until:
+                self._public = self._newest
+            self._hidden_until = max(self._hidden_until, self.clock() + seconds)
+        self._tell()
 
     def show(self, image: Image) -> None:
         """On the loop thread: copy the frame and the words; never raises."""
@@ -106,23 +128,22 @@ class FramePublisher:
             next(self._numbers), image.width, image.height, rgb, status, dice, playing
         )
         with self._lock:
+            self._newest = snapshot
             if self.clock() < self._hidden_until:
                 self.held_back += 1
-                self._pending = snapshot
-                return
-            self._latest = snapshot
-            self._pending = None
         self._tell()
 
     def reveal(self) -> None:
-        """The code is off the panel or used up: publish the newest frame held back."""
+        """The code is used up: watchers see the newest frame again."""
         with self._lock:
             self._hidden_until = 0.0
-            pending, self._pending = self._pending, None
-            if pending is not None:
-                self._latest = pending
-        if pending is not None:
-            self._tell()
+            self._public = None
+        self._tell()
+
+    def release(self) -> None:
+        """The code's time on the panel may be over: wake the pages, so that watchers get
+        the newest frame even if the table draws none (a later code keeps it hidden)."""
+        self._tell()
 
     def _tell(self) -> None:
         with self._lock:

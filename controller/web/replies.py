@@ -8,6 +8,12 @@ from aiohttp import web
 
 
 async def json_body(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object. Only ``Content-Type: application/json``: a form on
+    another site can send a body, but not that type without the browser asking first
+    (and the server never allows it), so every change needs what only a script of this
+    page sends."""
+    if request.content_type != "application/json":
+        raise web.HTTPUnsupportedMediaType(reason="send a JSON object (application/json)")
     try:
         data = await request.json()
     except (ValueError, UnicodeDecodeError):

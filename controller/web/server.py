@@ -4,10 +4,11 @@ It reads the table only from :class:`~controller.web.publish.FramePublisher` sna
 and changes it only by putting events on the loop's queue: the phone seat's presses
 are the same :class:`~hardware.interfaces.ButtonEvent` a GPIO button makes, so the table
 cannot tell them apart. Limits keep a bad client from costing the table anything:
-request bodies of at most :data:`MAX_BODY` bytes, at most :data:`MAX_CONNECTIONS` open
-connections and :data:`MAX_STREAMS` live streams, and a stream that does not take its
-frames within :data:`SEND_TIMEOUT_S` is closed (each stream only ever holds the newest
-frame, never a backlog).
+request bodies of at most :data:`MAX_BODY` bytes, read whole before any handler runs and
+within the request time (:mod:`controller.web.connections`, which also caps the
+connections, in all and per client), at most :data:`MAX_STREAMS` live streams, and a
+stream that does not take its frames within :data:`SEND_TIMEOUT_S` is closed (each stream
+only ever holds the newest frame, never a backlog).
 """
 
 from __future__ import annotations
@@ -26,13 +27,15 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from controller import i18n
-from controller.events import EventQueue, NoticeEvent
-from controller.i18n import N_, _
-from controller.web import page_words, qr
-from controller.web.connections import HEADER_TIMEOUT_S, Counted, Counter, Refuse
+from controller.events import EventQueue
+from controller.i18n import N_
+from controller.web import page_words
+from controller.web.connections import MAX_CONNECTIONS, REQUEST_TIMEOUT_S, Counter, Gate
 from controller.web.history_routes import HistoryRoutes
-from controller.web.pairing import CODE_S, Pairing, PairingError
-from controller.web.publish import FramePublisher
+from controller.web.origin import same_origin
+from controller.web.pairing import Pairing
+from controller.web.pairing_routes import COOKIE, PairingRoutes
+from controller.web.publish import FramePublisher, Snapshot
 from controller.web.replies import json_body, json_error
 from controller.web.setup_routes import SetupRoutes
 from hardware.interfaces import ButtonEvent
@@ -40,10 +43,8 @@ from hardware.interfaces import ButtonEvent
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
-MAX_CONNECTIONS = 128
 MAX_STREAMS = 48
 SEND_TIMEOUT_S = 5.0
-COOKIE = "spieltisch_session"
 STATIC = {
     "/": ("index.html", "text/html"),
     "/setup": ("setup.html", "text/html"),
@@ -55,11 +56,21 @@ STATIC = {
     "/static/history.js": ("history.js", "text/javascript"),
     "/static/icon.svg": ("icon.svg", "image/svg+xml"),
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
+    "/static/phones.js": ("phones.js", "text/javascript"),
 }
 """The only files served: fixed names, never a path taken from a request. The HTML
 files have their words filled in (:mod:`controller.web.page_words`)."""
 BUTTONS = ("ok", "next")
 KINDS = ("down", "up")
+__all__ = ["MAX_BODY", "MAX_CONNECTIONS", "MAX_STREAMS", "WebApp", "WebServer"]
+
+
+def gate_of(request: web.Request) -> Gate | None:
+    """The connection's gate (None where the app runs without one, as in aiohttp's
+    test client): it times the request until the middleware has read it whole."""
+    transport = request.transport
+    protocol = transport.get_protocol() if transport is not None else None
+    return protocol if isinstance(protocol, Gate) else None
 
 
 def static_text(name: str) -> bytes:
@@ -102,6 +113,7 @@ class WebApp:
         }
         """Each page in each language, built once: a missing word fails the start."""
         self.setup = SetupRoutes(self, config_path)
+        self.pairing_routes = PairingRoutes(self)
         panel = (publisher.width, publisher.height, publisher.mode)
         self.history = HistoryRoutes(state_dir, panel)
 
@@ -111,10 +123,8 @@ class WebApp:
             app.router.add_get(path, self.static)
         app.router.add_get("/api/state", self.state)
         app.router.add_get("/ws", self.stream)
-        app.router.add_post("/api/pair/code", self.show_code)
-        app.router.add_post("/api/pair", self.pair)
         app.router.add_post("/api/press", self.press)
-        app.router.add_get(r"/P/{code:\d{6}}", self.scanned)
+        self.pairing_routes.add(app.router)
         self.setup.add(app.router)
         self.history.add(app.router)
         return app
@@ -123,16 +133,38 @@ class WebApp:
 
     @web.middleware
     async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        """Changes come only from this page: a cross-site Origin is refused outright;
-        every handler also checks pairing and the CSRF token itself."""
-        if request.method not in ("GET", "HEAD"):
-            origin = request.headers.get("Origin")
-            if origin is not None and origin.split("://", 1)[-1] != request.host:
-                return json_error(403, "cross-site request refused")
+        """Changes come only from this page: an Origin that is not this server is
+        refused outright (every handler also checks pairing and the CSRF token itself).
+        Every body is read whole, at most :data:`MAX_BODY` bytes, before the handler
+        runs, within the connection's request time: only then is the request "in"."""
+        gate = gate_of(request)
         try:
-            response: web.StreamResponse = await handler(request)
+            if request.method not in ("GET", "HEAD") and not self.own_origin(request):
+                return json_error(403, "cross-site request refused")
+            if request.content_length is not None and request.content_length > MAX_BODY:
+                refused = json_error(413, f"the body is over {MAX_BODY} bytes")
+                refused.force_close()  # its bytes are not read, so the connection ends
+                return refused
+            if request.body_exists:
+                try:
+                    await request.read()  # over client_max_size: 413, raised by aiohttp
+                except (ConnectionError, RuntimeError):
+                    if request.transport is not None and not request.transport.is_closing():
+                        raise
+                    # dropped by its gate while the body dripped in: nobody to answer
+                    raise web.HTTPRequestTimeout() from None
+            if gate is not None:
+                gate.answering()
+            try:
+                response: web.StreamResponse = await handler(request)
+            finally:
+                if gate is not None:
+                    gate.answered()
         except web.HTTPException as exc:
-            return json_error(exc.status, exc.reason)
+            error = json_error(exc.status, exc.reason)
+            if exc.status == 413:
+                error.force_close()
+            return error
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault(
@@ -141,6 +173,22 @@ class WebApp:
         )
         response.headers.setdefault("Cache-Control", "no-store")
         return response
+
+    def own_origin(self, request: web.Request) -> bool:
+        """No ``Origin`` (not a browser's cross-site request), or this server's own."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True
+        sockname = request.transport.get_extra_info("sockname") if request.transport else None
+        return same_origin(origin, sockname)
+
+    def watcher_paired(self, request: web.Request) -> bool:
+        """A page that may see what the panel shows while a code is on it: one with a
+        paired session, opened from this server (a stream needs no CSRF token, so its
+        Origin is checked here)."""
+        return self.own_origin(request) and (
+            self.pairing.session(request.cookies.get(COOKIE)) is not None
+        )
 
     def game_on(self) -> bool:
         """The newest frame says a game is being played."""
@@ -175,66 +223,21 @@ class WebApp:
 
     async def state(self, request: web.Request) -> web.Response:
         session = self.pairing.session(request.cookies.get(COOKIE))
-        snapshot = self.publisher.latest()
+        snapshot, code_shown = self.view(session is not None)
         return web.json_response(
             {
                 "paired": session is not None,
                 "csrf": session.csrf if session is not None else None,
                 "phone_seats": list(self.phone_seats),
-                "table": snapshot.status_json() if snapshot is not None else None,
+                "table": snapshot.status_json(code_shown) if snapshot is not None else None,
             }
         )
 
-    # -- pairing --------------------------------------------------------------------------
-
-    async def show_code(self, request: web.Request) -> web.Response:
-        try:
-            code = self.pairing.new_code()
-        except PairingError as exc:
-            return json_error(429, exc.words(self.page_language(request)))
-        # Watchers must not read the code off the mirror: no frame is published while
-        # it is on the panel, until it is used up or its notice is over.
-        shown = CODE_S / 4
-        self.publisher.hide_for(shown + 2)
-        asyncio.get_running_loop().call_later(shown + 2, self.publisher.reveal)
-        self.events.put(
-            NoticeEvent(_("code {code}").format(code=code), shown, self.qr_rows(request, code))
-        )
-        log.warning("companion page: pairing code %s is on the panel", code)
-        return web.json_response({"shown": True})
-
-    def qr_rows(self, request: web.Request, code: str) -> tuple[str, ...]:
-        """The QR code of this page's address with ``code``; none without segno."""
-        where = request.transport.get_extra_info("sockname") if request.transport else None
-        if not where:
-            return ()
-        try:
-            return qr.rows(qr.pairing_url(str(where[0]), int(where[1]), code))
-        except ImportError:
-            log.warning("companion page: no QR code on the panel (install segno)")
-            return ()
-
-    async def scanned(self, request: web.Request) -> web.Response:
-        """The QR code's address: on to the page, the code filled in."""
-        location = f"/?code={request.match_info['code']}"
-        return web.Response(status=302, headers={"Location": location})
-
-    async def pair(self, request: web.Request) -> web.Response:
-        data = await json_body(request)
-        code = data.get("code")
-        if not isinstance(code, str) or len(code) > 16:
-            return json_error(400, "send the code as text")
-        client = request.remote or "?"
-        try:
-            session = self.pairing.pair(code, client)
-        except PairingError as exc:
-            return json_error(403, exc.words(self.page_language(request)))
-        self.publisher.reveal()  # the code on the panel is used up: watching is safe again
-        response = web.json_response({"paired": True, "csrf": session.csrf})
-        response.set_cookie(
-            COOKIE, session.token, max_age=30 * 24 * 3600, httponly=True, samesite="Strict"
-        )
-        return response
+    def view(self, paired: bool) -> tuple[Snapshot | None, bool]:
+        """The frame a page gets, and whether a pairing code is on the panel: a paired
+        page sees the panel as it is, a watcher the frame before the code."""
+        snapshot, code_shown = self.publisher.public()
+        return (self.publisher.latest() if paired else snapshot), code_shown
 
     # -- the phone seat -------------------------------------------------------------------
 
@@ -284,14 +287,15 @@ class WebApp:
         await ws.prepare(request)
         self.streams.add(ws)
         reader = asyncio.create_task(drain(ws))
-        sent = 0
+        sent: tuple[int, bool] = (0, False)
         try:
             while not ws.closed and not reader.done():
-                snapshot = self.publisher.latest()
-                if snapshot is not None and snapshot.number != sent:
-                    sent = snapshot.number
+                # asked again for every frame: a phone forgotten meanwhile is a watcher
+                snapshot, code_shown = self.view(self.watcher_paired(request))
+                if snapshot is not None and (snapshot.number, code_shown) != sent:
+                    sent = (snapshot.number, code_shown)
                     async with asyncio.timeout(SEND_TIMEOUT_S):
-                        await ws.send_str(json.dumps(snapshot.status_json()))
+                        await ws.send_str(json.dumps(snapshot.status_json(code_shown)))
                         await ws.send_bytes(snapshot.frame_message())
                     continue
                 waiter = asyncio.create_task(self.changed.wait())
@@ -327,7 +331,7 @@ class WebServer:
         hold_s: float = 1.0,
         config_path: Path | None = None,
         state_dir: Path | None = None,
-        header_s: float = HEADER_TIMEOUT_S,
+        request_s: float = REQUEST_TIMEOUT_S,
         language: str | None = None,
     ) -> None:
         self.publisher = publisher
@@ -335,8 +339,7 @@ class WebServer:
         self.events = events
         self.config_path = config_path
         self.state_dir = state_dir
-        self.header_s = header_s
-        self.counter = Counter()
+        self.counter = Counter(request_s)
         self.host = host
         self.port = port
         self.phone_seats = phone_seats
@@ -383,16 +386,13 @@ class WebServer:
         assert handlers is not None
 
         counter = self.counter
-        header_s = self.header_s
 
-        def limited() -> asyncio.BaseProtocol:
-            # Counted here, when asyncio accepts: a burst of connections is accepted
+        def gated() -> asyncio.BaseProtocol:
+            # Counted by the gate as asyncio makes each connection: a burst is accepted
             # all at once, before aiohttp registers any of them.
-            if counter.open >= MAX_CONNECTIONS:
-                return Refuse()
-            return Counted(handlers(), counter, header_s)
+            return Gate(handlers, counter)
 
-        server = await self.loop.create_server(limited, self.host, self.port, backlog=256)
+        server = await self.loop.create_server(gated, self.host, self.port, backlog=256)
         self.port = server.sockets[0].getsockname()[1]
         loop = self.loop
         web_app = self.web

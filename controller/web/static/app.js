@@ -45,6 +45,7 @@ function showStatus(status) {
   const before = table;
   table = status;
   setText("status", status.text || "");
+  $("code-note").hidden = !status.code_shown || page.paired;
   setText("dice", status.dice && status.dice.length ? t("live.dice", { dice: status.dice.join(" ") }) : "");
   const seats = JSON.stringify(status.seats);
   if (shown.seats !== seats) {
