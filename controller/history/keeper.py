@@ -22,10 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.history import files as history_files
+from controller.history.judge import is_corruption
 from controller.history.pending import PendingRecord
 from controller.history.record import HistoryEntry, record_of
 from controller.history.stats import tally
-from controller.history.store import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
+from controller.history.store import CorruptHistoryError, HistoryError, HistoryStore
 from controller.i18n import _
 from controller.scene import StatisticsPage
 from controller.session import Session, utc_now

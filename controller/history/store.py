@@ -11,11 +11,18 @@ brings a database from version ``i`` to ``i + 1``, each step in one transaction.
 database from a newer program is refused, never changed.
 
 A database SQLite cannot read (not a database, a malformed page found by
-``quick_check`` at the appliance's start or by any later use, not ours), or a path it
-could never use (:mod:`controller.history.files`), is moved aside as
-``history.sqlite3.bad-<time>`` (its write-ahead log with it, so the pair still opens)
-and a new one is started, as :mod:`controller.persistence` does for a bad
-save; the old records are not lost but set apart, for ``sqlite3 .recover``.
+``quick_check`` at the appliance's start or by any later use, not ours, tables of
+another shape), or a path it could never use (:mod:`controller.history.files`), is
+moved aside as ``history.sqlite3.bad-<time>`` (its write-ahead log with it, so the
+pair still opens) and a new one is started, as :mod:`controller.persistence` does for
+a bad save; the old records are not lost but set apart, for ``sqlite3 .recover``.
+Before any of that the database is judged through read-only connections
+(:mod:`controller.history.judge`), so nothing is written to a file that may be set
+aside; a log that does not belong to the file is set aside alone.
+
+Readers (``spieltisch history``, the page) never write: they open the database
+read-only, and a log no live table holds open is read from a copy. One damaged record
+is skipped with a line that names it; the others still list, count and export.
 """
 
 from __future__ import annotations
@@ -23,12 +30,25 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.history.files import set_aside, unusable
+from controller.history.files import broken, set_aside, set_aside_side_files
+from controller.history.judge import (
+    Columns,
+    connect_read_only,
+    examine,
+    has_log,
+    is_corruption,
+    judge,
+    log_fault,
+    log_path,
+)
 from controller.history.record import HistoryEntry, RecordedMatchGame, Seat, Summary
 from controller.persistence import sync_directory
 
@@ -83,8 +103,10 @@ MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)
 VERSION = len(MIGRATIONS)
 TABLES = frozenset({"records", "seats", "match_games"})
 
-_SQLITE_CORRUPT = 11
-_SQLITE_NOTADB = 26
+BUSY_TIMEOUT_S = 0.05
+"""How long a write waits for another program's lock on the database (a backup, the
+``sqlite3`` shell) before it fails and is retried with the next save: the table's loop
+writes, and must not stall for longer than a frame or two."""
 
 _SUMMARY_COLUMNS = "id, uid, game, preset, started, ended, outcome, places, result, rolls, moves"
 
@@ -101,13 +123,25 @@ class CorruptHistoryError(HistoryError):
         self.moved_to = moved_to
 
 
-def is_corruption(exc: sqlite3.Error) -> bool:
-    """Damage to the file, as opposed to a full, read-only or vanished disk."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
-    text = str(exc)
-    return "malformed" in text or "not a database" in text
+def expected_columns() -> Columns:
+    """Each table's columns at :data:`VERSION`, from the migrations themselves."""
+    with contextlib.closing(sqlite3.connect(":memory:", isolation_level=None)) as db:
+        for step in range(VERSION):
+            migrate(db, step, quiet=True)
+        return {
+            table: tuple(str(row[1]) for row in db.execute(f"PRAGMA table_info({table})"))
+            for table in sorted(TABLES)
+        }
+
+
+__all__ = [
+    "DB_NAME",
+    "VERSION",
+    "CorruptHistoryError",
+    "HistoryError",
+    "HistoryStore",
+    "is_corruption",
+]
 
 
 class HistoryStore:
@@ -121,6 +155,8 @@ class HistoryStore:
         self.directory = Path(directory)
         self.path = self.directory / name
         self.connection: sqlite3.Connection | None = None
+        self.scratch: tempfile.TemporaryDirectory[str] | None = None
+        """A reader's copy of a database and its log, read where no table holds it."""
 
     # -- opening ------------------------------------------------------------------------
 
@@ -130,63 +166,127 @@ class HistoryStore:
         With ``create`` (the appliance) a missing database is made, and an unreadable
         one is moved aside and replaced by a new one: the return value is then where it
         went (else None). So is a path SQLite could never use (a directory, a dangling
-        symlink, a symlink to a device, a directory as its ``-wal``). With ``check``
-        (the appliance's start) SQLite's ``quick_check`` reads every page first, so a
-        damaged page is found now, not when the statistics screen comes up empty.
-        Without ``create`` (``spieltisch history``) nothing is created or moved: a
-        missing file raises :class:`HistoryError`, an unreadable one
+        symlink, a symlink to a device); a side file SQLite cannot use (a directory as
+        ``-wal`` or ``-shm``), or a log that does not belong to the database, is set
+        aside alone and the games stay. All of this is judged read-only first. With
+        ``check`` (the appliance's start) SQLite's ``quick_check`` reads every page
+        first, so a damaged page is found now, not when the statistics screen comes up
+        empty. Without ``create`` (``spieltisch history``, the page) nothing is
+        written at all: a missing file raises :class:`HistoryError`, an unreadable one
         :class:`CorruptHistoryError`.
         """
         self.close()
-        if not create and not self.path.exists():
-            raise HistoryError(f"no games recorded yet ({self.path} does not exist)")
-        moved = None
-        if create and (problem := unusable(self.path)) is not None:
-            log.error("the history database cannot be used: %s", problem)
-            moved = self.move_aside()
+        if not create:
+            self._open_reader()
+            return None
+        moved = self._set_aside_unusable()
+        if self.path.exists():
+            verdict = judge(self.path, EXPECTED, VERSION, check)
+            if verdict.newer is not None:
+                raise HistoryError(self._newer(verdict.newer))
+            if verdict.problem is not None:
+                log.error("%s", verdict.problem)
+                moved = self._set_aside_log() if verdict.log_only else self.move_aside()
+        elif has_log(self.path):
+            log.error("%s has no database beside it", log_path(self.path).name)
+            moved = self._set_aside_log()
         try:
-            self.connection = self._connect(create)
-            if check:
-                self._quick_check()
-        except CorruptHistoryError as exc:
+            self.connection = self._connect()
+        except CorruptHistoryError as exc:  # damage the read-only judge did not see
             self.close()
-            if not create:
-                raise
             log.error("%s", exc)
             moved = self.move_aside()
-            self.connection = self._connect(create)
+            self.connection = self._connect()
         return moved
 
-    def _quick_check(self) -> None:
-        """SQLite's ``quick_check`` (every page, not the index contents): the damage a
-        garbled page does, found at start instead of on first use."""
-        try:
-            found = [str(row[0]) for row in self._db().execute("PRAGMA quick_check")]
-        except sqlite3.DatabaseError as exc:
-            if not is_corruption(exc):
-                raise
-            found = [str(exc)]
-        if found != ["ok"]:
-            first = " ".join(found[0].split())[:200]
-            raise CorruptHistoryError(f"damaged history database: {first}")
+    def _set_aside_unusable(self) -> Path | None:
+        """Set aside what SQLite could never use: the database file with its side
+        files, or only a side file (a directory as ``-shm``), keeping the games."""
+        found = broken(self.path)
+        if not found:
+            return None
+        log.error("the history database cannot be used: %s", found[0][1])
+        if any(part == self.path for part, _reason in found):
+            return self.move_aside()
+        return self._set_aside_log([part for part, _reason in found])
 
-    def _connect(self, create: bool) -> sqlite3.Connection:
-        if create:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            target = str(self.path)
-            connection = sqlite3.connect(target, timeout=2.0, isolation_level=None)
-        else:
-            uri = f"{self.path.resolve().as_uri()}?mode=rw"
-            connection = sqlite3.connect(uri, timeout=2.0, isolation_level=None, uri=True)
+    def _set_aside_log(self, parts: list[Path] | None = None) -> Path:
+        """Rename the log (and its index), or ``parts``, aside; the database stays."""
+        self.close()
+        target = set_aside_side_files(self.path, parts or [log_path(self.path)])
+        sync_directory(self.directory)
+        log.error("moved %s aside; the games in %s are kept", target.name, self.path.name)
+        return target
+
+    def _newer(self, version: int) -> str:
+        return (
+            f"{self.path.name} is schema version {version}, newer than this program's"
+            f" {VERSION}: update spieltisch"
+        )
+
+    def _open_reader(self) -> None:
+        """Open for reading only. Nothing is created, migrated, checkpointed or moved:
+        the database with its log is read read-only in place while a table may hold it
+        (its ``-shm`` is there), else from a copy; if the log makes it unusable and the
+        file alone is sound, the file is read without it (the table sets the log aside
+        at its next start)."""
+        if not self.path.exists():
+            raise HistoryError(f"no games recorded yet ({self.path} does not exist)")
+        connection = self._reader_connection()
+        try:
+            logged = has_log(self.path)
+            found = examine(connection, self.path.name, EXPECTED, VERSION, uids=logged)
+            if logged:
+                alone = connect_read_only(self.path, alone=True, timeout=2.0)
+                without = examine(alone, self.path.name, EXPECTED, VERSION, uids=True)
+                fault = log_fault(self.path, found, without, VERSION)
+                if fault is not None:
+                    log.warning("%s; read without it", fault)
+                    connection.close()
+                    connection, found = alone, without
+                else:
+                    alone.close()
+        except BaseException:
+            connection.close()
+            raise
+        problem = None
+        if found.version > VERSION:
+            problem = HistoryError(self._newer(found.version))
+        elif found.problem is not None:
+            problem = CorruptHistoryError(found.problem)
+        elif found.version == 0:
+            problem = HistoryError(f"no games recorded yet ({self.path.name} is empty)")
+        elif found.version < VERSION:
+            problem = HistoryError(
+                f"{self.path.name} is schema version {found.version}: the table brings it"
+                f" up to version {VERSION} at its next start"
+            )
+        if problem is not None:
+            connection.close()
+            self.close()
+            raise problem
+        self.connection = connection
+
+    def _reader_connection(self) -> sqlite3.Connection:
+        shm = self.path.with_name(self.path.name + "-shm")
+        if not has_log(self.path) or os.path.lexists(shm):
+            return connect_read_only(self.path, timeout=2.0)
+        # A log left by a table that is not running: SQLite would make an -shm beside
+        # it even to read, so it is read from a copy of the pair.
+        self.scratch = tempfile.TemporaryDirectory(prefix="spieltisch-history-")
+        copy = Path(self.scratch.name) / self.path.name
+        shutil.copyfile(self.path, copy)
+        shutil.copyfile(log_path(self.path), log_path(copy))
+        return connect_read_only(copy, timeout=2.0)
+
+    def _connect(self) -> sqlite3.Connection:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
         try:
             mode = str(connection.execute("PRAGMA journal_mode=WAL").fetchone()[0])
             connection.execute("PRAGMA synchronous=FULL")
             connection.execute("PRAGMA foreign_keys=ON")
-            version = int(connection.execute("PRAGMA user_version").fetchone()[0])
-            tables = {
-                str(row[0])
-                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
+            found = examine(connection, self.path.name, EXPECTED, VERSION)
         except sqlite3.DatabaseError as exc:
             connection.close()
             if is_corruption(exc):
@@ -194,16 +294,13 @@ class HistoryStore:
             raise
         if mode.lower() != "wal":
             log.warning("the history database runs in %s mode, not WAL", mode)
-        if version > VERSION:
+        if found.version > VERSION:
             connection.close()
-            raise HistoryError(
-                f"{self.path.name} is schema version {version}, newer than this program's"
-                f" {VERSION}: update spieltisch"
-            )
-        if (version == 0 and tables) or (version > 0 and not tables >= TABLES):
+            raise HistoryError(self._newer(found.version))
+        if found.problem is not None:
             connection.close()
-            raise CorruptHistoryError(f"corrupt history database: {self.path.name} is not ours")
-        for step in range(version, VERSION):
+            raise CorruptHistoryError(found.problem)
+        for step in range(found.version, VERSION):
             migrate(connection, step)
         return connection
 
@@ -220,6 +317,9 @@ class HistoryStore:
             with contextlib.suppress(sqlite3.Error):
                 self.connection.close()
             self.connection = None
+        if self.scratch is not None:
+            self.scratch.cleanup()
+            self.scratch = None
 
     # -- writing ------------------------------------------------------------------------
 
@@ -328,8 +428,16 @@ class HistoryStore:
             raise HistoryError(
                 f"no game {record_id} in the history (see `spieltisch history list`)"
             )
-        (summary,) = self._summaries([row[:-3]])
-        return HistoryEntry(summary, _load(row[-3]), _load(row[-2]), _load(row[-1]))
+        try:
+            start = _load(row[-3], dict, "start_state")
+            final = _load(row[-2], dict, "final_state")
+            history = _load(row[-1], list, "history")
+        except ValueError as exc:
+            raise HistoryError(damaged(record_id, exc)) from None
+        found = self._summaries([row[:-3]])
+        if not found:
+            raise HistoryError(damaged(record_id, "its summary does not read"))
+        return HistoryEntry(found[0], start, final, history)
 
     def count(self) -> int:
         return int(self._db().execute("SELECT count(*) FROM records").fetchone()[0])
@@ -342,9 +450,12 @@ class HistoryStore:
         return int(self._db().execute("PRAGMA user_version").fetchone()[0])
 
     def _summaries(self, rows: Sequence[Sequence[Any]]) -> list[Summary]:
+        """The summaries of ``rows``; a row whose JSON does not read is skipped with
+        one line in the log that names it (the others still list and count)."""
         ids = [int(row[0]) for row in rows]
         seats: dict[int, list[Seat]] = {i: [] for i in ids}
         games: dict[int, list[RecordedMatchGame]] = {i: [] for i in ids}
+        bad: dict[int, Exception] = {}
         db = self._db()
         for chunk in range(0, len(ids), 500):
             part = ids[chunk : chunk + 500]
@@ -360,31 +471,45 @@ class HistoryStore:
                 f" FROM match_games WHERE record_id IN ({marks}) ORDER BY record_id, number",
                 part,
             ):
-                games[rid].append(
-                    RecordedMatchGame(
-                        number, winner, points, kind, cube, bool(crawford), _load(score)
+                try:
+                    games[rid].append(
+                        RecordedMatchGame(
+                            number,
+                            winner,
+                            points,
+                            kind,
+                            cube,
+                            bool(crawford),
+                            _load(score, dict, "match score"),
+                        )
                     )
-                )
+                except ValueError as exc:
+                    bad[rid] = exc
         out = []
         for row in rows:
             rid, uid, game, preset, started, ended, outcome, places, result, rolls, moves = row
-            out.append(
-                Summary(
-                    uid=uid,
-                    game=game,
-                    preset=preset,
-                    started=started,
-                    ended=ended,
-                    outcome=outcome,
-                    places=tuple(_load(places)),
-                    seats=tuple(seats[rid]),
-                    rolls=rolls,
-                    moves=moves,
-                    result=_load(result),
-                    games=tuple(games[rid]),
-                    id=rid,
+            try:
+                if rid in bad:
+                    raise bad[rid]
+                out.append(
+                    Summary(
+                        uid=uid,
+                        game=game,
+                        preset=preset,
+                        started=started,
+                        ended=ended,
+                        outcome=outcome,
+                        places=tuple(_load(places, list, "places")),
+                        seats=tuple(seats[rid]),
+                        rolls=rolls,
+                        moves=moves,
+                        result=_load(result, dict, "result"),
+                        games=tuple(games[rid]),
+                        id=rid,
+                    )
                 )
-            )
+            except ValueError as exc:
+                log.warning("%s; skipped", damaged(rid, exc))
         return out
 
     def _db(self) -> sqlite3.Connection:
@@ -393,7 +518,7 @@ class HistoryStore:
         return self.connection
 
 
-def migrate(connection: sqlite3.Connection, step: int) -> None:
+def migrate(connection: sqlite3.Connection, step: int, quiet: bool = False) -> None:
     """Run migration ``step`` (version ``step`` to ``step + 1``) in one transaction."""
     try:
         connection.executescript(
@@ -403,12 +528,29 @@ def migrate(connection: sqlite3.Connection, step: int) -> None:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
-    log.info("history database migrated to schema version %d", step + 1)
+    if not quiet:
+        log.info("history database migrated to schema version %d", step + 1)
 
 
 def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def _load(text: str) -> Any:
-    return json.loads(text)
+def _load(text: object, kind: type, column: str) -> Any:
+    """The JSON in ``column`` of a row, which must be a ``kind``; ValueError naming the
+    column if it is not (a row changed by hand, or damaged)."""
+    try:
+        data = json.loads(text) if isinstance(text, str | bytes) else None
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, kind):
+        raise ValueError(f"its {column} is not JSON of the right kind")
+    return data
+
+
+def damaged(record_id: object, problem: object) -> str:
+    """One line naming a damaged record (``spieltisch history`` prints it)."""
+    return f"game {record_id} in the history is damaged ({problem})"
+
+
+EXPECTED = expected_columns()
