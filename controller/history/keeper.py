@@ -233,7 +233,10 @@ class HistoryKeeper:
         if not is_corruption(exc) and problem is None:
             return False
         log.error("history: %s", problem or exc)
-        self._opened(self.store.move_aside())
+        if problem is not None:
+            self._opened(self.store.open())  # sets aside only the files it cannot use
+        else:
+            self._opened(self.store.move_aside())
         return True
 
     def _opened(self, moved: Path | None) -> None:
