@@ -75,7 +75,7 @@ def main() -> int:
             "kills", "early_kills", "restarts", "resumed", "corrupt", "lost",
             "in_flight_completed", "temp_files_left", "temp_files_cleaned", "entries",
             "games_finished", "diverged", "records", "records_lost", "finished_unrecorded",
-            "database_damaged", "record_kills",
+            "database_damaged", "record_kills", "games_back",
         ):  # fmt: skip
             setattr(total, name, getattr(total, name) + getattr(stats, name))
         total.startup_s += stats.startup_s

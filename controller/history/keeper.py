@@ -1,12 +1,14 @@
 """The table's side of the history: record each game as it ends, and never stop play.
 
 The table hands over a game when it ends or is abandoned, right after the frame that
-shows it (like the save); the record is committed before the save of the final
-position, so a finished game is in the history before the save says it is over. A
-record that cannot be written (disk full, read-only, gone) stays in memory, travels
-inside the save file (:mod:`controller.history.pending`) and is tried again as soon as
-a save succeeds (the appliance retries every few seconds meanwhile); the panel shows
-the same short warning as a failed save, once per run of failures. A database found
+shows it (like the save). The save of the final position is written first and carries
+the record; then the record is committed; then the save is written without it
+(:class:`controller.safekeeping.Safekeeping`), so a kill between any two steps leaves a
+save and a history that agree. A record that cannot be written (disk full, read-only,
+gone, locked) stays in memory, travels inside the save file
+(:mod:`controller.history.pending`) and is tried again as soon as a save succeeds
+(the appliance retries every few seconds meanwhile); the panel shows the same short
+warning as a failed save, once per run of failures. A database found
 damaged (``quick_check`` at start, "malformed" on any use) or at a path SQLite cannot
 use is moved aside, the panel says so once, and a new one takes the record.
 """
@@ -134,6 +136,12 @@ class HistoryKeeper:
 
     def record(self, session: Session, outcome: str) -> None:
         """Record ``session`` (finished or abandoned). Never raises: play goes on."""
+        self.queue(session, outcome)
+        self.flush()
+
+    def queue(self, session: Session, outcome: str) -> None:
+        """Make the record of ``session`` and let it wait for :meth:`flush` (the save
+        written first carries it meanwhile: :meth:`pending`). Never raises."""
         if self.disabled is not None:
             return
         try:
@@ -144,7 +152,6 @@ class HistoryKeeper:
             log.exception("history: cannot make a record of %s", session.game)
             return
         self._queue(record, PendingRecord(session, outcome, record.summary.ended))
-        self.flush()
 
     def _queue(self, record: HistoryEntry, source: PendingRecord) -> None:
         uid = record.summary.uid
