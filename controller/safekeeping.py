@@ -164,8 +164,11 @@ class Safekeeping:
 
     def record_failed(self, exc: OSError) -> None:
         """A record could not be written: the same warning as a failed save, and it is
-        retried until it is written (it travels in the save meanwhile)."""
-        self.notices.append(save_warning(exc))
+        retried until it is written (it travels in the save meanwhile). A database
+        another program holds locked (a backup, the ``sqlite3`` shell) is no disk
+        problem and loses nothing: it is only retried, the panel says nothing."""
+        if exc.errno != errno.EBUSY:
+            self.notices.append(save_warning(exc))
         self.keep_retrying()
 
     def keep_retrying(self) -> None:

@@ -42,6 +42,8 @@ BACKLOG_LIMIT = 100
 
 _SQLITE_ERRNO = {
     3: errno.EACCES,  # SQLITE_PERM
+    5: errno.EBUSY,  # SQLITE_BUSY: another program holds the database locked
+    6: errno.EBUSY,  # SQLITE_LOCKED
     8: errno.EROFS,  # SQLITE_READONLY
     13: errno.ENOSPC,  # SQLITE_FULL
     23: errno.EACCES,  # SQLITE_AUTH
