@@ -33,6 +33,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -226,10 +227,9 @@ class HistoryStore:
 
     def _open_reader(self) -> None:
         """Open for reading only. Nothing is created, migrated, checkpointed or moved:
-        the database with its log is read read-only in place while a table may hold it
-        (its ``-shm`` is there), else from a copy; if the log makes it unusable and the
-        file alone is sound, the file is read without it (the table sets the log aside
-        at its next start)."""
+        see :meth:`_reader_connection`. If the log makes the database unusable and
+        the file alone is sound, the file is read without it (the table sets the log
+        aside at its next start)."""
         if not self.path.exists():
             raise HistoryError(f"no games recorded yet ({self.path} does not exist)")
         connection = self._reader_connection()
@@ -268,11 +268,16 @@ class HistoryStore:
         self.connection = connection
 
     def _reader_connection(self) -> sqlite3.Connection:
-        shm = self.path.with_name(self.path.name + "-shm")
-        if not has_log(self.path) or os.path.lexists(shm):
+        """A connection that writes nothing. A read-only SQLite connection still makes
+        the ``-wal`` and ``-shm`` of a WAL database it opens, so it is used in place
+        only while a table may hold the database (its ``-shm`` is there, and SQLite's
+        locks in it keep the read consistent). Otherwise the file alone is read as it
+        is (``immutable``), or, with a log left beside it by a table that is not
+        running, a copy of the pair."""
+        if stat.S_ISREG(_mode(self.path.with_name(self.path.name + "-shm"))):
             return connect_read_only(self.path, timeout=2.0)
-        # A log left by a table that is not running: SQLite would make an -shm beside
-        # it even to read, so it is read from a copy of the pair.
+        if not has_log(self.path):
+            return connect_read_only(self.path, alone=True)
         self.scratch = tempfile.TemporaryDirectory(prefix="spieltisch-history-")
         copy = Path(self.scratch.name) / self.path.name
         shutil.copyfile(self.path, copy)
@@ -546,6 +551,14 @@ def _load(text: object, kind: type, column: str) -> Any:
     if not isinstance(data, kind):
         raise ValueError(f"its {column} is not JSON of the right kind")
     return data
+
+
+def _mode(path: Path) -> int:
+    """The file type and mode of ``path`` (0 if it is missing or cannot be read)."""
+    try:
+        return os.stat(path).st_mode
+    except OSError:
+        return 0
 
 
 def damaged(record_id: object, problem: object) -> str:
