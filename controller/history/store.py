@@ -6,9 +6,9 @@ record or none of it; and any SQLite tool can read it. It runs in WAL mode with
 ``synchronous=FULL``: a commit returns only after the write-ahead log is on the disk,
 so a game whose record was committed survives a SIGKILL or a pulled plug.
 
-Schema versions are counted in ``PRAGMA user_version``: :data:`MIGRATIONS` ``[i]``
-brings a database from version ``i`` to ``i + 1``, each step in one transaction. A
-database from a newer program is refused, never changed.
+Schema versions are counted in ``PRAGMA user_version``, each step in one transaction;
+a database from a newer program is refused, never changed
+(:mod:`controller.history.schema`).
 
 A database SQLite cannot read (not a database, a malformed page found by
 ``quick_check`` at the appliance's start or by any later use, not ours, tables of
@@ -20,8 +20,8 @@ Before any of that the database is judged through read-only connections
 (:mod:`controller.history.judge`), so nothing is written to a file that may be set
 aside; a log that does not belong to the file is set aside alone.
 
-Readers (``spieltisch history``, the page) never write: they open the database
-read-only, and a log no live table holds open is read from a copy. One damaged record
+Readers (``spieltisch history``, the page) never write
+(:mod:`controller.history.reading`). One damaged record
 is skipped with a line that names it; the others still list, count and export.
 """
 
@@ -30,118 +30,45 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
-import shutil
 import sqlite3
-import stat
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from controller.history.files import broken, set_aside, set_aside_side_files
-from controller.history.judge import (
-    Columns,
-    connect_read_only,
-    examine,
-    has_log,
-    is_corruption,
-    judge,
-    log_fault,
-    log_path,
-)
+from controller.history.judge import has_log, is_corruption, judge, log_path
+from controller.history.reading import Scratch, open_read_only
 from controller.history.record import HistoryEntry, RecordedMatchGame, Seat, Summary
+from controller.history.schema import (
+    BUSY_TIMEOUT_S,
+    EXPECTED,
+    MIGRATIONS,
+    VERSION,
+    CorruptHistoryError,
+    HistoryError,
+    connect_for_writing,
+    migrate,
+    newer,
+)
 from controller.persistence import sync_directory
 
 log = logging.getLogger(__name__)
 
 DB_NAME = "history.sqlite3"
 
-SCHEMA_V1 = """
-CREATE TABLE records (
-    id INTEGER PRIMARY KEY,
-    uid TEXT NOT NULL UNIQUE,
-    game TEXT NOT NULL,
-    preset TEXT NOT NULL,
-    started TEXT,
-    ended TEXT NOT NULL,
-    outcome TEXT NOT NULL CHECK (outcome IN ('finished', 'abandoned')),
-    winner TEXT,
-    places TEXT NOT NULL,
-    result TEXT NOT NULL,
-    rolls INTEGER NOT NULL,
-    moves INTEGER NOT NULL,
-    start_state TEXT NOT NULL,
-    final_state TEXT NOT NULL,
-    history TEXT NOT NULL
-);
-CREATE INDEX records_by_game ON records (game, outcome, ended);
-CREATE TABLE seats (
-    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    colour TEXT,
-    kind TEXT NOT NULL CHECK (kind IN ('human', 'bot', 'empty')),
-    bot TEXT
-);
-CREATE INDEX seats_by_record ON seats (record_id);
-CREATE TABLE match_games (
-    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
-    number INTEGER NOT NULL,
-    winner TEXT NOT NULL,
-    points INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    cube INTEGER NOT NULL,
-    crawford INTEGER NOT NULL,
-    score TEXT NOT NULL,
-    PRIMARY KEY (record_id, number)
-);
-"""
-"""Version 1: one row per game (a Backgammon match is one game here), its seats, and
-the games of a Backgammon match. Positions, results and the move history are JSON
-text: the save file's format, which the rules and ``spieltisch rules`` read."""
-
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)
-VERSION = len(MIGRATIONS)
-TABLES = frozenset({"records", "seats", "match_games"})
-
-BUSY_TIMEOUT_S = 0.05
-"""How long a write waits for another program's lock on the database (a backup, the
-``sqlite3`` shell) before it fails and is retried with the next save: the table's loop
-writes, and must not stall for longer than a frame or two."""
-
 _SUMMARY_COLUMNS = "id, uid, game, preset, started, ended, outcome, places, result, rolls, moves"
 
 
-class HistoryError(ValueError):
-    """A one-line problem with the history (an unknown game, a newer database)."""
-
-
-class CorruptHistoryError(HistoryError):
-    """SQLite cannot use the database; ``moved_to`` is where it was set aside, if it was."""
-
-    def __init__(self, message: str, moved_to: Path | None = None) -> None:
-        super().__init__(message)
-        self.moved_to = moved_to
-
-
-def expected_columns() -> Columns:
-    """Each table's columns at :data:`VERSION`, from the migrations themselves."""
-    with contextlib.closing(sqlite3.connect(":memory:", isolation_level=None)) as db:
-        for step in range(VERSION):
-            migrate(db, step, quiet=True)
-        return {
-            table: tuple(str(row[1]) for row in db.execute(f"PRAGMA table_info({table})"))
-            for table in sorted(TABLES)
-        }
-
-
 __all__ = [
+    "BUSY_TIMEOUT_S",
     "DB_NAME",
+    "MIGRATIONS",
     "VERSION",
     "CorruptHistoryError",
     "HistoryError",
     "HistoryStore",
     "is_corruption",
+    "migrate",
 ]
 
 
@@ -156,7 +83,7 @@ class HistoryStore:
         self.directory = Path(directory)
         self.path = self.directory / name
         self.connection: sqlite3.Connection | None = None
-        self.scratch: tempfile.TemporaryDirectory[str] | None = None
+        self.scratch: Scratch | None = None
         """A reader's copy of a database and its log, read where no table holds it."""
 
     # -- opening ------------------------------------------------------------------------
@@ -178,13 +105,13 @@ class HistoryStore:
         """
         self.close()
         if not create:
-            self._open_reader()
+            self.connection, self.scratch = open_read_only(self.path)
             return None
         moved = self._set_aside_unusable()
         if self.path.exists():
             verdict = judge(self.path, EXPECTED, VERSION, check)
             if verdict.newer is not None:
-                raise HistoryError(self._newer(verdict.newer))
+                raise HistoryError(newer(self.path.name, verdict.newer))
             if verdict.problem is not None:
                 log.error("%s", verdict.problem)
                 moved = self._set_aside_log() if verdict.log_only else self.move_aside()
@@ -192,12 +119,12 @@ class HistoryStore:
             log.error("%s has no database beside it", log_path(self.path).name)
             moved = self._set_aside_log()
         try:
-            self.connection = self._connect()
+            self.connection = connect_for_writing(self.path)
         except CorruptHistoryError as exc:  # damage the read-only judge did not see
             self.close()
             log.error("%s", exc)
             moved = self.move_aside()
-            self.connection = self._connect()
+            self.connection = connect_for_writing(self.path)
         return moved
 
     def _set_aside_unusable(self) -> Path | None:
@@ -218,96 +145,6 @@ class HistoryStore:
         sync_directory(self.directory)
         log.error("moved %s aside; the games in %s are kept", target.name, self.path.name)
         return target
-
-    def _newer(self, version: int) -> str:
-        return (
-            f"{self.path.name} is schema version {version}, newer than this program's"
-            f" {VERSION}: update spieltisch"
-        )
-
-    def _open_reader(self) -> None:
-        """Open for reading only. Nothing is created, migrated, checkpointed or moved:
-        see :meth:`_reader_connection`. If the log makes the database unusable and
-        the file alone is sound, the file is read without it (the table sets the log
-        aside at its next start)."""
-        if not self.path.exists():
-            raise HistoryError(f"no games recorded yet ({self.path} does not exist)")
-        connection = self._reader_connection()
-        try:
-            logged = has_log(self.path)
-            found = examine(connection, self.path.name, EXPECTED, VERSION, uids=logged)
-            if logged:
-                alone = connect_read_only(self.path, alone=True, timeout=2.0)
-                without = examine(alone, self.path.name, EXPECTED, VERSION, uids=True)
-                fault = log_fault(self.path, found, without, VERSION)
-                if fault is not None:
-                    log.warning("%s; read without it", fault)
-                    connection.close()
-                    connection, found = alone, without
-                else:
-                    alone.close()
-        except BaseException:
-            connection.close()
-            raise
-        problem = None
-        if found.version > VERSION:
-            problem = HistoryError(self._newer(found.version))
-        elif found.problem is not None:
-            problem = CorruptHistoryError(found.problem)
-        elif found.version == 0:
-            problem = HistoryError(f"no games recorded yet ({self.path.name} is empty)")
-        elif found.version < VERSION:
-            problem = HistoryError(
-                f"{self.path.name} is schema version {found.version}: the table brings it"
-                f" up to version {VERSION} at its next start"
-            )
-        if problem is not None:
-            connection.close()
-            self.close()
-            raise problem
-        self.connection = connection
-
-    def _reader_connection(self) -> sqlite3.Connection:
-        """A connection that writes nothing. A read-only SQLite connection still makes
-        the ``-wal`` and ``-shm`` of a WAL database it opens, so it is used in place
-        only while a table may hold the database (its ``-shm`` is there, and SQLite's
-        locks in it keep the read consistent). Otherwise the file alone is read as it
-        is (``immutable``), or, with a log left beside it by a table that is not
-        running, a copy of the pair."""
-        if stat.S_ISREG(_mode(self.path.with_name(self.path.name + "-shm"))):
-            return connect_read_only(self.path, timeout=2.0)
-        if not has_log(self.path):
-            return connect_read_only(self.path, alone=True)
-        self.scratch = tempfile.TemporaryDirectory(prefix="spieltisch-history-")
-        copy = Path(self.scratch.name) / self.path.name
-        shutil.copyfile(self.path, copy)
-        shutil.copyfile(log_path(self.path), log_path(copy))
-        return connect_read_only(copy, timeout=2.0)
-
-    def _connect(self) -> sqlite3.Connection:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        try:
-            mode = str(connection.execute("PRAGMA journal_mode=WAL").fetchone()[0])
-            connection.execute("PRAGMA synchronous=FULL")
-            connection.execute("PRAGMA foreign_keys=ON")
-            found = examine(connection, self.path.name, EXPECTED, VERSION)
-        except sqlite3.DatabaseError as exc:
-            connection.close()
-            if is_corruption(exc):
-                raise CorruptHistoryError(f"corrupt history database: {exc}") from None
-            raise
-        if mode.lower() != "wal":
-            log.warning("the history database runs in %s mode, not WAL", mode)
-        if found.version > VERSION:
-            connection.close()
-            raise HistoryError(self._newer(found.version))
-        if found.problem is not None:
-            connection.close()
-            raise CorruptHistoryError(found.problem)
-        for step in range(found.version, VERSION):
-            migrate(connection, step)
-        return connection
 
     def move_aside(self) -> Path:
         """Rename the database (and its write-ahead log) to ``*.bad-<time>``."""
@@ -523,20 +360,6 @@ class HistoryStore:
         return self.connection
 
 
-def migrate(connection: sqlite3.Connection, step: int, quiet: bool = False) -> None:
-    """Run migration ``step`` (version ``step`` to ``step + 1``) in one transaction."""
-    try:
-        connection.executescript(
-            f"BEGIN IMMEDIATE;\n{MIGRATIONS[step]}\nPRAGMA user_version = {step + 1};\nCOMMIT;"
-        )
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
-    if not quiet:
-        log.info("history database migrated to schema version %d", step + 1)
-
-
 def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -553,17 +376,6 @@ def _load(text: object, kind: type, column: str) -> Any:
     return data
 
 
-def _mode(path: Path) -> int:
-    """The file type and mode of ``path`` (0 if it is missing or cannot be read)."""
-    try:
-        return os.stat(path).st_mode
-    except OSError:
-        return 0
-
-
 def damaged(record_id: object, problem: object) -> str:
     """One line naming a damaged record (``spieltisch history`` prints it)."""
     return f"game {record_id} in the history is damaged ({problem})"
-
-
-EXPECTED = expected_columns()
