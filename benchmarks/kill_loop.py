@@ -14,7 +14,9 @@ hold every entry the process had logged as saved (nothing lost but the move in f
 and it must equal the same game played without interruption (same dice, same moves).
 The history database (``history.sqlite3``) must pass SQLite's ``PRAGMA integrity_check``,
 never be moved aside, hold every game record the process had logged as committed, and
-hold every game whose finished position is in the save.
+hold (or the save carry, for the next start) every game whose finished position is in
+the save; and no save may hold an unfinished game that is already recorded (a game come
+back one move short of its end).
 See :func:`controller.testing.kill_loop.kill_loop`. Prints the counts per game and in total.
 """
 
@@ -75,7 +77,7 @@ def main() -> int:
             "kills", "early_kills", "restarts", "resumed", "corrupt", "lost",
             "in_flight_completed", "temp_files_left", "temp_files_cleaned", "entries",
             "games_finished", "diverged", "records", "records_lost", "finished_unrecorded",
-            "database_damaged", "record_kills",
+            "database_damaged", "record_kills", "games_back",
         ):  # fmt: skip
             setattr(total, name, getattr(total, name) + getattr(stats, name))
         total.startup_s += stats.startup_s

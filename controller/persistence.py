@@ -3,8 +3,9 @@
 A save is written atomically: a temp file in the same directory, flushed and fsynced,
 ``os.replace``d over the old save, then the directory is fsynced so the rename itself
 survives a power cut. Saves are plain JSON; nothing is ever unpickled or evaluated.
-A corrupt, truncated or wrong-version save is moved aside with a timestamp and
-reported, and the appliance starts at the menu: a bad file never causes a crash loop.
+A corrupt, truncated or wrong-version save, or one that is not a game this program can
+play (:mod:`controller.save_checks`), is moved aside with a timestamp and reported, and
+the appliance starts at the menu: a bad file never causes a crash loop.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from controller.disk_reserve import FULL, DiskReserve
 from controller.history import pending as pending_records
 from controller.history.pending import PendingRecord
 from controller.i18n import _
+from controller.save_checks import check_playable
 from controller.session import SAVE_VERSION, SaveVersionError, Session
 
 log = logging.getLogger(__name__)
@@ -31,6 +33,10 @@ SAVE_NAME = "session.json"
 TEMP_PREFIX = ".session-"
 TEMP_SUFFIX = ".tmp"
 
+
+ENCODING = "utf-8-sig"
+"""Saves are written as UTF-8 without a byte-order mark; one an editor put at the start
+is read past, as the config reader does."""
 
 MAX_SAVE_BYTES = 32 * 1024 * 1024
 """Far above any real game (a long backgammon match saves ~100 kB), with room for the
@@ -142,7 +148,7 @@ class SaveStore:
         """The records the save carried are in the history now: write it without them
         (a save with no game goes); the game in it stays as it was."""
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(self.path.read_text(encoding=ENCODING))
         except (OSError, ValueError, RecursionError):
             return
         if not isinstance(data, dict) or data.pop(pending_records.KEY, None) is None:
@@ -180,7 +186,7 @@ class SaveStore:
         self.pending = []
         try:
             if self.path.stat().st_size <= MAX_SAVE_BYTES:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
+                data = json.loads(self.path.read_text(encoding=ENCODING))
                 if isinstance(data, dict):
                     self.pending = pending_records.from_save(data)
         except (OSError, ValueError, RecursionError):
@@ -208,7 +214,7 @@ class SaveStore:
             size = info.st_size
             raise self._move_aside(_("corrupt save: {size} bytes is too big").format(size=size))
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = self.path.read_text(encoding=ENCODING)
         except (OSError, UnicodeDecodeError) as exc:
             raise self._move_aside(_("cannot read save: {reason}").format(reason=exc)) from None
         try:
@@ -219,6 +225,7 @@ class SaveStore:
                     return None  # only records waiting for the history, no game
             check_history(data)
             session = Session.from_json(data)
+            check_playable(data, session)
         except (ValueError, RecursionError, OverflowError) as exc:  # JSONDecodeError too
             log.warning("corrupt save %s: %s", self.path, first_line(exc))
             raise self._move_aside(damage(exc)) from None

@@ -94,20 +94,29 @@ class Safekeeping:
         return notices
 
     def carry_out(self, effects: Sequence[Effect]) -> None:
-        """Records first (a finished game is in the history before its last save),
-        then the save."""
-        saves = False
+        """The save first, carrying the records of the games that just ended; then the
+        records go to the history; then the save is written again without them.
+
+        Why this order: a kill between any two of these steps leaves a save and a
+        history that agree. Killed before the record is committed, the save holds the
+        final position with the record in it, and the next start writes the record
+        (the game is over, not resumed); killed after, the record is written again and
+        replaces itself (same uid). Recorded first and saved second, a kill in between
+        left a save one move short of the end, and the next start resumed a game that
+        was already in the history."""
+        records = [e for e in effects if isinstance(e, Record)]
+        saves = [e for e in effects if isinstance(e, Save)]
+        if self.history is not None:
+            for record in records:
+                self.history.queue(record.session, record.outcome)
         for effect in effects:
-            if isinstance(effect, Record):
-                if self.history is not None:
-                    self.history.record(effect.session, effect.outcome)
-            elif isinstance(effect, Save):
-                self.latest = effect.session
-                saves = True
-            elif isinstance(effect, RememberSetups):
+            if isinstance(effect, RememberSetups):
                 self.remember(effect)
         if saves:
+            self.latest = saves[-1].session
             self.save(self.latest)
+        elif records and self.history is not None:
+            self.history.flush()  # a game that could not be saved is still recorded
 
     def remember(self, effect: RememberSetups) -> None:
         """Keep the last setups; a disk that refuses costs only that memory (the save's
@@ -134,9 +143,11 @@ class Safekeeping:
         :data:`RETRY_S` seconds (and with the next move) until it works. Game records
         the history could not write yet travel inside the save, and are written to
         the history as soon as a save succeeds again."""
-        if self.store is None:
-            return
         history = self.history
+        if self.store is None:
+            if history is not None and history.backlog:
+                history.flush()
+            return
         pending = history.pending() if history is not None else []
         try:
             self.store.save(session, pending)
@@ -147,7 +158,12 @@ class Safekeeping:
                 log.error("saving the game failed: %s; the game goes on", exc)
                 self.notices.append(save_warning(exc))
             self.keep_retrying()
+            if history is not None and history.backlog:
+                history.flush()  # the history may still take what the save could not carry
             return
+        if pending:
+            # The kill -9 test reads this line: a kill from here on finds the records.
+            log.debug("the save carries the records of %s", " ".join(r.uid for r in pending))
         if self.failing_saves:
             log.warning("saving works again after %d failed saves", self.failing_saves)
             self.failing_saves = 0
@@ -162,8 +178,11 @@ class Safekeeping:
 
     def record_failed(self, exc: OSError) -> None:
         """A record could not be written: the same warning as a failed save, and it is
-        retried until it is written (it travels in the save meanwhile)."""
-        self.notices.append(save_warning(exc))
+        retried until it is written (it travels in the save meanwhile). A database
+        another program holds locked (a backup, the ``sqlite3`` shell) is no disk
+        problem and loses nothing: it is only retried, the panel says nothing."""
+        if exc.errno != errno.EBUSY:
+            self.notices.append(save_warning(exc))
         self.keep_retrying()
 
     def keep_retrying(self) -> None:

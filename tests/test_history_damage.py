@@ -141,14 +141,29 @@ def make_unusable(state: Path, case: str, elsewhere: Path) -> str:
     if case == "symlink to /dev/null":
         path.symlink_to("/dev/null")
         return f"{DB} is a symlink to a device"
-    assert case == "wal is a directory"
-    database_with_games(state, games=2)
-    assert not (state / f"{DB}-wal").exists()
-    (state / f"{DB}-wal").mkdir()
-    return f"{DB}-wal is a directory"
+    side = {"wal is a directory": "-wal", "shm is a directory": "-shm"}[case]
+    database_with_games(state, games=12)
+    assert not (state / f"{DB}{side}").exists()
+    (state / f"{DB}{side}").mkdir()
+    return f"{DB}{side} is a directory"
 
 
-CASES = ["directory", "dangling symlink", "symlink to /dev/null", "wal is a directory"]
+SIDE_CASES = ["wal is a directory", "shm is a directory"]
+CASES = ["directory", "dangling symlink", "symlink to /dev/null", *SIDE_CASES]
+
+
+def games_kept(state: Path, case: str) -> set[str]:
+    """The games that must still be in the history after ``case`` was set aside: a
+    side file SQLite cannot use goes alone, the 12 games in the database stay."""
+    if case not in SIDE_CASES:
+        return set()
+    db = sqlite3.connect(f"{(state / DB).resolve().as_uri()}?immutable=1", uri=True)
+    try:
+        kept = {str(uid) for (uid,) in db.execute("SELECT uid FROM records")}
+    finally:
+        db.close()
+    assert len(kept) == 12
+    return kept
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -161,6 +176,7 @@ def test_an_unusable_database_path_is_set_aside_at_start_and_games_are_recorded(
     state = tmp_path / "state"
     state.mkdir()
     words = make_unusable(state, case, tmp_path)
+    kept = games_kept(state, case)
     before = {p.name: os.lstat(p) for p in state.iterdir()}
     rig = appliance_rig(state, seats=("bot",), buttons=False)
     game = Session.start("minimaki", "standard", ["bot"], seed=3, bot="random")
@@ -171,13 +187,16 @@ def test_an_unusable_database_path_is_set_aside_at_start_and_games_are_recorded(
         "history damaged, moved to"
     )
     # every thing set aside is the very one that was there (renamed, not rewritten)
-    assert sorted(os.lstat(p).st_ino for p in moved) == sorted(
-        info.st_ino for name, info in before.items() if name != f"{DB}-shm"
-    )
+    if case in SIDE_CASES:  # only the broken side file
+        assert [os.lstat(p).st_ino for p in moved] == [before[words.split()[0]].st_ino]
+    else:
+        assert sorted(os.lstat(p).st_ino for p in moved) == sorted(
+            info.st_ino for name, info in before.items() if name != f"{DB}-shm"
+        )
     play_to_the_end(rig)
     assert rig.app.history is not None and rig.app.history.backlog == []
     rig.close()
-    assert records_in(state) == [game.started]
+    assert set(records_in(state)) == kept | {game.started}
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert sum(words in line for line in said) == 1, said
     assert os.path.exists("/dev/null") and not os.path.lexists("/dev/null-wal")
@@ -199,9 +218,38 @@ def test_a_database_path_that_turns_unusable_while_playing_is_set_aside_on_the_n
     for suffix in ("-wal", "-shm"):
         (tmp_path / f"{DB}{suffix}").unlink(missing_ok=True)
     make_unusable(tmp_path, case, tmp_path)
+    kept = games_kept(tmp_path, case)
     second = played("minimaki", "standard", ["human"], seed=42)
     keeper.record(second, "finished")
     assert warnings == [] and keeper.backlog == []
     assert len(notices) == 1 and notices[0].startswith("history damaged, moved to")
     keeper.close()
-    assert records_in(tmp_path) == [second.started]
+    assert set(records_in(tmp_path)) == kept | {second.started}
+
+
+def test_tables_of_another_shape_at_our_version_are_set_aside_and_the_game_recorded(
+    tmp_path: Path,
+) -> None:
+    """A ``records`` table with other columns at schema version 1 would fail every
+    write ("table records has no column named game") for ever: it is not ours, like
+    any other unusable database."""
+    path = tmp_path / DB
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE records (id INTEGER PRIMARY KEY, uid TEXT, note TEXT);"
+            "CREATE TABLE seats (record_id INTEGER);"
+            "CREATE TABLE match_games (record_id INTEGER);"
+            "PRAGMA user_version = 1;"
+        )
+    original = path.read_bytes()
+    notices: list[str] = []
+    warnings: list[OSError] = []
+    keeper = HistoryKeeper(tmp_path, 1, warnings.append, notice=notices.append)
+    session = played("minimaki", "standard", ["human"], seed=43)
+    keeper.record(session, "finished")
+    assert keeper.backlog == [] and warnings == []
+    [moved] = aside(tmp_path)
+    assert moved.read_bytes() == original  # set apart untouched
+    assert notices == [f"history damaged, moved to {moved.name}"]
+    keeper.close()
+    assert records_in(tmp_path) == [session.started]

@@ -79,3 +79,49 @@ def test_a_save_while_a_bot_thinks_holds_the_rng_from_before_its_seed() -> None:
     reference.setstate(before)
     assert seeds == [reference.getrandbits(32)] * 2
     assert session.rng.getstate() == reference.getstate()
+
+
+def test_the_final_save_carries_the_record_until_the_history_has_committed_it(
+    tmp_path: Path,
+) -> None:
+    """What a kill would find at the moment the record is written: the save already
+    holds the final position, with the record in it. So a kill on either side of the
+    record leaves a game that is over (never one move short of its end) and a record
+    that the next start writes (the same uid replaces itself)."""
+    import json
+
+    from controller.history.keeper import HistoryKeeper
+    from controller.history.record import HistoryEntry
+
+    seen: list[dict[str, object]] = []
+
+    class Watched(HistoryKeeper):
+        def _write(self, record: HistoryEntry) -> int:
+            seen.append(json.loads((tmp_path / "session.json").read_text("utf-8")))
+            return super()._write(record)
+
+    keeper = Safekeeping(
+        SaveStore(tmp_path),
+        FakeClock(),
+        lambda warn, notice: Watched(tmp_path, 1, warn, notice=notice),
+    )
+    keeper.prepare()
+    table = Table(TableOptions(bot="random"))
+    game = Session.start("minimaki", "standard", ["bot"], seed=2, bot="random")
+    table.start_session(game)
+    while table.state is not Mode.GAME_OVER:
+        wake = table.next_wakeup()
+        assert wake is not None
+        table.tick(max(wake, table.now))
+        keeper.carry_out(table.take_effects())
+    [at_record] = seen
+    assert at_record["history"] == game.history  # the final position, not one move short
+    assert Session.from_json(at_record).state.is_terminal()
+    carried = at_record["pending_records"]
+    assert isinstance(carried, list) and [p["session"]["started"] for p in carried] == [
+        game.started
+    ]
+    after = json.loads((tmp_path / "session.json").read_text("utf-8"))
+    assert after["history"] == game.history and "pending_records" not in after
+    assert keeper.history is not None and keeper.history.backlog == []
+    keeper.close()

@@ -8,9 +8,9 @@
 * ``stats``: wins per seat colour and per kind of player, for each game.
 
 ``--json`` on ``list``, ``show`` and ``stats`` prints one JSON document instead. It
-reads while a table may be writing (WAL lets both go on); the database is never created
-or moved aside from here, only brought up to this program's schema version as the table
-itself would at its next start. Bad input (an unknown game number, a
+reads while a table may be writing (WAL lets both go on); nothing is ever written from
+here: the database is not created, migrated or moved aside, and a damaged game is
+skipped with a line that names it. Bad input (an unknown game number, a
 file that cannot be written, an unreadable database) is one line and exit code 2.
 """
 

@@ -38,7 +38,7 @@ def replay(record: HistoryEntry) -> list[PlayStep]:
     where = f"game {record.summary.id}"
     try:
         state = rules.state_from_json(record.start_state)
-    except RulesError as exc:
+    except (RulesError, KeyError, TypeError, ValueError) as exc:
         raise HistoryError(f"{where}: its start position no longer loads: {exc}") from None
     steps: list[PlayStep] = []
     for number, entry in enumerate(record.history, start=1):

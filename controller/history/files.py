@@ -3,9 +3,11 @@
 ``history.sqlite3`` and its ``-wal`` and ``-shm`` must each be a regular file (or a
 symlink to one), or be missing. A directory, a dangling symlink or a symlink to a
 device (``/dev/null``) makes every record fail with "unable to open database file", or
-worse, lets SQLite write its log next to the device. Such a path is treated like a
-damaged database: set aside under a ``.bad-<time>`` name (never deleted: a symlink is
-renamed, its target is not touched) and a new database is started.
+worse, lets SQLite write its log next to the device. Such a path is set aside under a
+``.bad-<time>`` name (never deleted: a symlink is renamed, its target is not touched),
+but only what is broken: a database file SQLite cannot use goes with its side files
+and a new database is started; a log or index that cannot be used goes alone, and the
+games in the database file stay where they are.
 """
 
 from __future__ import annotations
@@ -40,25 +42,38 @@ def _kind(mode: int) -> str:
 def unusable(path: Path) -> str | None:
     """Why SQLite could not keep the database at ``path``, in words (None: it can, as
     far as the file types go; a full or read-only disk is not a reason here)."""
+    found = broken(path)
+    return found[0][1] if found else None
+
+
+def broken(path: Path) -> list[tuple[Path, str]]:
+    """Each of the database's files that SQLite could never use, with the reason."""
+    found = []
     for candidate in companions(path):
+        reason = _unusable_file(candidate)
+        if reason is not None:
+            found.append((candidate, reason))
+    return found
+
+
+def _unusable_file(candidate: Path) -> str | None:
+    try:
+        info = os.lstat(candidate)
+    except OSError:
+        return None  # missing, or the directory itself fails: a disk problem
+    if stat.S_ISREG(info.st_mode):
+        return None
+    if stat.S_ISLNK(info.st_mode):
         try:
-            info = os.lstat(candidate)
-        except OSError:
-            continue  # missing, or the directory itself fails: a disk problem
-        if stat.S_ISREG(info.st_mode):
-            continue
-        if stat.S_ISLNK(info.st_mode):
-            try:
-                target = os.stat(candidate)
-            except FileNotFoundError:
-                return f"{candidate.name} is a dangling symlink"
-            except OSError as exc:
-                return f"{candidate.name} is a symlink that cannot be followed ({exc.strerror})"
-            if not stat.S_ISREG(target.st_mode):
-                return f"{candidate.name} is a symlink to {_kind(target.st_mode)}"
-            continue
-        return f"{candidate.name} is {_kind(info.st_mode)}"
-    return None
+            target = os.stat(candidate)
+        except FileNotFoundError:
+            return f"{candidate.name} is a dangling symlink"
+        except OSError as exc:
+            return f"{candidate.name} is a symlink that cannot be followed ({exc.strerror})"
+        if not stat.S_ISREG(target.st_mode):
+            return f"{candidate.name} is a symlink to {_kind(target.st_mode)}"
+        return None
+    return f"{candidate.name} is {_kind(info.st_mode)}"
 
 
 def exists(path: Path) -> bool:
@@ -89,3 +104,28 @@ def set_aside(path: Path) -> Path:
             continue
         os.replace(source, moved)
     return target
+
+
+def set_aside_side_files(path: Path, names: list[Path]) -> Path:
+    """Rename only the side files ``names`` of the database at ``path`` (its log, its
+    index) to ``<name>.bad-<time>``: the database itself is sound and stays. A regular
+    ``-shm`` beside a log set aside is removed (it only indexes that log; SQLite makes
+    a new one). Returns the new name of the first."""
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    shm = path.with_name(path.name + "-shm")
+    if shm not in names and any(n.name.endswith("-wal") for n in names):
+        with contextlib.suppress(OSError):
+            if stat.S_ISREG(os.lstat(shm).st_mode):
+                shm.unlink()
+    first: Path | None = None
+    for source in names:
+        if not os.path.lexists(source):
+            continue
+        target = source.with_name(f"{source.name}.bad-{stamp}")
+        counter = 1
+        while os.path.lexists(target):
+            counter += 1
+            target = source.with_name(f"{source.name}.bad-{stamp}-{counter}")
+        os.replace(source, target)
+        first = first or target
+    return first if first is not None else path

@@ -1,12 +1,14 @@
 """The table's side of the history: record each game as it ends, and never stop play.
 
 The table hands over a game when it ends or is abandoned, right after the frame that
-shows it (like the save); the record is committed before the save of the final
-position, so a finished game is in the history before the save says it is over. A
-record that cannot be written (disk full, read-only, gone) stays in memory, travels
-inside the save file (:mod:`controller.history.pending`) and is tried again as soon as
-a save succeeds (the appliance retries every few seconds meanwhile); the panel shows
-the same short warning as a failed save, once per run of failures. A database found
+shows it (like the save). The save of the final position is written first and carries
+the record; then the record is committed; then the save is written without it
+(:class:`controller.safekeeping.Safekeeping`), so a kill between any two steps leaves a
+save and a history that agree. A record that cannot be written (disk full, read-only,
+gone, locked) stays in memory, travels inside the save file
+(:mod:`controller.history.pending`) and is tried again as soon as a save succeeds
+(the appliance retries every few seconds meanwhile); the panel shows the same short
+warning as a failed save, once per run of failures. A database found
 damaged (``quick_check`` at start, "malformed" on any use) or at a path SQLite cannot
 use is moved aside, the panel says so once, and a new one takes the record.
 """
@@ -22,10 +24,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.history import files as history_files
+from controller.history.judge import is_corruption
 from controller.history.pending import PendingRecord
 from controller.history.record import HistoryEntry, record_of
 from controller.history.stats import tally
-from controller.history.store import CorruptHistoryError, HistoryError, HistoryStore, is_corruption
+from controller.history.store import CorruptHistoryError, HistoryError, HistoryStore
 from controller.i18n import _
 from controller.scene import StatisticsPage
 from controller.session import Session, utc_now
@@ -39,6 +42,8 @@ BACKLOG_LIMIT = 100
 
 _SQLITE_ERRNO = {
     3: errno.EACCES,  # SQLITE_PERM
+    5: errno.EBUSY,  # SQLITE_BUSY: another program holds the database locked
+    6: errno.EBUSY,  # SQLITE_LOCKED
     8: errno.EROFS,  # SQLITE_READONLY
     13: errno.ENOSPC,  # SQLITE_FULL
     23: errno.EACCES,  # SQLITE_AUTH
@@ -133,6 +138,12 @@ class HistoryKeeper:
 
     def record(self, session: Session, outcome: str) -> None:
         """Record ``session`` (finished or abandoned). Never raises: play goes on."""
+        self.queue(session, outcome)
+        self.flush()
+
+    def queue(self, session: Session, outcome: str) -> None:
+        """Make the record of ``session`` and let it wait for :meth:`flush` (the save
+        written first carries it meanwhile: :meth:`pending`). Never raises."""
         if self.disabled is not None:
             return
         try:
@@ -143,7 +154,6 @@ class HistoryKeeper:
             log.exception("history: cannot make a record of %s", session.game)
             return
         self._queue(record, PendingRecord(session, outcome, record.summary.ended))
-        self.flush()
 
     def _queue(self, record: HistoryEntry, source: PendingRecord) -> None:
         uid = record.summary.uid
@@ -232,7 +242,10 @@ class HistoryKeeper:
         if not is_corruption(exc) and problem is None:
             return False
         log.error("history: %s", problem or exc)
-        self._opened(self.store.move_aside())
+        if problem is not None:
+            self._opened(self.store.open())  # sets aside only the files it cannot use
+        else:
+            self._opened(self.store.move_aside())
         return True
 
     def _opened(self, moved: Path | None) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.history.record import OUTCOMES
+from controller.save_checks import check_playable
 from controller.session import Session
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,9 @@ def from_save(data: Mapping[str, Any]) -> list[PendingRecord]:
             outcome, ended = entry.get("outcome"), entry.get("ended")
             if outcome not in OUTCOMES or not isinstance(ended, str):
                 raise ValueError("outcome or end time missing")
-            found.append(PendingRecord(Session.from_json(entry["session"]), str(outcome), ended))
+            session = Session.from_json(entry["session"])
+            check_playable(entry["session"], session)  # else its record could not be shown
+            found.append(PendingRecord(session, str(outcome), ended))
         except (KeyError, TypeError, ValueError, RecursionError) as exc:
             log.error("the save's pending record %d is unusable (%s); skipped", index, exc)
     return found

@@ -6,16 +6,23 @@ record or none of it; and any SQLite tool can read it. It runs in WAL mode with
 ``synchronous=FULL``: a commit returns only after the write-ahead log is on the disk,
 so a game whose record was committed survives a SIGKILL or a pulled plug.
 
-Schema versions are counted in ``PRAGMA user_version``: :data:`MIGRATIONS` ``[i]``
-brings a database from version ``i`` to ``i + 1``, each step in one transaction. A
-database from a newer program is refused, never changed.
+Schema versions are counted in ``PRAGMA user_version``, each step in one transaction;
+a database from a newer program is refused, never changed
+(:mod:`controller.history.schema`).
 
 A database SQLite cannot read (not a database, a malformed page found by
-``quick_check`` at the appliance's start or by any later use, not ours), or a path it
-could never use (:mod:`controller.history.files`), is moved aside as
-``history.sqlite3.bad-<time>`` (its write-ahead log with it, so the pair still opens)
-and a new one is started, as :mod:`controller.persistence` does for a bad
-save; the old records are not lost but set apart, for ``sqlite3 .recover``.
+``quick_check`` at the appliance's start or by any later use, not ours, tables of
+another shape), or a path it could never use (:mod:`controller.history.files`), is
+moved aside as ``history.sqlite3.bad-<time>`` (its write-ahead log with it, so the
+pair still opens) and a new one is started, as :mod:`controller.persistence` does for
+a bad save; the old records are not lost but set apart, for ``sqlite3 .recover``.
+Before any of that the database is judged through read-only connections
+(:mod:`controller.history.judge`), so nothing is written to a file that may be set
+aside; a log that does not belong to the file is set aside alone.
+
+Readers (``spieltisch history``, the page) never write
+(:mod:`controller.history.reading`). One damaged record
+is skipped with a line that names it; the others still list, count and export.
 """
 
 from __future__ import annotations
@@ -28,86 +35,41 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.history.files import set_aside, unusable
+from controller.history.files import broken, set_aside, set_aside_side_files
+from controller.history.judge import has_log, is_corruption, judge, log_path
+from controller.history.reading import Scratch, open_read_only
 from controller.history.record import HistoryEntry, RecordedMatchGame, Seat, Summary
+from controller.history.schema import (
+    BUSY_TIMEOUT_S,
+    EXPECTED,
+    MIGRATIONS,
+    VERSION,
+    CorruptHistoryError,
+    HistoryError,
+    connect_for_writing,
+    migrate,
+    newer,
+)
 from controller.persistence import sync_directory
 
 log = logging.getLogger(__name__)
 
 DB_NAME = "history.sqlite3"
 
-SCHEMA_V1 = """
-CREATE TABLE records (
-    id INTEGER PRIMARY KEY,
-    uid TEXT NOT NULL UNIQUE,
-    game TEXT NOT NULL,
-    preset TEXT NOT NULL,
-    started TEXT,
-    ended TEXT NOT NULL,
-    outcome TEXT NOT NULL CHECK (outcome IN ('finished', 'abandoned')),
-    winner TEXT,
-    places TEXT NOT NULL,
-    result TEXT NOT NULL,
-    rolls INTEGER NOT NULL,
-    moves INTEGER NOT NULL,
-    start_state TEXT NOT NULL,
-    final_state TEXT NOT NULL,
-    history TEXT NOT NULL
-);
-CREATE INDEX records_by_game ON records (game, outcome, ended);
-CREATE TABLE seats (
-    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    colour TEXT,
-    kind TEXT NOT NULL CHECK (kind IN ('human', 'bot', 'empty')),
-    bot TEXT
-);
-CREATE INDEX seats_by_record ON seats (record_id);
-CREATE TABLE match_games (
-    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
-    number INTEGER NOT NULL,
-    winner TEXT NOT NULL,
-    points INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    cube INTEGER NOT NULL,
-    crawford INTEGER NOT NULL,
-    score TEXT NOT NULL,
-    PRIMARY KEY (record_id, number)
-);
-"""
-"""Version 1: one row per game (a Backgammon match is one game here), its seats, and
-the games of a Backgammon match. Positions, results and the move history are JSON
-text: the save file's format, which the rules and ``spieltisch rules`` read."""
-
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)
-VERSION = len(MIGRATIONS)
-TABLES = frozenset({"records", "seats", "match_games"})
-
-_SQLITE_CORRUPT = 11
-_SQLITE_NOTADB = 26
-
 _SUMMARY_COLUMNS = "id, uid, game, preset, started, ended, outcome, places, result, rolls, moves"
 
 
-class HistoryError(ValueError):
-    """A one-line problem with the history (an unknown game, a newer database)."""
-
-
-class CorruptHistoryError(HistoryError):
-    """SQLite cannot use the database; ``moved_to`` is where it was set aside, if it was."""
-
-    def __init__(self, message: str, moved_to: Path | None = None) -> None:
-        super().__init__(message)
-        self.moved_to = moved_to
-
-
-def is_corruption(exc: sqlite3.Error) -> bool:
-    """Damage to the file, as opposed to a full, read-only or vanished disk."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
-    text = str(exc)
-    return "malformed" in text or "not a database" in text
+__all__ = [
+    "BUSY_TIMEOUT_S",
+    "DB_NAME",
+    "MIGRATIONS",
+    "VERSION",
+    "CorruptHistoryError",
+    "HistoryError",
+    "HistoryStore",
+    "is_corruption",
+    "migrate",
+]
 
 
 class HistoryStore:
@@ -121,6 +83,8 @@ class HistoryStore:
         self.directory = Path(directory)
         self.path = self.directory / name
         self.connection: sqlite3.Connection | None = None
+        self.scratch: Scratch | None = None
+        """A reader's copy of a database and its log, read where no table holds it."""
 
     # -- opening ------------------------------------------------------------------------
 
@@ -130,82 +94,57 @@ class HistoryStore:
         With ``create`` (the appliance) a missing database is made, and an unreadable
         one is moved aside and replaced by a new one: the return value is then where it
         went (else None). So is a path SQLite could never use (a directory, a dangling
-        symlink, a symlink to a device, a directory as its ``-wal``). With ``check``
-        (the appliance's start) SQLite's ``quick_check`` reads every page first, so a
-        damaged page is found now, not when the statistics screen comes up empty.
-        Without ``create`` (``spieltisch history``) nothing is created or moved: a
-        missing file raises :class:`HistoryError`, an unreadable one
+        symlink, a symlink to a device); a side file SQLite cannot use (a directory as
+        ``-wal`` or ``-shm``), or a log that does not belong to the database, is set
+        aside alone and the games stay. All of this is judged read-only first. With
+        ``check`` (the appliance's start) SQLite's ``quick_check`` reads every page
+        first, so a damaged page is found now, not when the statistics screen comes up
+        empty. Without ``create`` (``spieltisch history``, the page) nothing is
+        written at all: a missing file raises :class:`HistoryError`, an unreadable one
         :class:`CorruptHistoryError`.
         """
         self.close()
-        if not create and not self.path.exists():
-            raise HistoryError(f"no games recorded yet ({self.path} does not exist)")
-        moved = None
-        if create and (problem := unusable(self.path)) is not None:
-            log.error("the history database cannot be used: %s", problem)
-            moved = self.move_aside()
+        if not create:
+            self.connection, self.scratch = open_read_only(self.path)
+            return None
+        moved = self._set_aside_unusable()
+        if self.path.exists():
+            verdict = judge(self.path, EXPECTED, VERSION, check)
+            if verdict.newer is not None:
+                raise HistoryError(newer(self.path.name, verdict.newer))
+            if verdict.problem is not None:
+                log.error("%s", verdict.problem)
+                moved = self._set_aside_log() if verdict.log_only else self.move_aside()
+        elif has_log(self.path):
+            log.error("%s has no database beside it", log_path(self.path).name)
+            moved = self._set_aside_log()
         try:
-            self.connection = self._connect(create)
-            if check:
-                self._quick_check()
-        except CorruptHistoryError as exc:
+            self.connection = connect_for_writing(self.path)
+        except CorruptHistoryError as exc:  # damage the read-only judge did not see
             self.close()
-            if not create:
-                raise
             log.error("%s", exc)
             moved = self.move_aside()
-            self.connection = self._connect(create)
+            self.connection = connect_for_writing(self.path)
         return moved
 
-    def _quick_check(self) -> None:
-        """SQLite's ``quick_check`` (every page, not the index contents): the damage a
-        garbled page does, found at start instead of on first use."""
-        try:
-            found = [str(row[0]) for row in self._db().execute("PRAGMA quick_check")]
-        except sqlite3.DatabaseError as exc:
-            if not is_corruption(exc):
-                raise
-            found = [str(exc)]
-        if found != ["ok"]:
-            first = " ".join(found[0].split())[:200]
-            raise CorruptHistoryError(f"damaged history database: {first}")
+    def _set_aside_unusable(self) -> Path | None:
+        """Set aside what SQLite could never use: the database file with its side
+        files, or only a side file (a directory as ``-shm``), keeping the games."""
+        found = broken(self.path)
+        if not found:
+            return None
+        log.error("the history database cannot be used: %s", found[0][1])
+        if any(part == self.path for part, _reason in found):
+            return self.move_aside()
+        return self._set_aside_log([part for part, _reason in found])
 
-    def _connect(self, create: bool) -> sqlite3.Connection:
-        if create:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            target = str(self.path)
-            connection = sqlite3.connect(target, timeout=2.0, isolation_level=None)
-        else:
-            uri = f"{self.path.resolve().as_uri()}?mode=rw"
-            connection = sqlite3.connect(uri, timeout=2.0, isolation_level=None, uri=True)
-        try:
-            mode = str(connection.execute("PRAGMA journal_mode=WAL").fetchone()[0])
-            connection.execute("PRAGMA synchronous=FULL")
-            connection.execute("PRAGMA foreign_keys=ON")
-            version = int(connection.execute("PRAGMA user_version").fetchone()[0])
-            tables = {
-                str(row[0])
-                for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-        except sqlite3.DatabaseError as exc:
-            connection.close()
-            if is_corruption(exc):
-                raise CorruptHistoryError(f"corrupt history database: {exc}") from None
-            raise
-        if mode.lower() != "wal":
-            log.warning("the history database runs in %s mode, not WAL", mode)
-        if version > VERSION:
-            connection.close()
-            raise HistoryError(
-                f"{self.path.name} is schema version {version}, newer than this program's"
-                f" {VERSION}: update spieltisch"
-            )
-        if (version == 0 and tables) or (version > 0 and not tables >= TABLES):
-            connection.close()
-            raise CorruptHistoryError(f"corrupt history database: {self.path.name} is not ours")
-        for step in range(version, VERSION):
-            migrate(connection, step)
-        return connection
+    def _set_aside_log(self, parts: list[Path] | None = None) -> Path:
+        """Rename the log (and its index), or ``parts``, aside; the database stays."""
+        self.close()
+        target = set_aside_side_files(self.path, parts or [log_path(self.path)])
+        sync_directory(self.directory)
+        log.error("moved %s aside; the games in %s are kept", target.name, self.path.name)
+        return target
 
     def move_aside(self) -> Path:
         """Rename the database (and its write-ahead log) to ``*.bad-<time>``."""
@@ -220,6 +159,9 @@ class HistoryStore:
             with contextlib.suppress(sqlite3.Error):
                 self.connection.close()
             self.connection = None
+        if self.scratch is not None:
+            self.scratch.cleanup()
+            self.scratch = None
 
     # -- writing ------------------------------------------------------------------------
 
@@ -328,8 +270,16 @@ class HistoryStore:
             raise HistoryError(
                 f"no game {record_id} in the history (see `spieltisch history list`)"
             )
-        (summary,) = self._summaries([row[:-3]])
-        return HistoryEntry(summary, _load(row[-3]), _load(row[-2]), _load(row[-1]))
+        try:
+            start = _load(row[-3], dict, "start_state")
+            final = _load(row[-2], dict, "final_state")
+            history = _load(row[-1], list, "history")
+        except ValueError as exc:
+            raise HistoryError(damaged(record_id, exc)) from None
+        found = self._summaries([row[:-3]])
+        if not found:
+            raise HistoryError(damaged(record_id, "its summary does not read"))
+        return HistoryEntry(found[0], start, final, history)
 
     def count(self) -> int:
         return int(self._db().execute("SELECT count(*) FROM records").fetchone()[0])
@@ -342,9 +292,12 @@ class HistoryStore:
         return int(self._db().execute("PRAGMA user_version").fetchone()[0])
 
     def _summaries(self, rows: Sequence[Sequence[Any]]) -> list[Summary]:
+        """The summaries of ``rows``; a row whose JSON does not read is skipped with
+        one line in the log that names it (the others still list and count)."""
         ids = [int(row[0]) for row in rows]
         seats: dict[int, list[Seat]] = {i: [] for i in ids}
         games: dict[int, list[RecordedMatchGame]] = {i: [] for i in ids}
+        bad: dict[int, Exception] = {}
         db = self._db()
         for chunk in range(0, len(ids), 500):
             part = ids[chunk : chunk + 500]
@@ -360,31 +313,45 @@ class HistoryStore:
                 f" FROM match_games WHERE record_id IN ({marks}) ORDER BY record_id, number",
                 part,
             ):
-                games[rid].append(
-                    RecordedMatchGame(
-                        number, winner, points, kind, cube, bool(crawford), _load(score)
+                try:
+                    games[rid].append(
+                        RecordedMatchGame(
+                            number,
+                            winner,
+                            points,
+                            kind,
+                            cube,
+                            bool(crawford),
+                            _load(score, dict, "match score"),
+                        )
                     )
-                )
+                except ValueError as exc:
+                    bad[rid] = exc
         out = []
         for row in rows:
             rid, uid, game, preset, started, ended, outcome, places, result, rolls, moves = row
-            out.append(
-                Summary(
-                    uid=uid,
-                    game=game,
-                    preset=preset,
-                    started=started,
-                    ended=ended,
-                    outcome=outcome,
-                    places=tuple(_load(places)),
-                    seats=tuple(seats[rid]),
-                    rolls=rolls,
-                    moves=moves,
-                    result=_load(result),
-                    games=tuple(games[rid]),
-                    id=rid,
+            try:
+                if rid in bad:
+                    raise bad[rid]
+                out.append(
+                    Summary(
+                        uid=uid,
+                        game=game,
+                        preset=preset,
+                        started=started,
+                        ended=ended,
+                        outcome=outcome,
+                        places=tuple(_load(places, list, "places")),
+                        seats=tuple(seats[rid]),
+                        rolls=rolls,
+                        moves=moves,
+                        result=_load(result, dict, "result"),
+                        games=tuple(games[rid]),
+                        id=rid,
+                    )
                 )
-            )
+            except ValueError as exc:
+                log.warning("%s; skipped", damaged(rid, exc))
         return out
 
     def _db(self) -> sqlite3.Connection:
@@ -393,22 +360,22 @@ class HistoryStore:
         return self.connection
 
 
-def migrate(connection: sqlite3.Connection, step: int) -> None:
-    """Run migration ``step`` (version ``step`` to ``step + 1``) in one transaction."""
-    try:
-        connection.executescript(
-            f"BEGIN IMMEDIATE;\n{MIGRATIONS[step]}\nPRAGMA user_version = {step + 1};\nCOMMIT;"
-        )
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
-    log.info("history database migrated to schema version %d", step + 1)
-
-
 def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def _load(text: str) -> Any:
-    return json.loads(text)
+def _load(text: object, kind: type, column: str) -> Any:
+    """The JSON in ``column`` of a row, which must be a ``kind``; ValueError naming the
+    column if it is not (a row changed by hand, or damaged)."""
+    try:
+        data = json.loads(text) if isinstance(text, str | bytes) else None
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, kind):
+        raise ValueError(f"its {column} is not JSON of the right kind")
+    return data
+
+
+def damaged(record_id: object, problem: object) -> str:
+    """One line naming a damaged record (``spieltisch history`` prints it)."""
+    return f"game {record_id} in the history is damaged ({problem})"

@@ -95,9 +95,9 @@ class Outbox:
         return any(isinstance(effect, Record) for effect in self.waiting)
 
     def take(self) -> list[Effect]:
-        """The queue, emptied: the records in their order, then the last save (a
-        finished game is in the history before its last save; a save holds the whole
-        game, so only the newest counts), then the newest setups to remember."""
+        """The queue, emptied: the records in their order, then the last save (a save
+        holds the whole game, so only the newest counts; it carries the records until
+        the history has them), then the newest setups to remember."""
         waiting, self.waiting = self.waiting, []
         records: list[Effect] = [e for e in waiting if isinstance(e, Record)]
         saves = [e for e in waiting if isinstance(e, Save)]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.history import pending as pending_records
 from controller.persistence import SaveStore
 from controller.session import Session
 from controller.testing.files import read_save, write_bot_game, write_config
@@ -25,6 +26,9 @@ from controller.testing.process import ApplianceProcess
 
 SAVED_LINE = re.compile(r"saved (\d+) history entries")
 RECORDED_LINE = re.compile(r"recorded game \d+ (\S+) \(")
+CARRIED_LINE = re.compile(r"the save carries the records of (.*)")
+"""Logged when a save holding a game's final position carries its record, before the
+history commits it: the other end of the window a kill may hit."""
 HISTORY = "history.sqlite3"
 
 
@@ -72,11 +76,18 @@ def reference_history(first: dict[str, Any], length: int) -> list[dict[str, Any]
     return session.history
 
 
-def wait_for_record(app: ApplianceProcess, timeout: float = 120.0) -> bool:
-    """Block until ``app`` logs a committed game record (its DEBUG line)."""
+def wait_for_record(app: ApplianceProcess, uid: str | None = None, timeout: float = 120.0) -> bool:
+    """Block until ``app`` logs the first step of recording game ``uid`` (any game if
+    None) at its end: the final save carrying its record, or the committed record,
+    whichever comes first (DEBUG lines). A kill then lands between the record and the
+    saves around it."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if RECORDED_LINE.search(app.stderr()):
+        text = app.stderr()
+        found = RECORDED_LINE.findall(text) + [
+            u for line in CARRIED_LINE.findall(text) for u in line.split()
+        ]
+        if (uid is None and found) or (uid is not None and uid in found):
             return True
         time.sleep(0.01)
     return False
@@ -103,6 +114,9 @@ class KillStats:
     finished_unrecorded: int = 0
     database_damaged: int = 0
     record_kills: int = 0
+    games_back: int = 0
+    """Kills after which the save held an unfinished game already in the history: the
+    next start would resume a game that is over, one move before its end."""
     startup_s: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -121,7 +135,8 @@ class KillStats:
             f"{self.diverged}; history: games recorded {self.records}, kills right after a "
             f"record {self.record_kills}, committed records "
             f"lost {self.records_lost}, finished games not recorded "
-            f"{self.finished_unrecorded}, damaged databases {self.database_damaged}; "
+            f"{self.finished_unrecorded}, games back after their record {self.games_back}, "
+            f"damaged databases {self.database_damaged}; "
             f"median start-up to READY {median:.2f} s"
         )
 
@@ -148,8 +163,10 @@ def kill_loop(
     holds every entry the process had logged as saved (the "saved N" DEBUG line comes
     right after the rename), and it equals the same game played without interruption.
     The history database passes SQLite's integrity check, is never moved aside, holds
-    every record the process had logged as committed, and holds every game whose
-    finished position is in the save (the record is written before that save)."""
+    every record the process had logged as committed, and holds (or the save carries,
+    for the next start to write) every game whose finished position is in the save; and
+    the save never holds an unfinished game that is already in the history (a game
+    come back after its record)."""
     rng = random.Random(seed)
     stats = KillStats()
     state = work / "state"
@@ -162,7 +179,11 @@ def kill_loop(
         saved = read_save(state)
         if saved is None or Session.from_json(saved).state.is_terminal():
             game_seed += 1
-            first = write_bot_game(state, *game, seed=game_seed).to_json()
+            fresh = write_bot_game(state, *game, seed=game_seed)
+            carried = pending_records.from_save(saved or {})
+            if carried:  # as a table does: the new game's save takes the records on
+                SaveStore(state).save(fresh, carried)
+            first = fresh.to_json()
             previous = []
         temps_before = len(list(state.glob(".session-*.tmp")))
         notify = NotifySocket()
@@ -189,7 +210,7 @@ def kill_loop(
                 if rng.random() < after_record:
                     # a long game may not end within the wait: then this is a kill
                     # mid-game like the others, and the game goes on after the restart
-                    if wait_for_record(app, record_wait):
+                    if wait_for_record(app, first.get("started"), record_wait):
                         stats.record_kills += 1
                 else:
                     time.sleep(rng.uniform(0.0, max_wait))
@@ -241,10 +262,18 @@ def kill_loop(
             stats.diverged += 1
         stats.entries += max(0, len(history) - len(previous))
         final = Session.from_json(saved)
+        waiting = {p.uid: p.session.history for p in pending_records.from_save(saved)}
         if final.state.is_terminal():
             stats.games_finished += 1
-            if records.get(final.started or "") != final.history:
+            uid = final.started or ""
+            if final.history not in (records.get(uid), waiting.get(uid)):
                 stats.finished_unrecorded += 1
                 stats.problems.append(f"kill {stats.kills}: a finished game is not recorded")
+        elif final.started in records:
+            stats.games_back += 1
+            stats.problems.append(
+                f"kill {stats.kills}: the save resumes a game already recorded, at entry"
+                f" {len(final.history)} of {len(records[final.started or ''])}"
+            )
         previous = history
     return stats

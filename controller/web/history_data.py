@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import re
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -38,6 +39,8 @@ LIST_LIMIT = 200
 STATS_LIMIT = 500
 """The newest games matching the filters that the statistics read move by move."""
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+log = logging.getLogger(__name__)
 
 
 class FilterError(ValueError):
@@ -144,7 +147,11 @@ def statistics(directory: Path | None, filters: Filters) -> dict[str, Any]:
     records = []
     if chosen:
         with opened(directory) as store:
-            records = [store.get(s.id) for s in chosen if s.id is not None]
+            for summary in chosen:
+                try:
+                    records.append(store.get(summary.id or 0))
+                except HistoryError as exc:  # one damaged game: the others still count
+                    log.warning("%s; skipped", exc)
     games: dict[str, Any] = {}
     for name, game_tally in tally(chosen).items():
         games[name] = game_tally.to_json()

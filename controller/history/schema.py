@@ -1,0 +1,148 @@
+"""The history database's schema, its versions and the errors it raises.
+
+Schema versions are counted in ``PRAGMA user_version``: :data:`MIGRATIONS` ``[i]``
+brings a database from version ``i`` to ``i + 1``, each step in one transaction. A
+database from a newer program is refused, never changed. At this program's own version
+every table must have exactly the columns the migrations make (:data:`EXPECTED`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+from pathlib import Path
+
+from controller.history.judge import Columns, examine, is_corruption
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_S = 0.05
+"""How long a write waits for another program's lock on the database (a backup, the
+``sqlite3`` shell) before it fails and is retried with the next save: the table's loop
+writes, and must not stall for longer than a frame or two."""
+
+SCHEMA_V1 = """
+CREATE TABLE records (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    started TEXT,
+    ended TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('finished', 'abandoned')),
+    winner TEXT,
+    places TEXT NOT NULL,
+    result TEXT NOT NULL,
+    rolls INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    start_state TEXT NOT NULL,
+    final_state TEXT NOT NULL,
+    history TEXT NOT NULL
+);
+CREATE INDEX records_by_game ON records (game, outcome, ended);
+CREATE TABLE seats (
+    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    colour TEXT,
+    kind TEXT NOT NULL CHECK (kind IN ('human', 'bot', 'empty')),
+    bot TEXT
+);
+CREATE INDEX seats_by_record ON seats (record_id);
+CREATE TABLE match_games (
+    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    winner TEXT NOT NULL,
+    points INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    cube INTEGER NOT NULL,
+    crawford INTEGER NOT NULL,
+    score TEXT NOT NULL,
+    PRIMARY KEY (record_id, number)
+);
+"""
+"""Version 1: one row per game (a Backgammon match is one game here), its seats, and
+the games of a Backgammon match. Positions, results and the move history are JSON
+text: the save file's format, which the rules and ``spieltisch rules`` read."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)
+VERSION = len(MIGRATIONS)
+TABLES = frozenset({"records", "seats", "match_games"})
+
+
+class HistoryError(ValueError):
+    """A one-line problem with the history (an unknown game, a newer database)."""
+
+
+class CorruptHistoryError(HistoryError):
+    """SQLite cannot use the database; ``moved_to`` is where it was set aside, if it was."""
+
+    def __init__(self, message: str, moved_to: Path | None = None) -> None:
+        super().__init__(message)
+        self.moved_to = moved_to
+
+
+def newer(name: str, version: int) -> str:
+    """Why a database from a newer program is left alone."""
+    return (
+        f"{name} is schema version {version}, newer than this program's {VERSION}:"
+        " update spieltisch"
+    )
+
+
+def migrate(connection: sqlite3.Connection, step: int, quiet: bool = False) -> None:
+    """Run migration ``step`` (version ``step`` to ``step + 1``) in one transaction."""
+    try:
+        connection.executescript(
+            f"BEGIN IMMEDIATE;\n{MIGRATIONS[step]}\nPRAGMA user_version = {step + 1};\nCOMMIT;"
+        )
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+    if not quiet:
+        log.info("history database migrated to schema version %d", step + 1)
+
+
+def connect_for_writing(path: Path) -> sqlite3.Connection:
+    """The table's connection: WAL, ``synchronous=FULL``, foreign keys, a short wait
+    for another program's lock, and the schema brought up to :data:`VERSION`. Raises
+    :class:`CorruptHistoryError` for a database that is not ours or damaged, and
+    :class:`HistoryError` for a newer one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        mode = str(connection.execute("PRAGMA journal_mode=WAL").fetchone()[0])
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        found = examine(connection, path.name, EXPECTED, VERSION)
+    except sqlite3.DatabaseError as exc:
+        connection.close()
+        if is_corruption(exc):
+            raise CorruptHistoryError(f"corrupt history database: {exc}") from None
+        raise
+    if mode.lower() != "wal":
+        log.warning("the history database runs in %s mode, not WAL", mode)
+    if found.version > VERSION:
+        connection.close()
+        raise HistoryError(newer(path.name, found.version))
+    if found.problem is not None:
+        connection.close()
+        raise CorruptHistoryError(found.problem)
+    for step in range(found.version, VERSION):
+        migrate(connection, step)
+    return connection
+
+
+def expected_columns() -> Columns:
+    """Each table's columns at :data:`VERSION`, from the migrations themselves."""
+    with contextlib.closing(sqlite3.connect(":memory:", isolation_level=None)) as db:
+        for step in range(VERSION):
+            migrate(db, step, quiet=True)
+        return {
+            table: tuple(str(row[1]) for row in db.execute(f"PRAGMA table_info({table})"))
+            for table in sorted(TABLES)
+        }
+
+
+EXPECTED = expected_columns()
