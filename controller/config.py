@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -295,19 +296,49 @@ def _check_output_file(t: TomlTable, spec: DisplaySpec) -> None:
             return
     target = Path(name)
     directory = target.parent
+    where = quote(str(directory))
     if not directory.is_dir():
         problem = (
             _("{file}: the directory {directory} is not a directory")
             if directory.exists()
             else _("{file}: the directory {directory} does not exist")
         )
-        t.error("file", problem.format(file=quote(spec.file), directory=quote(str(directory))))
+        t.error("file", problem.format(file=quote(spec.file), directory=where))
+    elif kernel_tree(directory):
+        message = _("{file}: the directory {directory} is in /proc or /sys, which hold no files")
+        t.error("file", message.format(file=quote(spec.file), directory=where))
     elif not os.access(directory, os.W_OK | os.X_OK):
-        where = quote(str(directory))
         message = _("{file}: the directory {directory} is not writable")
         t.error("file", message.format(file=quote(spec.file), directory=where))
     elif target.is_dir():
         t.error("file", _("{file} is a directory, not a file name").format(file=quote(spec.file)))
+    elif target.exists() and not target.is_file():
+        message = _("{file} is a device or another special file, not a file name")
+        t.error("file", message.format(file=quote(spec.file)))
+    elif (reason := cannot_create_in(directory)) is not None:
+        refused = _("{file}: cannot create a file in the directory {directory}: {reason}")
+        t.error("file", refused.format(file=quote(spec.file), directory=where, reason=reason))
+
+
+def kernel_tree(directory: Path) -> bool:
+    """``directory`` is in /proc or /sys: kernel interfaces, where root is "allowed" to
+    write (``os.access`` says yes) but no frame file can ever be created."""
+    resolved = directory.resolve()
+    return any(resolved.is_relative_to(root) for root in ("/proc", "/sys"))
+
+
+def cannot_create_in(directory: Path) -> str | None:
+    """Why no file can be created in ``directory`` (None: one can). ``os.access``
+    answers from the permission bits alone, and for root almost always yes, so this
+    creates a file (and removes it again) as the first frame will: a read-only mount,
+    a full disk of inodes or a file system that takes no new files says so here, in
+    one line, instead of at every frame."""
+    try:
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".spieltisch-check-"):
+            pass
+    except OSError as exc:
+        return str(exc.strerror or exc)
+    return None
 
 
 def _check_size(t: TomlTable, spec: DisplaySpec, type_ok: bool = True) -> None:

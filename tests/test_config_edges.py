@@ -71,6 +71,22 @@ BROKEN: list[tuple[str, str, str]] = [
         "display.file: '/nonexistent/play.gif': the directory '/nonexistent' does not exist",
     ),
     (
+        # as root, os.access says /proc and /sys are writable; every frame then failed
+        "capture into /proc",
+        'type = "capture"\nfile = "/proc/f{0}.png"\n',
+        "display.file: '/proc/f{0}.png': the directory '/proc' is in /proc or /sys",
+    ),
+    (
+        "capture into /sys",
+        'type = "capture"\nfile = "/sys/kernel/f{0}.png"\n',
+        "display.file: '/sys/kernel/f{0}.png': the directory '/sys/kernel' is in /proc or /sys",
+    ),
+    (
+        "gifanim onto a device",
+        'type = "gifanim"\nfile = "/dev/null"\n',
+        "display.file: '/dev/null' is a device or another special file, not a file name",
+    ),
+    (
         "gifanim onto a directory",
         'type = "gifanim"\nfile = "/tmp"\n',
         "display.file: '/tmp' is a directory",
