@@ -315,9 +315,9 @@ def _check_output_file(t: TomlTable, spec: DisplaySpec) -> None:
     elif target.exists() and not target.is_file():
         message = _("{file} is a device or another special file, not a file name")
         t.error("file", message.format(file=quote(spec.file)))
-    elif (reason := cannot_create_in(directory)) is not None:
+    elif (why := cannot_create_in(directory)) is not None:
         refused = _("{file}: cannot create a file in the directory {directory}: {reason}")
-        t.error("file", refused.format(file=quote(spec.file), directory=where, reason=reason))
+        t.error("file", refused.format(file=quote(spec.file), directory=where, reason=why))
 
 
 def kernel_tree(directory: Path) -> bool:
