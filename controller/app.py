@@ -18,7 +18,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from controller import setup_memory
+from controller import early_signals, setup_memory
 from controller.bot_worker import BotWorker
 from controller.config import Config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
@@ -228,6 +228,9 @@ def install_signal_handlers(events: EventQueue, *, hangup_quits: bool = False) -
     rather than dying of the default action). To the simulator (``hangup_quits``) it is
     what it was made for: its terminal was closed (a closed window, ``tmux
     kill-session``), so it saves and exits like SIGTERM instead of playing on unseen.
+
+    A signal that came before this call, while ``run`` was still starting, was noted by
+    :mod:`controller.early_signals` and is acted on here, as if it came now.
     """
 
     def handler(signum: int, frame: FrameType | None) -> None:
@@ -236,7 +239,15 @@ def install_signal_handlers(events: EventQueue, *, hangup_quits: bool = False) -
     def reload(signum: int, frame: FrameType | None) -> None:
         events.put(ReloadEvent())
 
-    signal.signal(signal.SIGTERM, handler)
-    signal.signal(signal.SIGINT, handler)
+    actions: dict[int, Callable[[int, FrameType | None], None]] = {
+        signal.SIGTERM: handler,
+        signal.SIGINT: handler,
+    }
     if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, handler if hangup_quits else reload)
+        actions[signal.SIGHUP] = handler if hangup_quits else reload
+    for signum, action in actions.items():
+        signal.signal(signum, action)
+    # what arrived while the program was still importing (controller.early_signals)
+    for noted in early_signals.take():
+        if noted in actions:
+            actions[noted](noted, None)

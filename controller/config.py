@@ -2,9 +2,11 @@
 
 Every problem becomes one line naming the key, the value and what is allowed, and all
 problems are reported at once (``ConfigError.errors``), so a builder fixes the file in
-one go. ``load_config`` never starts anything; ``spieltisch config check FILE`` is
-just that call. Commands that use the config (run, sim, selftest) call it first and
-exit 2 on a ``ConfigError``.
+one go. ``load_config`` never starts anything. ``spieltisch config check FILE`` and
+``spieltisch run`` both call :func:`load_table_config` (``load_config`` plus what the
+table alone needs), so what one passes the other starts. ``sim`` and ``selftest`` call
+``load_config`` and exit 2 on a ``ConfigError``; ``run`` shows it on the panel, or
+exits 78 (EX_CONFIG) where it cannot.
 
 Sections and keys are documented in ``config.example.toml``; pins in ``wiring.md``.
 """
@@ -20,10 +22,18 @@ from typing import IO, Any
 
 import rules
 from controller import i18n
+from controller.config_output import check_output_file
 from controller.config_values import TomlTable, describe, join_values, pin_value
 from controller.games import first_game
 from controller.i18n import _
-from controller.input_checks import TomlError, clip, quote, read_toml
+from controller.input_checks import (
+    MAX_TOML_BYTES,
+    NotAConfigFile,
+    TomlError,
+    clip,
+    quote,
+    read_toml,
+)
 from hardware.specs import (
     DISPLAY_TYPES,
     INPUT_TYPES,
@@ -123,6 +133,8 @@ def load_config(path: str | Path) -> Config:
                 ).format(path=path)
             ]
         ) from None
+    except NotAConfigFile as exc:
+        raise ConfigError([not_a_config_file(path, exc)]) from None
     except OSError as exc:
         reason = exc.strerror or exc
         raise ConfigError(
@@ -139,6 +151,36 @@ def load_config(path: str | Path) -> Config:
     except TomlError as exc:
         raise ConfigError([f"{path}: {exc}"]) from None
     return parse_config(data, str(path))
+
+
+def load_table_config(path: str | Path) -> Config:
+    """``load_config`` for the table itself: what ``spieltisch run`` starts and what
+    ``spieltisch config check`` passes, so that the two always agree.
+
+    The table runs under systemd, with no terminal and no screen, so beyond a valid
+    file it needs buttons it can read there: ``input.type = "keyboard"`` is the
+    simulator's (``spieltisch sim``, ``selftest --input keyboard``), and is refused here
+    as a config error, said the same way by both commands."""
+    config = load_config(path)
+    if config.hardware.input_type == "keyboard":
+        line = _(
+            "input.type: 'keyboard' is for the simulator (spieltisch sim); the table "
+            "reads its buttons from 'gpio' or 'bridge'"
+        )
+        raise ConfigError([f"{config.source}: {line}"])
+    return config
+
+
+def not_a_config_file(path: Path, exc: NotAConfigFile) -> str:
+    """The one line for a config path that names no regular file, or a huge one."""
+    if exc.kind is None:
+        return _(
+            "{path}: cannot read config file: larger than {size} KiB; a config is a few "
+            "lines of text"
+        ).format(path=path, size=MAX_TOML_BYTES // 1024)
+    return _("{path}: cannot read config file: it is a {kind}, not a regular file").format(
+        path=path, kind=_(exc.kind)
+    )
 
 
 def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
@@ -229,44 +271,8 @@ def _display(t: TomlTable) -> tuple[DisplaySpec, float]:
     t.finish()
     _check_size(t, spec, type_ok=t.table.get("type") == kind)
     if t.table.get("type") == kind and kind in ("capture", "gifanim"):
-        _check_output_file(t, spec)
+        check_output_file(t, spec)
     return spec, sleep_after_min
-
-
-def _check_output_file(t: TomlTable, spec: DisplaySpec) -> None:
-    """The emulators that write files: ``capture`` formats ``file`` with the frame
-    number (``frame_{0:06}.png``), ``gifanim`` writes ``file`` itself. The name must
-    format and its directory must exist and be writable, or ``run`` would fail at the
-    first frame (or at the end, losing the recording)."""
-    name = spec.file
-    if spec.type == "capture":
-        try:
-            name = spec.file.format(1)
-        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            t.error(
-                "file",
-                _(
-                    "{file} is not a file name template ({reason}); allowed: a name "
-                    "with one number field, e.g. {example}"
-                ).format(file=quote(spec.file), reason=reason, example="'frame_{0:06}.png'"),
-            )
-            return
-    target = Path(name)
-    directory = target.parent
-    if not directory.is_dir():
-        problem = (
-            _("{file}: the directory {directory} is not a directory")
-            if directory.exists()
-            else _("{file}: the directory {directory} does not exist")
-        )
-        t.error("file", problem.format(file=quote(spec.file), directory=quote(str(directory))))
-    elif not os.access(directory, os.W_OK | os.X_OK):
-        where = quote(str(directory))
-        message = _("{file}: the directory {directory} is not writable")
-        t.error("file", message.format(file=quote(spec.file), directory=where))
-    elif target.is_dir():
-        t.error("file", _("{file} is a directory, not a file name").format(file=quote(spec.file)))
 
 
 def _check_size(t: TomlTable, spec: DisplaySpec, type_ok: bool = True) -> None:
@@ -449,7 +455,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     # The errors in the words the panel's config-error screen would show them in.
     i18n.use(i18n.language_from_environment(os.environ))
     try:
-        config = load_config(args.file)
+        config = load_table_config(args.file)
     except ConfigError as exc:
         for line in exc.errors:
             err.write(f"spieltisch: error: {clip(line)}\n")

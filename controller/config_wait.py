@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.config import Config, ConfigError, load_config
+from controller.config import Config, ConfigError, load_table_config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
 from controller.i18n import _
 from controller.scene import MessageScene
@@ -138,7 +138,7 @@ class ConfigWait:
         self.checks += 1
         self.next_check = now + self.recheck_s
         try:
-            config = load_config(self.path)
+            config = load_table_config(self.path)
             pending = unchosen_panel(config)
             if pending is not None:
                 raise pending

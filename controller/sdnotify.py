@@ -3,6 +3,14 @@
 Errors are not swallowed silently: a broken NOTIFY_SOCKET is logged once, because a
 unit with ``Type=notify`` that never hears READY is restarted by systemd, and the log is
 how a builder finds out why.
+
+A notification never waits. The loop thread itself sends the watchdog pings, and a
+receiver that does not read (a stuck or busy systemd, a socket someone else bound)
+fills its queue after a few datagrams (``net.unix.max_dgram_qlen``, often 10): a
+blocking send would then stop the game until the socket is read. So each datagram is
+sent without blocking, and one that does not fit is dropped (counted, and logged once
+per run of drops): a missed ping costs at most a restart by the watchdog, a blocked
+loop costs the game.
 """
 
 from __future__ import annotations
@@ -29,6 +37,9 @@ class Notifier:
             self.watchdog_interval = int(usec) / 1_000_000 / 2
         self.failed = False
         self.sent: list[str] = []
+        self.dropped = 0
+        """Notifications dropped because the receiver's queue was full."""
+        self._dropping = False
         self.status = "playing"
         """What ``systemctl status`` shows after READY (e.g. that the panel is not
         connected); sent with READY, and again whenever it changes afterwards."""
@@ -42,13 +53,29 @@ class Notifier:
             address = "\0" + address[1:]
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+                sock.setblocking(False)
                 sock.connect(address)
-                sock.sendall(message.encode())
+                sock.send(message.encode())
+        except BlockingIOError:
+            self.dropped += 1
+            if not self._dropping:
+                log.warning(
+                    "sd_notify to %s: the receiver reads nothing; dropped %s",
+                    self.address,
+                    message.split("\n")[0],
+                )
+            self._dropping = True
+            return False
         except OSError as exc:
             if not self.failed:
                 log.error("sd_notify to %s failed: %s", self.address, exc)
             self.failed = True
             return False
+        if self._dropping:
+            log.info(
+                "sd_notify to %s: delivered again after %d dropped", self.address, self.dropped
+            )
+        self._dropping = False
         self.sent.append(message)
         return True
 

@@ -74,6 +74,8 @@ class BridgeStats:
     resends: int = 0
     errors: int = 0
     lost_events: int = 0
+    unknown_buttons: int = 0
+    """BUTTON packets for a seat or button the HELLO reply did not list (dropped)."""
     last_error: str = ""
     bytes_sent: int = 0
 
@@ -134,6 +136,7 @@ class SerialBridge:
         self._seq = 0
         self._mask = 0
         self._event_seq: int | None = None
+        self._unknown_said: set[tuple[int | None, str]] = set()
         self._handles = 0
         self._read_error = ""
         self._supervisor = threading.Thread(
@@ -458,13 +461,31 @@ class SerialBridge:
                 log.warning("bridge: %d button event(s) lost; resyncing from the state", gap)
             self._event_seq = seq
             index = self._button_index(report.seat, report.button)
-            before = report.down_mask
-            if index is not None:
+            if index is None:
+                # Only the buttons the HELLO reply listed exist: a seat 7 or 200 would
+                # reach the table as a press at a seat it does not have. The state mask
+                # still speaks for the listed ones.
+                self.stats.unknown_buttons += 1
+                unknown = (report.seat, report.button)
+                first = unknown not in self._unknown_said
+                self._unknown_said.add(unknown)
+                pending = self._reconcile(report.down_mask, at)
+            else:
                 bit = 1 << index
+                before = report.down_mask
                 before = before & ~bit if report.kind == "down" else before | bit
-            pending = self._reconcile(before, at)
-            self._mask = report.down_mask
-        pending.append(ButtonEvent(report.seat, _name(report.button), _kind(report.kind), at))
+                pending = self._reconcile(before, at)
+                self._mask = report.down_mask
+                pending.append(
+                    ButtonEvent(report.seat, _name(report.button), _kind(report.kind), at)
+                )
+        if index is None and first:
+            log.warning(
+                "bridge: dropped %s of %s at seat %s: the Pico's HELLO did not list it",
+                report.kind,
+                report.button,
+                "system" if report.seat is None else report.seat,
+            )
         self._deliver(pending)
 
     def _deliver(self, events: list[ButtonEvent]) -> None:

@@ -26,11 +26,14 @@ from __future__ import annotations
 import atexit
 import importlib.util
 import os
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
 from PIL import Image
 
+from hardware.atomic_file import write_atomically
 from hardware.interfaces import HardwareError
 from hardware.layout import build_mapping
 from hardware.power import PowerModel, limit_frame
@@ -269,8 +272,9 @@ def _emulator(spec: DisplaySpec, **kwargs: Any) -> Any:
     if not hasattr(emulators, spec.type):
         raise HardwareError(f"display.type {spec.type!r} is not available on this system")
     scale = max(1, spec.scale)
+    make = _WHOLE_FILES.get(spec.type, lambda: getattr(emulators, spec.type))()
     try:
-        return getattr(emulators, spec.type)(
+        return make(
             width=spec.width,
             height=spec.height,
             rotate=_rotate(spec),
@@ -281,6 +285,61 @@ def _emulator(spec: DisplaySpec, **kwargs: Any) -> Any:
         )
     except RuntimeError as exc:  # "Emulator requires pygame to be installed"
         raise HardwareError(f"display.type {spec.type!r}: {exc}: {SIM_EXTRA}") from None
+
+
+def _atomic_capture() -> Any:
+    """luma's ``capture``, each frame written whole (:mod:`hardware.atomic_file`): a
+    script or test collecting the frames never opens half a PNG. The frame is made as
+    luma makes it (``preprocess``, ``to_surface`` at the current contrast); only the
+    writing differs. luma's brightness change draws the last frame again through this
+    same method."""
+    from luma.emulator.device import capture
+
+    class AtomicCapture(capture):  # type: ignore[misc]
+        def display(self, image: Image.Image) -> None:
+            if image.size != self.size:
+                raise FrameError(f"frame is {image.size}, capture is {self.size}")
+            self._last_image = image
+            self._count += 1
+            target = Path(self._file_template.format(self._count))
+            surface = self.to_surface(self.preprocess(image), alpha=self._contrast)
+            save = self._pygame.image.save
+            write_atomically(target, lambda out: save(surface, out, target.name))
+
+    return AtomicCapture
+
+
+def _atomic_gifanim() -> Any:
+    """luma's ``gifanim``, its recording written whole when it is closed."""
+    from luma.emulator.device import gifanim
+
+    class AtomicGifanim(gifanim):  # type: ignore[misc]
+        def write_animation(self) -> None:
+            if not self._images:
+                return
+            first, rest = self._images[0], self._images[1:]
+
+            def write(out: BinaryIO) -> None:
+                first.save(
+                    out,
+                    save_all=True,
+                    loop=self._loop,
+                    duration=self._duration,
+                    append_images=rest,
+                    optimize=True,
+                    format="GIF",
+                )
+
+            write_atomically(Path(self._filename), write)
+
+    return AtomicGifanim
+
+
+_WHOLE_FILES: dict[str, Callable[[], Any]] = {
+    "capture": _atomic_capture,
+    "gifanim": _atomic_gifanim,
+}
+"""The emulators that write files, as subclasses that write each file whole."""
 
 
 def _pygame(spec: DisplaySpec, interface: Any) -> LumaDisplay:

@@ -8,6 +8,7 @@ shared and noisy. Waits have generous timeouts only so that a hang fails the tes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -122,6 +123,45 @@ def test_notifier_pings_only_for_its_own_pid_and_logs_a_broken_socket(
     errors = [r for r in caplog.records if "sd_notify" in r.getMessage()]
     assert len(errors) == 1
     assert Notifier({}).ready() is False  # not under systemd: nothing to tell
+
+
+def test_a_receiver_that_reads_nothing_costs_notifications_never_the_loop(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A real datagram socket nobody reads: its queue fills after a few datagrams
+    (net.unix.max_dgram_qlen), and a blocking send then stopped the game until it was
+    read. Every notification returns at once; what does not fit is dropped, the rest
+    arrive whole, and once the socket is read notifications are delivered again."""
+    path = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as receiver:
+        receiver.bind(str(path))
+        notifier = Notifier({"NOTIFY_SOCKET": str(path)})
+        sent = 1000
+        results: list[bool] = []
+
+        def send_all() -> None:
+            for _ in range(sent):
+                results.append(notifier.notify("WATCHDOG=1"))
+
+        sender = threading.Thread(target=send_all, daemon=True)
+        sender.start()
+        sender.join(timeout=60)
+        blocked = sender.is_alive()
+        if blocked:
+            receiver.close()  # the blocked send fails, and the thread ends
+        assert not blocked, f"the sender blocked after {len(results)} notifications"
+        assert notifier.dropped > 0 and notifier.dropped == results.count(False)
+        received = []
+        receiver.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                received.append(receiver.recv(100))
+        assert received == [b"WATCHDOG=1"] * results.count(True)
+        assert len(received) + notifier.dropped == sent
+        assert notifier.notify("STATUS=playing")
+        assert receiver.recv(100) == b"STATUS=playing"
+    said = [r.getMessage() for r in caplog.records if "sd_notify" in r.getMessage()]
+    assert len([line for line in said if "dropped WATCHDOG=1" in line]) == 1, said
 
 
 # -- SIGTERM ------------------------------------------------------------------------------

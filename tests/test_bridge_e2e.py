@@ -15,6 +15,7 @@ import hashlib
 import json
 import queue
 import random
+import struct
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ import pytest
 from PIL import Image
 from serial.tools.list_ports_common import ListPortInfo
 
+from hardware import bridge_protocol as bp
 from hardware.bridge import (
     BridgeTiming,
     SerialBridge,
@@ -181,6 +183,32 @@ def test_button_presses_on_the_pico_reach_the_event_sink(bridge: SerialBridge, p
     assert (held.seat, held.button, held.kind) == (None, "system", "held")
     pico.set_button(4, False)
     assert events.get(timeout=WAIT).kind == "up"
+    buttons.close()
+
+
+def test_button_packets_for_buttons_the_hello_did_not_list_are_dropped(
+    bridge: SerialBridge, pico: Pico, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Pico that reports seat 7 or seat 200 (its HELLO listed seats 0 and 1 and the
+    system button) reached the table with presses at seats it does not have. They are
+    dropped at the bridge, said once per button; the listed buttons still work."""
+    events: queue.Queue[ButtonEvent] = queue.Queue()
+    buttons = bridge.input()
+    buttons.start(events.put)
+    unlisted = [(7, 0), (200, 1), (2, 0), (0, 2), (bp.SYSTEM_SEAT, 0)]
+    for repeat in range(2):
+        for number, (seat, button) in enumerate(unlisted):
+            for kind in (1, 0):  # down, up
+                payload = struct.pack("<BBBI", seat, button, kind, 0)
+                pico.inject(bp.encode(bp.MsgType.BUTTON, (200 + 10 * repeat + number), payload))
+    # the same stream then carries a real press: whatever came first has been handled
+    got = press(pico, events, 0)
+    assert [(e.seat, e.button, e.kind) for e in got] == [(0, "ok", "down"), (0, "ok", "up")]
+    assert events.empty()
+    assert bridge.stats.unknown_buttons == 2 * 2 * len(unlisted)
+    said = [r.getMessage() for r in caplog.records if "HELLO did not list it" in r.getMessage()]
+    assert len(said) == len(unlisted), said
+    assert "seat 7" in said[0] and "seat 200" in said[1] and "seat system" in said[4]
     buttons.close()
 
 

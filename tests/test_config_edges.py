@@ -10,6 +10,7 @@ what ``run`` starts (a NaN passed every range check and stopped the table later)
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import time
@@ -19,7 +20,9 @@ import pytest
 
 from controller.cli import main
 from controller.config import ConfigError, load_config
-from controller.testing.process import spieltisch_command
+from controller.testing.files import config_text
+from controller.testing.notify import NotifySocket
+from controller.testing.process import ApplianceProcess, spieltisch_command
 
 HEAD = '[display]\ntype = "dummy"\n'
 
@@ -66,6 +69,22 @@ BROKEN: list[tuple[str, str, str]] = [
         "gifanim into a missing directory",
         'type = "gifanim"\nfile = "/nonexistent/play.gif"\n',
         "display.file: '/nonexistent/play.gif': the directory '/nonexistent' does not exist",
+    ),
+    (
+        # as root, os.access says /proc and /sys are writable; every frame then failed
+        "capture into /proc",
+        'type = "capture"\nfile = "/proc/f{0}.png"\n',
+        "display.file: '/proc/f{0}.png': the directory '/proc' is in /proc or /sys",
+    ),
+    (
+        "capture into /sys",
+        'type = "capture"\nfile = "/sys/kernel/f{0}.png"\n',
+        "display.file: '/sys/kernel/f{0}.png': the directory '/sys/kernel' is in /proc or /sys",
+    ),
+    (
+        "gifanim onto a device",
+        'type = "gifanim"\nfile = "/dev/null"\n',
+        "display.file: '/dev/null' is a device or another special file, not a file name",
     ),
     (
         "gifanim onto a directory",
@@ -202,3 +221,125 @@ def test_a_writable_capture_directory_passes(tmp_path: Path) -> None:
     frames.mkdir()
     path = write(tmp_path, f'type = "capture"\nfile = "{frames}/f{{0:06}}.png"\n')
     assert load_config(path).display.file == f"{frames}/f{{0:06}}.png"
+
+
+# -- what names no config file: a FIFO, a device, a directory, a huge file ------------
+
+
+def limited_memory() -> None:
+    """In the child: at most 1 GiB of address space, so that a reader without a limit
+    fails here instead of taking the machine's memory (it grew to 3 GB in 2 s)."""
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def spieltisch(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``spieltisch ARGS`` as its own process, stdin not a terminal."""
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PYTHONUNBUFFERED": "1"}
+    env.pop("NOTIFY_SOCKET", None)
+    return subprocess.run(
+        [*spieltisch_command(), *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        preexec_fn=limited_memory,
+        check=False,
+    )
+
+
+def not_a_file(tmp_path: Path, kind: str) -> Path:
+    if kind == "fifo":
+        path = tmp_path / "config.toml"
+        os.mkfifo(path)
+        return path
+    if kind == "directory":
+        return tmp_path
+    if kind == "huge":
+        path = tmp_path / "config.toml"
+        path.write_bytes(b"# a comment line of a config far too long to be one\n" * 40_000)
+        return path
+    return Path(kind)
+
+
+NOT_A_FILE = {
+    "fifo": "it is a FIFO, not a regular file",
+    "/dev/zero": "it is a character device, not a regular file",
+    "/dev/urandom": "it is a character device, not a regular file",
+    "directory": "it is a directory, not a regular file",
+    "huge": "larger than 1024 KiB; a config is a few lines of text",
+}
+
+
+@pytest.mark.parametrize("kind", list(NOT_A_FILE))
+def test_check_refuses_what_is_not_a_regular_file_of_a_sane_size_in_one_line(
+    tmp_path: Path, kind: str
+) -> None:
+    """A FIFO hung ``check`` (nobody writes), /dev/zero grew it without end: each is
+    one line naming the path and what it is, and nothing is read from it."""
+    path = not_a_file(tmp_path, kind)
+    result = spieltisch("config", "check", str(path))
+    assert result.returncode == 2 and result.stdout == "", result
+    lines = result.stderr.splitlines()
+    assert lines == [f"spieltisch: error: {path}: cannot read config file: {NOT_A_FILE[kind]}"]
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_run_ends_with_ex_config_on_what_is_not_a_config_file(tmp_path: Path, kind: str) -> None:
+    """``run`` hung on a FIFO (and then ignored SIGTERM); now it says what the path is
+    and ends with EX_CONFIG (78), which the unit does not restart."""
+    path = not_a_file(tmp_path, kind)
+    result = spieltisch("run", "--config", str(path), "--state-dir", str(tmp_path / "state"))
+    assert result.returncode == 78, result.stderr
+    assert f"config error: {path}: cannot read config file: {NOT_A_FILE[kind]}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# -- the table's own needs: check and run agree -----------------------------------------
+
+
+KEYBOARD = (
+    "input.type: 'keyboard' is for the simulator (spieltisch sim); the table reads its "
+    "buttons from 'gpio' or 'bridge'"
+)
+
+
+@pytest.mark.process
+def test_a_keyboard_config_is_refused_by_check_and_by_run_with_the_same_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``[input] type = "keyboard"`` passed ``check``, then ``run`` (no terminal under
+    systemd) exited 2 every 3 s for ever. Both now refuse it with the same line; ``run``
+    shows it on its usable panel and waits for a fixed file, as for any config error,
+    and starts the table once the file is fixed."""
+    path = write(tmp_path, '[input]\ntype = "keyboard"\n[web]\nenabled = false\n')
+    line = check_line(path, KEYBOARD, capsys)
+    notify = NotifySocket()
+    app = ApplianceProcess(path, tmp_path / "state", notify)
+    try:
+        ready = notify.wait_for("READY=1", timeout=120)
+        assert ready is not None, app.stderr()
+        assert f"STATUS=config error: {line}" in notify.messages[-1][1].split("\n")
+        assert f"config error: {line}" in app.stderr()
+        assert app.process.poll() is None, app.stderr()
+        path.write_text(config_text(seats=("bot", "bot")), encoding="utf-8")
+        app.process.send_signal(signal.SIGHUP)  # re-read now
+        assert notify.wait_for("STATUS=playing", timeout=120) is not None, app.stderr()
+        code, _seconds = app.terminate()
+        assert code == 0, app.stderr()
+    finally:
+        app.close()
+        notify.close()
+    assert "Traceback" not in app.stderr()
+
+
+def test_the_simulator_still_takes_game_settings_from_a_keyboard_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The refusal is the table's: ``sim`` (which reads keys anyway) takes the file."""
+    path = write(tmp_path, '[input]\ntype = "keyboard"\n[game]\nname = "maedn"\n')
+    code = main(["sim", "--display", "text", "--config", str(path), "--delay", "0", "--seed", "1"])
+    _out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "keyboard" not in err

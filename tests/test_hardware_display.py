@@ -23,6 +23,7 @@ from hardware.interfaces import HardwareError
 from hardware.layout import PixelOrderError, build_mapping
 from hardware.power import PowerModel, limit_frame
 from hardware.specs import DisplaySpec
+from tests.file_events import DirectoryEvents
 
 WHITE = (255, 255, 255)
 
@@ -254,6 +255,34 @@ def test_capture_writes_one_png_per_frame(tmp_path: Path) -> None:
     assert first.getpixel((4, 4)) == (0, 255, 0)  # pixel (0, 0), scaled by 8
     assert first.getpixel((2 * 8 + 4, 6 * 8 + 4)) == (255, 0, 0)  # the red frame
     assert Image.open(tmp_path / "f002.png").convert("RGB").getpixel((60, 60)) == (0, 255, 0)
+
+
+def test_captured_frames_and_recordings_appear_whole_under_their_names(tmp_path: Path) -> None:
+    """A script collecting the frames opened each as soon as its name appeared, and
+    luma wrote it in place: half a PNG. Each frame (also the one luma draws again at a
+    brightness change) and the GIF are now written beside their names and renamed: the
+    kernel sees each name appear by a rename, never written, and nothing is left over."""
+    events = DirectoryEvents(tmp_path)
+    try:
+        capture = open_display(
+            DisplaySpec(type="capture", scale=2, file=str(tmp_path / "f{0:03}.png"))
+        )
+        gif = open_display(DisplaySpec(type="gifanim", scale=2, file=str(tmp_path / "a.gif")))
+        for colour in ((255, 0, 0), (0, 255, 0)):
+            capture.show(Image.new("RGB", (16, 16), colour))
+            gif.show(Image.new("RGB", (16, 16), colour))
+        capture.set_brightness(0.5)  # luma draws the last frame again: a third file
+        capture.close()
+        gif.close()
+        names = events.names()
+    finally:
+        events.close()
+    finals = ["a.gif", "f001.png", "f002.png", "f003.png"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == finals
+    assert {name: names.get(name) for name in finals} == {name: ["moved_to"] for name in finals}
+    dimmed = Image.open(tmp_path / "f003.png").convert("RGB").getpixel((0, 0))
+    assert dimmed[1] < 200  # type: ignore[index]
+    assert Image.open(tmp_path / "a.gif").n_frames == 2  # type: ignore[attr-defined]
 
 
 def test_capture_shows_brightness(tmp_path: Path) -> None:

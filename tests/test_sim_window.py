@@ -32,6 +32,7 @@ from controller.views import render
 from hardware.display import DisplayClosed, FrameError
 from hardware.interfaces import ButtonEvent
 from rules.minimaki.engine import Step
+from tests.file_events import DirectoryEvents
 from tests.views_scenes import kleiner_midgame, maedn_midgame, minimaki_midgame
 
 pygame = pytest.importorskip("pygame")
@@ -202,6 +203,36 @@ def test_f12_without_a_file_writes_a_time_stamped_png_here_and_says_where(
     finally:
         table_window.close()
     assert len(list(tmp_path.glob("*.png"))) == 2, "closing writes no screenshot of its own"
+
+
+def test_a_screenshot_appears_whole_under_its_name(
+    tmp_path: Path, fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F12 wrote the PNG in place, and a picture opened at once (by a person, or the
+    window test) was half there: "image file is truncated". Both F12's time-stamped
+    file and ``--screenshot FILE`` (replaced at exit) now appear by a rename, never
+    written under their own names, and no temporary file is left."""
+    monkeypatch.chdir(tmp_path)
+    shot = tmp_path / "shot.png"
+    shot.write_bytes(b"an older picture")
+    events = DirectoryEvents(tmp_path)
+    try:
+        table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock)
+        table_window.show(Image.new("RGB", (16, 16), (0, 90, 200)))
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12))
+        table_window.poll()
+        table_window.close()
+        table_window = TableWindow(16, 16, size=SIZE, clock=fake_clock, screenshot=shot)
+        table_window.close()  # --screenshot FILE without F12: the picture at exit
+        names = events.names()
+    finally:
+        events.close()
+    (stamped,) = tmp_path.glob("spieltisch-*.png")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([stamped.name, "shot.png"])
+    assert names.get(stamped.name) == ["moved_to"]
+    assert names.get("shot.png") == ["moved_to"]
+    for picture in (stamped, shot):
+        assert Image.open(picture).size == SIZE
 
 
 def test_a_screenshot_that_cannot_be_written_is_said(tmp_path: Path, fake_clock: FakeClock) -> None:

@@ -94,15 +94,17 @@ def test_f12_in_the_window_writes_a_time_stamped_png_where_it_was_started(
         assert shots, log.read_text()
         shot = shots[0]
         assert re.fullmatch(r"spieltisch-\d{4}-\d\d-\d\d-\d{6}(-\d+)?\.png", shot.name)
+        # The file is finished once the simulator says so (it appears by a rename, whole,
+        # but the test reads it only after the word, as a person would).
+        deadline = time.monotonic() + 60
+        while f"screenshot saved to {shot}" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert f"spieltisch sim: screenshot saved to {shot}" in log.read_text()
         geometry = xdotool(x_display, "getwindowgeometry", window).stdout
         width, height = map(int, re.search(r"Geometry: (\d+)x(\d+)", geometry).groups())  # type: ignore[union-attr]
         picture = Image.open(shot)
         assert picture.size == (width, height)
         assert len(picture.convert("RGB").getcolors(1 << 20) or ()) > 10, "the table is drawn"
-        deadline = time.monotonic() + 10
-        while f"screenshot saved to {shot}" not in log.read_text() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert f"spieltisch sim: screenshot saved to {shot}" in log.read_text()
     finally:
         sim.send_signal(signal.SIGTERM)
         code = sim.wait(timeout=30)

@@ -211,7 +211,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     cannot be used at all. A config error with a usable panel is shown there while the
     process waits for a fixed file, instead of exiting into systemd's restart loop."""
     from controller.app import DEFAULT_STATE_DIR, Appliance, install_signal_handlers
-    from controller.config import ConfigError, load_config
+    from controller.config import ConfigError, load_table_config
     from controller.config_wait import EX_CONFIG, unchosen_panel
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
@@ -228,7 +228,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     speak(None)  # a config error on the panel is shown in the locale's language
     try:
         try:
-            config = load_config(args.config)
+            config = load_table_config(args.config)
             pending = unchosen_panel(config)
             if pending is not None:
                 raise pending

@@ -41,6 +41,7 @@ from controller.sim import legend
 from controller.sim.status import TableStatus, idle_status
 from controller.sim.window_layout import MIN_SIZE, plan_window, screenshot_name, shown_events
 from controller.sim.window_paint import LedBoard, TablePainter
+from hardware.atomic_file import write_atomically
 from hardware.interfaces import ButtonEvent, EventSink, FixedSizePanel, HardwareError
 from hardware.keyboard import DEFAULT_KEYS, Key, Presses
 
@@ -270,7 +271,9 @@ class TableWindow(FixedSizePanel):
         target = path or self.screenshot_path
         if target is None or self._closed:
             return None
-        self._pg.image.save(self._surface, str(target))
+        # whole or not at all: a person (or a test) may open the newest picture at once
+        surface = self._surface
+        write_atomically(target, lambda out: self._pg.image.save(surface, out, target.name))
         self.screenshots += 1
         return target
 
