@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from controller.cli.sim_checks import game_to_start, sim_config, validate_sim_args
+from controller.cli.sim_checks import game_to_start, resuming, sim_config, validate_sim_args
 from controller.sim.legend import key_help
 
 if TYPE_CHECKING:
@@ -345,9 +345,13 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         choice = "window" if has_screen() else "terminal"
     if args.screenshot is not None and choice != "window":
         raise ValueError("--screenshot writes the window: use it with --display window")
-    resuming = game_to_start(args)  # before a window opens: a refusal is one line
-    if resuming is not None:
-        sys.stderr.write(f"spieltisch sim: {resuming}\n")
+    # Before a window opens: a refusal is one line. The notice is printed now (the
+    # window's terminal shows it at once) and the terminal display shows it on its
+    # screen too, from the first frame: printed only, it was hidden by the board until
+    # the game was quit.
+    args.resume_notice = resuming(args) or game_to_start(args)
+    if args.resume_notice is not None:
+        sys.stderr.write(f"spieltisch sim: {args.resume_notice}\n")
     setup_logging("WARNING")
     note = ""
     if choice == "window":
@@ -369,7 +373,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from controller.app import Appliance, install_signal_handlers, table_options
     from controller.events import WakeEvent
     from controller.session import Session
-    from controller.sim.terminal import TerminalDisplay
+    from controller.sim.terminal import TerminalDisplay, UntilPressed
     from controller.sim.window import TableWindow
     from controller.table import FAST_PACE
     from controller.views import render
@@ -398,7 +402,12 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         primary: TerminalDisplay | TableWindow
         if terminal is not None:
             primary = TerminalDisplay(args.size, args.size, fd=terminal)
-            inputs = [TerminalKeys()]
+            notice = getattr(args, "resume_notice", None)
+            if notice is not None:
+                primary.note = notice
+                inputs = [UntilPressed(TerminalKeys(), primary.dismiss_note)]
+            else:
+                inputs = [TerminalKeys()]
         else:
             primary = TableWindow(
                 args.size,

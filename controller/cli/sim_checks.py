@@ -14,6 +14,7 @@ from pathlib import Path
 
 import rules
 from controller.config import Config, default_config, load_config
+from controller.i18n import _
 from controller.input_checks import is_finite_number, quote
 from controller.persistence import MAX_SAVE_BYTES, SAVE_NAME
 from controller.session import SEAT_KINDS, Session
@@ -116,6 +117,28 @@ def saved_game(state_dir: Path | None) -> tuple[str, str] | None:
     return session.game, session.preset
 
 
+def resume_notice(game: str, preset: str, state_dir: Path) -> str:
+    """What the simulator says when it resumes the game saved in ``state_dir``."""
+    return _(
+        "resuming the {game} ({preset}) game in progress in {where}; --new starts a new one"
+    ).format(game=game, preset=preset, where=quote(str(state_dir)))
+
+
+def resuming(args: argparse.Namespace) -> str | None:
+    """The notice for a game the table will resume from ``--state-dir`` by itself
+    (no ``--game`` was asked for), or None."""
+    if args.game is not None:
+        return None
+    saved = saved_game(args.state_dir)
+    if saved is None:
+        return None
+    game, preset = saved
+    return _(
+        "resuming the {game} ({preset}) game in progress in {where}; --game with --new "
+        "starts a new one"
+    ).format(game=game, preset=preset, where=quote(str(args.state_dir)))
+
+
 def game_to_start(args: argparse.Namespace) -> str | None:
     """What ``--game`` does with a game in progress in ``--state-dir``, decided before
     anything opens. A save of the same game and preset is resumed (the note returned
@@ -132,7 +155,7 @@ def game_to_start(args: argparse.Namespace) -> str | None:
     where = quote(str(args.state_dir))
     if (game, preset) == (wanted.name, wanted.preset):
         args.game = args.preset = None
-        return f"resuming the {game} ({preset}) game in progress in {where}; --new starts a new one"
+        return resume_notice(game, preset, args.state_dir)
     raise ValueError(
         f"--state-dir {where} holds a {game} ({preset}) game in progress: "
         f"leave out --game to resume it, or add --new to discard it"
