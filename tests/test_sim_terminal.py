@@ -393,3 +393,33 @@ def test_the_resume_notice_is_on_screen_from_the_start_until_a_key(tmp_path: Pat
     finally:
         code = stop_sim(child, terminal, master)
     assert code == 0
+
+
+@pytest.mark.parametrize(("size", "games"), [("32x8", 2), ("8x8", 1)])
+def test_the_one_colour_panels_builders_wire_are_simulated(size: str, games: int) -> None:
+    """``--size 32x8`` and ``8x8``: the one-colour layouts the views have, and a menu of
+    the games that can be drawn there (choosing MÄDN on 32×8 ended the table)."""
+    width, height = map(int, size.split("x"))
+    child, terminal, master = start_sim(["--size", size, "--seed", "1"], 80, 24)
+    try:
+        seen = terminal.read_until(lambda t: "Ctrl+C" in t.text() and " of " in t.text(), 90)
+        assert seen, terminal.text()
+        matrix = find_matrix(terminal.screen)
+        assert matrix is not None
+        scale = matrix.columns // width
+        assert matrix.columns == width * scale and len(matrix.pixels) == height * scale
+        colours = {pixel for row in matrix.pixels for pixel in row}
+        assert len(colours) == 2, "one colour: every LED on or off"
+        assert f" (1 of {games}) · NEXT: next game" in terminal.text()
+    finally:
+        code = stop_sim(child, terminal, master)
+    assert code == 0
+
+
+def test_a_game_without_a_layout_for_the_panel_is_one_line() -> None:
+    child, terminal, master = start_sim(["--size", "8x8", "--game", "maedn"], 80, 24)
+    code = stop_sim(child, terminal, master, terminate=False)
+    assert code == 2
+    assert b"spieltisch: error: --game maedn cannot be drawn on the 8x8 panel; there: minimaki" in (
+        terminal.raw
+    )

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from controller.cli.sim_checks import game_to_start, resuming, sim_config, validate_sim_args
 from controller.sim.legend import key_help
@@ -81,7 +81,14 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="LANG",
         help="the table's language: de or en (default: the config's, else the locale's)",
     )
-    sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
+    sim.add_argument(
+        "--size",
+        type=panel_size,
+        default=PanelSize(16, 16, "RGB"),
+        metavar="SIZE",
+        help="the panel: 16 or 32 (colour, 16x16 or 32x32), or 32x8 or 8x8 (one-colour "
+        "LED modules, as builders may wire a max7219)",
+    )
     sim.add_argument(
         "--record",
         type=Path,
@@ -120,6 +127,39 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--players", type=int, help="text mode: number of players")
     sim.add_argument("--bots", default="random", help="text mode: bot kind (default random)")
     sim.add_argument("--delay", type=float, help="text mode: seconds between moves")
+
+
+class PanelSize(NamedTuple):
+    """A panel the simulator can show: its size and mode ("RGB", or "1": one colour)."""
+
+    width: int
+    height: int
+    mode: str
+
+    def __str__(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+PANEL_SIZES = {
+    "16": PanelSize(16, 16, "RGB"),
+    "16x16": PanelSize(16, 16, "RGB"),
+    "32": PanelSize(32, 32, "RGB"),
+    "32x32": PanelSize(32, 32, "RGB"),
+    "32x8": PanelSize(32, 8, "1"),
+    "8x8": PanelSize(8, 8, "1"),
+}
+"""``--size``: every panel the views have layouts for (hardware.specs' colour and
+one-colour sizes), by the names a builder knows them."""
+
+
+def panel_size(text: str) -> PanelSize:
+    """``--size``'s value; argparse turns the ValueError into its usage error."""
+    try:
+        return PANEL_SIZES[text.strip().lower()]
+    except KeyError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a panel size (choose from 16, 32, 32x8, 8x8)"
+        ) from None
 
 
 def setup_logging(level: str = "INFO") -> None:
@@ -383,14 +423,15 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from hardware.tee import TeeDisplay
 
     config = sim_config(args)
+    size: PanelSize = args.size
     display_spec = replace(
         config.display,
-        width=args.size,
-        height=args.size,
+        width=size.width,
+        height=size.height,
         rotation=0,
         mapping="row",
         max_current_ma=0,
-        scale=max(1, 512 // args.size),  # the GIF of --record
+        scale=max(1, 512 // size.width),  # the GIF of --record
         brightness=1.0,
     )
     hardware = replace(config.hardware, display=display_spec, input_type="keyboard")
@@ -401,7 +442,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         inputs: list[InputBackend]
         primary: TerminalDisplay | TableWindow
         if terminal is not None:
-            primary = TerminalDisplay(args.size, args.size, fd=terminal)
+            primary = TerminalDisplay(size.width, size.height, fd=terminal, mode=size.mode)
             notice = getattr(args, "resume_notice", None)
             if notice is not None:
                 primary.note = notice
@@ -410,8 +451,9 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 inputs = [TerminalKeys()]
         else:
             primary = TableWindow(
-                args.size,
-                args.size,
+                size.width,
+                size.height,
+                mode=size.mode,
                 hold_s=config.hardware.buttons.hold_s,
                 screenshot=args.screenshot,
                 say=lambda text: print(f"spieltisch sim: {text}", file=sys.stderr, flush=True),
@@ -458,9 +500,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 args.game, preset, game_kinds, seed=args.seed, bot=config.game.bot
             )
         if terminal is None:
-            sys.stderr.write(
-                f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
-            )
+            sys.stderr.write(f"spieltisch sim: window {size}; keys: {key_help()}\n")
         install_signal_handlers(app.events, hangup_quits=True)
         server = None
         if publisher is not None:

@@ -53,6 +53,22 @@ def check_output_file(option: str, given: str | Path | None) -> None:
         )
 
 
+def check_panel(game: str, size: tuple[int, int, str] | None) -> None:
+    """``--game`` must have a layout for ``--size`` (the one-colour panels have only
+    some games): one line before a window opens, not an end in the middle."""
+    if size is None:
+        return
+    from controller.views import supports
+
+    width, height, mode = size
+    if not supports(game, width, height, mode):
+        fitting = [g for g in rules.game_names() if supports(g, width, height, mode)]
+        raise ValueError(
+            f"--game {game} cannot be drawn on the {width}x{height} panel; "
+            f"there: {', '.join(fitting)}"
+        )
+
+
 def validate_sim_args(args: argparse.Namespace) -> list[str]:
     """Check ``--seats``, ``--game``, ``--preset`` and that the game can seat the
     players chosen (raises ``ValueError``). Returns the seat kinds."""
@@ -64,6 +80,7 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     check_output_file("--screenshot", getattr(args, "screenshot", None))
     if args.game is not None:
         rules.get_game(args.game, args.preset)  # an unknown game or preset raises
+        check_panel(args.game, getattr(args, "size", None))
     elif args.preset is not None:
         raise ValueError(f"--preset {args.preset} needs --game")
     if given is None:
