@@ -17,7 +17,8 @@ def centre_levels(frame: Image.Image) -> tuple[list[int], list[int]]:
     lit LED beside it, and of every lit LED there, as the window draws them."""
     drawn = round_leds(frame, PITCH).convert("L")
     level = frame.convert("L")
-    unlit, lit = [], []
+    unlit: list[int] = []
+    lit: list[int] = []
     width, height = frame.size
     for y in range(6, height):
         for x in range(width):
@@ -29,7 +30,7 @@ def centre_levels(frame: Image.Image) -> tuple[list[int], list[int]]:
                     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
                     if 0 <= x + dx < width and 0 <= y + dy < height
                 ]
-                if any(n for n in near):  # type: ignore[operator]
+                if any(n for n in near):
                     unlit.append(centre)
             else:
                 lit.append(centre)
