@@ -31,8 +31,8 @@ def test_usage_errors_speak_german_under_a_german_locale() -> None:
     done = spieltisch("sim", "--size", "7", lang="de_DE.UTF-8")
     assert done.returncode == 2
     assert done.stderr == (
-        "spieltisch sim: Fehler: Argument --size: ungültige Wahl: 7 (möglich: 16, 32) "
-        "(siehe --help)\n"
+        "spieltisch sim: Fehler: Argument --size: '7' ist keine Größe einer Anzeige "
+        "(möglich: 16, 32, 32x8, 8x8) (siehe --help)\n"
     )
     done = spieltisch("history", lang="de_DE.UTF-8")
     assert done.returncode == 2
@@ -41,7 +41,9 @@ def test_usage_errors_speak_german_under_a_german_locale() -> None:
         == "spieltisch history: Fehler: diese Argumente fehlen: COMMAND (siehe --help)\n"
     )
     english = spieltisch("sim", "--size", "7", lang="C.UTF-8")
-    assert english.stderr.startswith("spieltisch sim: error: argument --size: invalid choice: 7")
+    assert english.stderr.startswith("spieltisch sim: error: argument --size: '7' is not a panel")
+    done = spieltisch("sim", "--display", "fenster", lang="de_DE.UTF-8")
+    assert "Argument --display: ungültige Wahl: 'fenster' (möglich: " in done.stderr
 
 
 def test_a_failing_command_says_fehler() -> None:
@@ -58,3 +60,12 @@ def test_selftest_reports_in_german() -> None:
     assert lines[0].startswith("Selbsttest: ")
     assert lines[1] == "LED-Lauf: 256 LEDs einzeln nacheinander, Reihe für Reihe von oben links"
     assert lines[-1] == "Selbsttest: 256 LEDs geprüft, Tasten übersprungen"
+
+
+def test_the_simulators_checks_speak_the_language_asked_for() -> None:
+    """``--lang de`` (or the locale) also for the checks made before anything opens."""
+    expected = "spieltisch: Fehler: --seats: 'bto' ist keine Platzart (human, bot, empty) in "
+    done = spieltisch("sim", "--lang", "de", "--seats", "human,bto", lang="C.UTF-8")
+    assert done.returncode == 2 and done.stderr == expected + "'human,bto'\n"
+    done = spieltisch("sim", "--seats", "human,bto", lang="de_DE.UTF-8")
+    assert done.returncode == 2 and done.stderr == expected + "'human,bto'\n"

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from controller.cli.sim_checks import game_to_start, resuming, sim_config, validate_sim_args
+from controller.i18n import _
 from controller.sim.legend import key_help
 
 if TYPE_CHECKING:
@@ -158,7 +159,7 @@ def panel_size(text: str) -> PanelSize:
         return PANEL_SIZES[text.strip().lower()]
     except KeyError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a panel size (choose from 16, 32, 32x8, 8x8)"
+            _("{size} is not a panel size (choose from 16, 32, 32x8, 8x8)").format(size=repr(text))
         ) from None
 
 
@@ -353,23 +354,28 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.held_output import held_output
     from controller.text import sim as text_sim
 
+    if args.lang is not None:
+        speak(args.lang)  # the checks below speak it too
     validate_sim_args(args)
     config = sim_config(args)  # a broken --config stops every display alike, before one opens
     speak(args.lang if args.lang is not None else config.language)
     choice = args.display
     if choice == "auto" and not has_screen() and not sys.stdin.isatty():
         # No window and no keyboard to play with: watch the bots on the text board.
-        sys.stderr.write("spieltisch sim: no screen and no terminal: showing a bot game as text\n")
+        words = _("no screen and no terminal: showing a bot game as text")
+        sys.stderr.write(f"spieltisch sim: {words}\n")
         choice = "text"
     if choice == "text":
         if args.web is not None:
             raise ValueError(
-                "--web serves a played table: use it with --display window or terminal"
+                _("--web serves a played table: use it with --display window or terminal")
             )
         if args.record is not None:
             # The text board has no panel frames to record; saying so beats an empty file
             # or none at all after a whole game.
-            raise ValueError("--record records the panel: use it with --display window or terminal")
+            raise ValueError(
+                _("--record records the panel: use it with --display window or terminal")
+            )
         # The same promise as the table's: --game over a game in progress resumes it if
         # it is that game, is refused in one line if not, and --new discards it.
         asked_for = args.game is not None
@@ -384,7 +390,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     if choice == "auto":
         choice = "window" if has_screen() else "terminal"
     if args.screenshot is not None and choice != "window":
-        raise ValueError("--screenshot writes the window: use it with --display window")
+        raise ValueError(_("--screenshot writes the window: use it with --display window"))
     # Before a window opens: a refusal is one line. The notice is printed now (the
     # window's terminal shows it at once) and the terminal display shows it on its
     # screen too, from the first frame: printed only, it was hidden by the board until
@@ -402,7 +408,8 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         except WindowUnavailable as exc:
             if args.display != "auto" or not sys.stdin.isatty() or args.screenshot:
                 raise
-            note = f"spieltisch sim: {exc}; played in the terminal instead\n"
+            words = _("{problem}; played in the terminal instead").format(problem=exc)
+            note = f"spieltisch sim: {words}\n"
     with held_output() as terminal:
         sys.stderr.write(note)  # shown after the game, with anything else logged
         return play_sim(args, "terminal", terminal)
@@ -500,7 +507,8 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 args.game, preset, game_kinds, seed=args.seed, bot=config.game.bot
             )
         if terminal is None:
-            sys.stderr.write(f"spieltisch sim: window {size}; keys: {key_help()}\n")
+            words = _("window {size}; keys: {keys}").format(size=size, keys=key_help())
+            sys.stderr.write(f"spieltisch sim: {words}\n")
         install_signal_handlers(app.events, hangup_quits=True)
         server = None
         if publisher is not None:
@@ -509,9 +517,10 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             language = args.lang if args.lang is not None else config.language
             server = serve(app, publisher, args.web, phones, args.config, language)
             if server is not None:
-                sys.stderr.write(
-                    f"spieltisch sim: companion page on http://localhost:{server.port}/\n"
+                words = _("companion page on {address}").format(
+                    address=f"http://localhost:{server.port}/"
                 )
+                sys.stderr.write(f"spieltisch sim: {words}\n")
         try:
             app.run(new_game=session)
         except HardwareError as exc:

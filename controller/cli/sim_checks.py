@@ -41,15 +41,23 @@ def check_output_file(option: str, given: str | Path | None) -> None:
         return
     path = Path(given)
     if path.is_dir():
-        raise ValueError(f"{option} {quote(str(path))}: it is a directory; name a file in it")
+        raise ValueError(
+            _("{option} {path}: it is a directory; name a file in it").format(
+                option=option, path=quote(str(path))
+            )
+        )
     folder = path.parent
     if not folder.is_dir():
         raise ValueError(
-            f"{option} {quote(str(path))}: the folder {quote(str(folder))} does not exist"
+            _("{option} {path}: the folder {folder} does not exist").format(
+                option=option, path=quote(str(path)), folder=quote(str(folder))
+            )
         )
     if not os.access(folder, os.W_OK):
         raise ValueError(
-            f"{option} {quote(str(path))}: no permission to write in {quote(str(folder))}"
+            _("{option} {path}: no permission to write in {folder}").format(
+                option=option, path=quote(str(path)), folder=quote(str(folder))
+            )
         )
 
 
@@ -64,8 +72,9 @@ def check_panel(game: str, size: tuple[int, int, str] | None) -> None:
     if not supports(game, width, height, mode):
         fitting = [g for g in rules.game_names() if supports(g, width, height, mode)]
         raise ValueError(
-            f"--game {game} cannot be drawn on the {width}x{height} panel; "
-            f"there: {', '.join(fitting)}"
+            _("--game {game} cannot be drawn on the {size} panel; there: {games}").format(
+                game=game, size=f"{width}x{height}", games=", ".join(fitting)
+            )
         )
 
 
@@ -75,14 +84,18 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     given = args.seats
     delay = getattr(args, "delay", None)
     if delay is not None and not (is_finite_number(delay) and 0 <= delay <= MAX_DELAY_S):
-        raise ValueError(f"--delay {quote(delay)}: allowed: seconds from 0 to {MAX_DELAY_S}")
+        raise ValueError(
+            _("--delay {delay}: allowed: seconds from 0 to {most}").format(
+                delay=quote(delay), most=MAX_DELAY_S
+            )
+        )
     check_output_file("--record", getattr(args, "record", None))
     check_output_file("--screenshot", getattr(args, "screenshot", None))
     if args.game is not None:
         rules.get_game(args.game, args.preset)  # an unknown game or preset raises
         check_panel(args.game, getattr(args, "size", None))
     elif args.preset is not None:
-        raise ValueError(f"--preset {args.preset} needs --game")
+        raise ValueError(_("--preset {preset} needs --game").format(preset=args.preset))
     if given is None:
         return default_seats(args.game)
     kinds = [k.strip() for k in given.split(",")]
@@ -91,19 +104,30 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     bad = [k for k in kinds if k not in known]
     if bad:
         allowed = ", ".join(known)
-        hint = "; phone needs --web" if bad[0] == "phone" else ""
+        hint = _("; phone needs --web") if bad[0] == "phone" else ""
         raise ValueError(
-            f"--seats: {quote(bad[0])} is not a seat kind ({allowed}) in {quote(given)}{hint}"
+            _("--seats: {kind} is not a seat kind ({allowed}) in {given}").format(
+                kind=quote(bad[0]), allowed=allowed, given=quote(given)
+            )
+            + hint
         )
     if not 1 <= len(kinds) <= 4:
-        raise ValueError(f"--seats takes 1 to 4 seats, got {len(kinds)} in {quote(given)}")
+        raise ValueError(
+            _("--seats takes 1 to 4 seats, got {count} in {given}").format(
+                count=len(kinds), given=quote(given)
+            )
+        )
     if args.game is not None:
         counts = rules.get_game(args.game, args.preset).player_counts
         playing = sum(1 for k in kinds if k != "empty")
         if playing not in counts:
             raise ValueError(
-                f"--seats: {args.game} is for {', '.join(map(str, counts))} players, "
-                f"{playing} chosen in {quote(given)}"
+                _("--seats: {game} is for {counts} players, {playing} chosen in {given}").format(
+                    game=args.game,
+                    counts=", ".join(map(str, counts)),
+                    playing=playing,
+                    given=quote(given),
+                )
             )
     return kinds
 
@@ -174,6 +198,8 @@ def game_to_start(args: argparse.Namespace) -> str | None:
         args.game = args.preset = None
         return resume_notice(game, preset, args.state_dir)
     raise ValueError(
-        f"--state-dir {where} holds a {game} ({preset}) game in progress: "
-        f"leave out --game to resume it, or add --new to discard it"
+        _(
+            "--state-dir {where} holds a {game} ({preset}) game in progress: "
+            "leave out --game to resume it, or add --new to discard it"
+        ).format(where=where, game=game, preset=preset)
     )
