@@ -1,10 +1,11 @@
 """``spieltisch history``: the games played at the table, from ``history.sqlite3``.
 
-* ``list``: newest first, one line each: date, game, seats, result, length;
-* ``show N``: game N move by move on the text board;
+* ``list``: newest first, two lines each that fit 80 columns: number, date, game and
+  length, then the result and the seats;
+* ``show N``: game N move by move on the text board, in the table's words;
 * ``export N FILE``: Backgammon games and matches as ``.mat`` (GNU Backgammon's
   ``import mat``), the other games as JSON lines that ``spieltisch rules apply`` replays
-  (``--format`` chooses; ``-`` writes to stdout);
+  (``--format`` chooses, else the file's ``.mat`` or ``.jsonl``; ``-`` writes to stdout);
 * ``stats``: wins per seat colour and per kind of player, for each game.
 
 ``--json`` on ``list``, ``show`` and ``stats`` prints one JSON document instead. It
@@ -196,7 +197,7 @@ def list_lines(summary: Summary, number_width: int, game_width: int) -> list[str
 
 def seats_by_kind(summary: Summary) -> str:
     """Who sat where, the colours of one kind of player together: "red, blue: human;
-    green: bot (strong)" (four "green bot (random)" took a line of their own)."""
+    green: bot (strong)" (one "red bot (random)" per seat made a line 190 long)."""
     kinds: dict[str, list[str]] = {}
     for seat in summary.seats:
         if seat.colour is not None:
@@ -211,10 +212,6 @@ def local_time(stamp: str) -> str:
     except ValueError:
         return stamp
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
-
-
-def seats_text(summary: Summary) -> str:
-    return ", ".join(seat_label(s) for s in summary.seats if s.colour is not None)
 
 
 def seat_label(seat: Seat) -> str:

@@ -16,9 +16,10 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any
 
-from controller.cli.sim_checks import game_to_start, resuming, sim_config, validate_sim_args
+from controller.cli import sim_checks as checks
+from controller.cli.sim_checks import PanelSize, game_to_start, sim_config, validate_sim_args
 from controller.i18n import _
 from controller.sim.legend import key_help
 
@@ -84,7 +85,7 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     )
     sim.add_argument(
         "--size",
-        type=panel_size,
+        type=checks.panel_size,
         default=PanelSize(16, 16, "RGB"),
         metavar="SIZE",
         help="the panel: 16 or 32 (colour, 16x16 or 32x32), or 32x8 or 8x8 (one-colour "
@@ -128,39 +129,6 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     sim.add_argument("--players", type=int, help="text mode: number of players")
     sim.add_argument("--bots", default="random", help="text mode: bot kind (default random)")
     sim.add_argument("--delay", type=float, help="text mode: seconds between moves")
-
-
-class PanelSize(NamedTuple):
-    """A panel the simulator can show: its size and mode ("RGB", or "1": one colour)."""
-
-    width: int
-    height: int
-    mode: str
-
-    def __str__(self) -> str:
-        return f"{self.width}x{self.height}"
-
-
-PANEL_SIZES = {
-    "16": PanelSize(16, 16, "RGB"),
-    "16x16": PanelSize(16, 16, "RGB"),
-    "32": PanelSize(32, 32, "RGB"),
-    "32x32": PanelSize(32, 32, "RGB"),
-    "32x8": PanelSize(32, 8, "1"),
-    "8x8": PanelSize(8, 8, "1"),
-}
-"""``--size``: every panel the views have layouts for (hardware.specs' colour and
-one-colour sizes), by the names a builder knows them."""
-
-
-def panel_size(text: str) -> PanelSize:
-    """``--size``'s value; argparse turns the ValueError into its usage error."""
-    try:
-        return PANEL_SIZES[text.strip().lower()]
-    except KeyError:
-        raise argparse.ArgumentTypeError(
-            _("{size} is not a panel size (choose from 16, 32, 32x8, 8x8)").format(size=repr(text))
-        ) from None
 
 
 def setup_logging(level: str = "INFO") -> None:
@@ -335,13 +303,9 @@ def speak(setting: str | None) -> None:
     i18n.use(i18n.table_language(setting, os.environ))
 
 
-def has_screen() -> bool:
-    return bool(
-        os.environ.get("DISPLAY")
-        or os.environ.get("WAYLAND_DISPLAY")
-        or os.environ.get("SDL_VIDEODRIVER")
-        or sys.platform in ("darwin", "win32")
-    )
+def say(text: str) -> None:
+    """One line from the simulator on standard error, at once."""
+    print(f"spieltisch sim: {text}", file=sys.stderr, flush=True)
 
 
 def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
@@ -360,10 +324,9 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     config = sim_config(args)  # a broken --config stops every display alike, before one opens
     speak(args.lang if args.lang is not None else config.language)
     choice = args.display
-    if choice == "auto" and not has_screen() and not sys.stdin.isatty():
+    if choice == "auto" and not checks.has_screen() and not sys.stdin.isatty():
         # No window and no keyboard to play with: watch the bots on the text board.
-        words = _("no screen and no terminal: showing a bot game as text")
-        sys.stderr.write(f"spieltisch sim: {words}\n")
+        say(_("no screen and no terminal: showing a bot game as text"))
         choice = "text"
     if choice == "text":
         if args.web is not None:
@@ -381,23 +344,21 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         asked_for = args.game is not None
         resuming_text = game_to_start(args) if asked_for else None
         if resuming_text is not None:
-            sys.stderr.write(f"spieltisch sim: {resuming_text}\n")
+            say(resuming_text)
         args.fresh = asked_for and resuming_text is None
         if args.game is None:
             args.game, args.preset = config.game.name, config.game.preset
         args.seat_kinds = validate_sim_args(args)
         return text_sim.run(args, out)
     if choice == "auto":
-        choice = "window" if has_screen() else "terminal"
+        choice = "window" if checks.has_screen() else "terminal"
     if args.screenshot is not None and choice != "window":
         raise ValueError(_("--screenshot writes the window: use it with --display window"))
-    # Before a window opens: a refusal is one line. The notice is printed now (the
-    # window's terminal shows it at once) and the terminal display shows it on its
-    # screen too, from the first frame: printed only, it was hidden by the board until
-    # the game was quit.
-    args.resume_notice = resuming(args) or game_to_start(args)
+    # Before a window opens: a refusal is one line. The notice is printed, and the
+    # terminal display also shows it (printed only, the board hid it until the end).
+    args.resume_notice = checks.resuming(args) or game_to_start(args)
     if args.resume_notice is not None:
-        sys.stderr.write(f"spieltisch sim: {args.resume_notice}\n")
+        say(args.resume_notice)
     setup_logging("WARNING")
     note = ""
     if choice == "window":
@@ -450,12 +411,8 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         primary: TerminalDisplay | TableWindow
         if terminal is not None:
             primary = TerminalDisplay(size.width, size.height, fd=terminal, mode=size.mode)
-            notice = getattr(args, "resume_notice", None)
-            if notice is not None:
-                primary.note = notice
-                inputs = [UntilPressed(TerminalKeys(), primary.dismiss_note)]
-            else:
-                inputs = [TerminalKeys()]
+            primary.note = getattr(args, "resume_notice", None) or ""
+            inputs = [UntilPressed(TerminalKeys(), primary.dismiss_note)]
         else:
             primary = TableWindow(
                 size.width,
@@ -463,7 +420,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 mode=size.mode,
                 hold_s=config.hardware.buttons.hold_s,
                 screenshot=args.screenshot,
-                say=lambda text: print(f"spieltisch sim: {text}", file=sys.stderr, flush=True),
+                say=say,
             )
             inputs = [primary]
         closers += [*inputs, primary]
@@ -507,8 +464,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 args.game, preset, game_kinds, seed=args.seed, bot=config.game.bot
             )
         if terminal is None:
-            words = _("window {size}; keys: {keys}").format(size=size, keys=key_help())
-            sys.stderr.write(f"spieltisch sim: {words}\n")
+            say(_("window {size}; keys: {keys}").format(size=size, keys=key_help()))
         install_signal_handlers(app.events, hangup_quits=True)
         server = None
         if publisher is not None:
@@ -517,10 +473,8 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             language = args.lang if args.lang is not None else config.language
             server = serve(app, publisher, args.web, phones, args.config, language)
             if server is not None:
-                words = _("companion page on {address}").format(
-                    address=f"http://localhost:{server.port}/"
-                )
-                sys.stderr.write(f"spieltisch sim: {words}\n")
+                address = f"http://localhost:{server.port}/"
+                say(_("companion page on {address}").format(address=address))
         try:
             app.run(new_game=session)
         except HardwareError as exc:

@@ -2,7 +2,9 @@
 
 A typo in ``--seats``, ``--game``, ``--preset`` or ``--config`` is one line and exit 2
 whether a window, the terminal or the text board would follow: the text board used to
-play a bot game over a broken config or a seat list the game cannot seat.
+play a bot game over a broken config or a seat list the game cannot seat. Here too:
+the panels ``--size`` names, whether there is a screen for a window, and what the
+simulator says about a game in progress in ``--state-dir``.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import rules
 from controller.config import Config, default_config, load_config
@@ -24,6 +28,49 @@ MAX_DELAY_S = 60.0
 
 MENU_SEATS = ("human", "bot", "bot", "bot")
 """The seats when neither ``--seats`` nor ``--game`` says otherwise."""
+
+
+class PanelSize(NamedTuple):
+    """A panel the simulator can show: its size and mode ("RGB", or "1": one colour)."""
+
+    width: int
+    height: int
+    mode: str
+
+    def __str__(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+PANEL_SIZES = {
+    "16": PanelSize(16, 16, "RGB"),
+    "16x16": PanelSize(16, 16, "RGB"),
+    "32": PanelSize(32, 32, "RGB"),
+    "32x32": PanelSize(32, 32, "RGB"),
+    "32x8": PanelSize(32, 8, "1"),
+    "8x8": PanelSize(8, 8, "1"),
+}
+"""``--size``: every panel the views have layouts for (hardware.specs' colour and
+one-colour sizes), by the names a builder knows them."""
+
+
+def panel_size(text: str) -> PanelSize:
+    """``--size``'s value; argparse turns the ValueError into its usage error."""
+    try:
+        return PANEL_SIZES[text.strip().lower()]
+    except KeyError:
+        raise argparse.ArgumentTypeError(
+            _("{size} is not a panel size (choose from 16, 32, 32x8, 8x8)").format(size=repr(text))
+        ) from None
+
+
+def has_screen() -> bool:
+    """Whether a window can open here (else the simulator draws in the terminal)."""
+    return bool(
+        os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+        or os.environ.get("SDL_VIDEODRIVER")
+        or sys.platform in ("darwin", "win32")
+    )
 
 
 def default_seats(game: str | None) -> list[str]:
