@@ -60,6 +60,18 @@ def table_options(config: Config, **overrides: Any) -> TableOptions:
     return options
 
 
+def drawable(menu: tuple[MenuItem, ...], display: Display) -> tuple[MenuItem, ...]:
+    """The menu's games that this panel can draw: a one-colour 32×8 or 8×8 module has
+    layouts for Mini-Maki (and Backgammon on 32×8) only, and choosing MÄDN there ended
+    the table with "no layout". A menu none of whose games fit stays as it is (the
+    config check has already said that the panel has no layouts)."""
+    from controller.views import supports
+
+    size = (display.width, display.height, display.mode)
+    fitting = tuple(item for item in menu if supports(item.game, *size))
+    return fitting or menu
+
+
 class Appliance:
     """Everything one running table needs, wired together but not yet started."""
 
@@ -94,6 +106,7 @@ class Appliance:
         options = options or table_options(config)
         if state_dir is not None and not options.last_setups:
             options = dataclasses.replace(options, last_setups=setup_memory.read(state_dir))
+        options = dataclasses.replace(options, menu=drawable(options.menu, display))
         seats = options.seat_count
 
         def history(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import queue
 import sys
 import time
@@ -29,9 +30,12 @@ from typing import IO, Any
 
 from PIL import Image, ImageDraw
 
+from controller import i18n
 from controller.config import DEFAULT_PATH, Config, ConfigError, default_config, load_config
+from controller.i18n import _
+from controller.sim.legend import button_word
 from hardware.build import build_display, build_input
-from hardware.buttons import Key, button_pins, describe
+from hardware.buttons import Key, button_pins
 from hardware.interfaces import ButtonEvent, Display, InputBackend
 from hardware.keyboard import DEFAULT_KEYS, Polled
 from hardware.specs import DISPLAY_TYPES, INPUT_TYPES
@@ -56,6 +60,14 @@ class SelftestReport:
     @property
     def ok(self) -> bool:
         return not self.missing
+
+
+def button_words(key: Key) -> str:
+    """A button as people say it: "seat 2 NEXT" or "system" (German: "Platz 2 WEITER")."""
+    seat, button = key
+    if seat is None:
+        return _("system")
+    return _("seat {number} {button}").format(number=seat + 1, button=button_word(button))
 
 
 class Selftest:
@@ -117,7 +129,11 @@ class Selftest:
 
     def walk_leds(self) -> int:
         w, h = self.display.width, self.display.height
-        self._say(f"LED walk: {w * h} LEDs one at a time, row by row from the top-left")
+        self._say(
+            _("LED walk: {count} LEDs one at a time, row by row from the top-left").format(
+                count=w * h
+            )
+        )
         for y in range(h):
             for x in range(w):
                 frame = self._blank()
@@ -129,11 +145,11 @@ class Selftest:
     def show_colours(self) -> None:
         if self.display.mode == "1":
             steps: list[tuple[str, Any]] = [("all on", 1), ("all off", 0)]
-            self._say("pattern: all on, all off")
+            self._say(_("pattern: all on, all off"))
         else:
             steps = list(COLOURS)
-            self._say("colours: red, green, blue, white (white is power limited)")
-        for _, colour in steps:
+            self._say(_("colours: red, green, blue, white (white is power limited)"))
+        for _name, colour in steps:
             self.display.show(
                 Image.new(self.display.mode, (self.display.width, self.display.height), colour)
             )
@@ -167,13 +183,14 @@ class Selftest:
         self._drain()
         for key in self.keys:
             label = self.labels.get(key, "")
-            self._say(f"press {describe(key)}{f' ({label})' if label else ''} ...")
+            button = button_words(key) + (f" ({label})" if label else "")
+            self._say(_("press {button} ...").format(button=button))
             self.display.show(self.prompt_frame(key))
             if self.on_prompt is not None:
                 self.on_prompt(key)
             if self._await(key, report):
                 report.pressed.append(key)
-                self._say(f"  {describe(key)}: ok")
+                self._say("  " + _("{button}: ok").format(button=button_words(key)))
                 self.display.show(
                     Image.new(
                         self.display.mode,
@@ -184,7 +201,11 @@ class Selftest:
                 self._wait(min(0.3, self.colour_s))
             else:
                 report.missing.append(key)
-                self._say(f"  {describe(key)}: MISSING (no press in {self.button_timeout_s:g} s)")
+                missing = _("{button}: MISSING (no press in {seconds} s)")
+                self._say(
+                    "  "
+                    + missing.format(button=button_words(key), seconds=f"{self.button_timeout_s:g}")
+                )
 
     def _await(self, key: Key, report: SelftestReport) -> bool:
         deadline = time.monotonic() + self.button_timeout_s
@@ -199,7 +220,8 @@ class Selftest:
             if got == key:
                 return True
             report.wrong.append((key, got))
-            self._say(f"  got {describe(got)} instead of {describe(key)} (swapped wires?)")
+            got_words = _("got {got} instead of {button} (swapped wires?)")
+            self._say("  " + got_words.format(got=button_words(got), button=button_words(key)))
 
     def _next_event(self, timeout: float) -> ButtonEvent | None:
         buttons = self.buttons
@@ -225,15 +247,19 @@ class Selftest:
 
     def _summary(self, report: SelftestReport, *, leds: bool = True, buttons: bool = True) -> None:
         total = len(self.keys)
-        led_part = f"{report.leds} LEDs walked" if leds else "LEDs skipped"
-        button_part = f"{len(report.pressed)}/{total} buttons ok" if buttons else "buttons skipped"
-        line = f"selftest: {led_part}, {button_part}"
+        led_part = _("{count} LEDs walked").format(count=report.leds) if leds else _("LEDs skipped")
+        button_part = (
+            _("{pressed}/{total} buttons ok").format(pressed=len(report.pressed), total=total)
+            if buttons
+            else _("buttons skipped")
+        )
+        line = _("selftest: {leds}, {buttons}").format(leds=led_part, buttons=button_part)
         if report.missing:
             missing = ", ".join(
-                describe(k) + (f" ({self.labels[k]})" if k in self.labels else "")
+                button_words(k) + (f" ({self.labels[k]})" if k in self.labels else "")
                 for k in report.missing
             )
-            line += f"; missing: {missing}"
+            line += _("; missing: {buttons}").format(buttons=missing)
         self._say(line)
 
     def _say(self, text: str) -> None:
@@ -274,7 +300,7 @@ def _config_for(args: argparse.Namespace) -> Config:
 def labels_for(config: Config) -> dict[Key, str]:
     """How each button is found: its GPIO pin, or its key in the simulator."""
     if config.hardware.input_type == "keyboard":
-        return {key: f"key {char}" for char, key in DEFAULT_KEYS.items()}
+        return {key: _("key {key}").format(key=char) for char, key in DEFAULT_KEYS.items()}
     return {key: f"GPIO {pin}" for key, pin in button_pins(config.buttons).items()}
 
 
@@ -284,11 +310,14 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         config = _config_for(args)
     except ConfigError as exc:
         for line in exc.errors:
-            sys.stderr.write(f"spieltisch: error: {line}\n")
+            sys.stderr.write(_("spieltisch: error: {message}").format(message=line) + "\n")
         return 2
+    # The owner reads this at the table being wired: in the table's language, else
+    # the locale's (the words of a config that cannot be read are the locale's).
+    i18n.use(i18n.table_language(config.language, os.environ))
     # Which rules build runs (compiled or pure Python): a table that fell back to the
     # pure build is slower, and this is where an owner checks a new install.
-    out.write(f"selftest: {describe_build()}\n")
+    out.write(_("selftest: {build}").format(build=describe_build()) + "\n")
     display = build_display(config.display)
     try:
         # --skip-buttons: the buttons are not opened at all (a laptop has no GPIO).

@@ -23,6 +23,7 @@ from controller.i18n import _, ngettext
 from controller.machine import Mode
 from controller.names import colour_name, player_name, title
 from controller.scene import (
+    STATISTICS_ITEM,
     AnyScene,
     CheckerEntryView,
     MenuScene,
@@ -77,9 +78,16 @@ def describe(
         return _("asleep: press any button to wake the table (that press does nothing else)")
     if isinstance(scene, MenuScene):
         item = scene.items[scene.selected]
-        line = _("menu: {game} ({number} of {count}) · NEXT: next game, OK: choose it").format(
-            game=item.words, number=scene.selected + 1, count=len(scene.items)
-        )
+        # The statistics entry is no game: "statistics (5 of 5)" counted it as one.
+        games = [i.game != STATISTICS_ITEM.game for i in scene.items]
+        if not games[scene.selected]:
+            line = _("menu: {entry} · NEXT: back to the first game, OK: show it").format(
+                entry=item.words
+            )
+        else:
+            line = _("menu: {game} ({number} of {count}) · NEXT: next game, OK: choose it").format(
+                game=item.words, number=sum(games[: scene.selected + 1]), count=sum(games)
+            )
         return _with_banner(line, scene.banner)
     if isinstance(scene, SetupScene):
         return describe_setup(scene)

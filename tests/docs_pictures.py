@@ -183,11 +183,43 @@ def _sim_terminal() -> Image.Image:
     return picture
 
 
+def in_german(draw: Drawing) -> Drawing:
+    """``draw`` with the table speaking German, for the family page (docs/spielen.md):
+    the panel's words ("los", "Regeln", "blau") and the window's are German there."""
+
+    def german() -> Image.Image:
+        from controller import i18n
+
+        before = i18n.active_language()
+        i18n.use("de")
+        try:
+            return draw()
+        finally:
+            i18n.use(before)
+
+    return german
+
+
+GERMAN = (
+    "menu_16x16.png",
+    "setup_rules_16x16.png",
+    "setup_start_16x16.png",
+    "minimaki_16x16.png",
+    "minimaki_lost_16x16.png",
+    "game_over_16x16.png",
+    "statistics_16x16.png",
+    "sim_window.png",
+)
+"""The pictures docs/spielen.md shows, drawn again in German as ``de_<name>``."""
+
+
 def pictures() -> dict[str, Drawing]:
     """Every picture in docs/img by file name, each drawn when called."""
     found = {**_view_pictures(), **_timeline_pictures()}
     found["sim_window.png"] = _sim_window
     found["sim_terminal.png"] = _sim_terminal
+    for name in GERMAN:
+        found[f"de_{name}"] = in_german(found[name])
     return found
 
 

@@ -220,8 +220,7 @@ def window_texts(statuses: Iterable[TableStatus], size: int = 16) -> set[str]:
             window.show_status(status)
             # The window splits a long status line in two; the line is read whole as
             # the status line, its halves would only be cut marks here.
-            shown = status.text.replace("→", "->")
-            found.update(text for text in window.drawn_texts if text not in shown)
+            found.update(text for text in window.drawn_texts if text not in status.text)
     finally:
         window.close()
     return found

@@ -56,16 +56,20 @@ def stored(state: Path, record_id: int) -> object:
 # -- list, show, stats ----------------------------------------------------------------------
 
 
-def test_list_shows_newest_first_one_line_each(
+def test_list_shows_newest_first_two_short_lines_each(
     table_games: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = history(capsys, table_games, "list")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert [line.split()[0] for line in lines] == ["2", "1"]
-    assert "maedn/classic" in lines[0] and "red bot (random)" in lines[0]
-    assert "backgammon/match5" in lines[1] and "(match to 5)" in lines[1]
-    assert " moves, " in lines[0]
+    assert max(len(line) for line in lines) <= 80, out
+    firsts = [line for line in lines if not line.startswith(" ")]
+    assert [line.split()[0] for line in firsts] == ["2", "1"]
+    maedn, match = out.split("\n1 ")
+    assert "maedn/classic" in maedn and " moves, " in maedn
+    assert "red, green: bot (random)" in maedn or "green, red: bot (random)" in maedn
+    assert "backgammon/match5" in match and "(match to 5)" in match
+    assert "white, black: bot (random)" in match
     code, out, _ = history(capsys, table_games, "list", "--json")
     listed = json.loads(out)
     assert [g["id"] for g in listed] == [2, 1]
@@ -86,7 +90,12 @@ def test_show_walks_the_game_move_by_move_on_the_text_board(
     assert code == 0
     moves = [e for e in record.history if "move" in e]  # type: ignore[attr-defined]
     rolls = [e for e in record.history if "dice" in e]  # type: ignore[attr-defined]
-    assert out.count(" plays ") == len(moves) and out.count(" rolls ") == len(rolls)
+    events = [line for line in out.splitlines() if line[:4].strip().isdigit()]
+    assert len(events) == len(record.history)  # type: ignore[attr-defined]
+    assert sum(" rolls " in line for line in events) == len(rolls)
+    assert sum(line[6:].startswith(("red: ", "green: ")) for line in events) == len(moves)
+    assert any(line.endswith(": pass (no move)") for line in events)
+    assert " plays " not in out  # "red plays pass" said nothing; the moves are in words
     assert out.startswith("game 2: maedn/classic, finished\n")
     assert "result: red won" in out or "result: green won" in out
     code, out, _ = history(capsys, table_games, "show", "2", "--json")
@@ -126,7 +135,8 @@ def test_stats_count_wins_per_colour_and_kind(
     for game in stats.values():
         assert game["games"] == 1
         assert sum(c["won"] for c in game["colours"].values()) == 1
-        assert game["kinds"] == {"bot (random)": {"seated": 2, "won": 1}}
+        # one game with two bots is one game for the bots, not two
+        assert game["kinds"] == {"bot (random)": {"seated": 1, "won": 1}}
     code, out, _ = history(capsys, table_games, "stats")
     assert "maedn: 1 finished game" in out and "bot (random)" in out
 
@@ -196,6 +206,8 @@ def test_export_to_stdout_and_jsonl_for_backgammon_too(
         (["export", "99", "x.mat"], "no game 99"),
         (["export", "1", "/nonexistent/dir/x.mat"], "cannot write /nonexistent/dir/x.mat"),
         (["export", "2", "x.mat", "--format", "mat"], "maedn has no match-file format"),
+        (["export", "2", "g1.mat"], "maedn has no match-file format"),
+        (["export", "2", "G1.MAT"], "export it as JSON lines"),
         (["show", "two"], "invalid int value"),
         (["list", "--limit", "0"], "--limit must be at least 1"),
         (["stats", "--last", "0"], "--last must be at least 1"),
@@ -260,8 +272,9 @@ def test_a_database_of_the_first_version_lists(
 ) -> None:
     shutil.copyfile(V1_DATABASE, tmp_path / "history.sqlite3")
     code, out, _ = history(capsys, tmp_path, "list")
-    assert code == 0 and len(out.splitlines()) == 3
-    assert "abandoned" in out.splitlines()[0]
+    firsts = [line for line in out.splitlines() if not line.startswith(" ")]
+    assert code == 0 and len(firsts) == 3
+    assert "abandoned" in out.split(f"\n{firsts[1]}")[0]
 
 
 def test_stats_say_who_wins_mini_maki_including_the_dice(
@@ -284,6 +297,61 @@ def test_stats_say_who_wins_mini_maki_including_the_dice(
     assert stats["kinds"].get("rules", {"won": 0})["won"] == winners.count("black")
     _, out, _ = history(capsys, tmp_path, "stats", "--json", "--last", "3")
     assert json.loads(out)["minimaki"]["games"] == 3
+    _, out, _ = history(capsys, tmp_path, "stats")
+    players = out.split("  player ")[1].splitlines()[1:]
+    assert [row.split()[0] for row in players[:-1]] == ["human"]
+    assert players[0].split()[1:3] == ["8", str(winners.count("red"))]
+    assert players[-1] == "  black is played by no one: the game itself moves it"
+    assert "the rules" not in out
+
+
+def test_stats_count_the_games_a_kind_of_player_played_not_its_seats(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Two four-bot games: the bots played 2 games and won 2, not "8 seated"."""
+    store = HistoryStore(tmp_path)
+    store.open()
+    for seed in range(2):
+        session = played("maedn", "classic", ["bot"] * 4, seed)
+        ended = f"2025-01-0{seed + 1}T00:00:00+00:00"
+        store.add(record_of(session, "finished", ended, 4, "random"))
+    store.close()
+    _code, out, _ = history(capsys, tmp_path, "stats", "--json")
+    assert json.loads(out)["maedn"]["kinds"] == {"bot (random)": {"seated": 2, "won": 2}}
+    _code, out, _ = history(capsys, tmp_path, "stats")
+    row = out.split("  player ")[1].splitlines()[1]
+    assert row.split()[-4:] == ["2", "2", "100.0", "%"], out
+
+
+def test_show_gives_the_opening_roll_as_both_sides_throws(
+    table_games: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Backgammon's opening throw is one die each: white's and black's, then who
+    begins, never one side's "3-5"."""
+    record = stored(table_games, 1)
+    first = record.history[0]  # type: ignore[attr-defined]
+    white, black = first["dice"]
+    code, out, _ = history(capsys, table_games, "show", "1")
+    assert code == 0
+    opening = next(line for line in out.splitlines() if line.startswith("   1  "))
+    said = f"   1  opening roll: white {white}, black {black}"
+    if white == black:
+        assert opening == said + " · a tie, all throw again"
+    else:
+        assert opening == said + f" · {'white' if white > black else 'black'} begins"
+
+
+def test_show_speaks_german_under_a_german_locale(
+    table_games: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "de")
+    code, out, _ = history(capsys, table_games, "show", "1")
+    assert code == 0
+    assert "   1  Anfangswurf: weiß " in out
+    for english in (" zieht roll", " zieht take", " zieht double", " zieht drop", " plays "):
+        assert english not in out
+    assert ": würfeln\n" in out or ": doppeln\n" in out
+    assert "  weiß: PR " in out and "  schwarz: PR " in out
 
 
 # -- the simulator ----------------------------------------------------------------------------
@@ -314,7 +382,7 @@ def test_a_simulator_game_with_a_state_dir_is_in_the_history(tmp_path: Path) -> 
     assert "minimaki/standard" in listing.splitlines()[0], listing
     shown = cli(tmp_path, "show", "1")
     assert shown.returncode == 0 and "red human" not in shown.stdout
-    assert "red bot (" in shown.stdout and " plays " in shown.stdout
+    assert "red bot (" in shown.stdout and "  red: " in shown.stdout
     exported = cli(tmp_path, "export", "1", str(tmp_path / "game.jsonl"))
     assert exported.returncode == 0, exported.stderr
     assert (tmp_path / "game.jsonl").read_text(encoding="utf-8").count("\n") > 2

@@ -369,3 +369,57 @@ def test_held_output_keeps_logs_prints_and_child_processes_until_exit() -> None:
     for line in (b"WARNING a log line", b"a print", b"a child line"):
         assert raw.index(line) > board_done, line
     assert raw.index(b"AFTER") > raw.index(b"a child line")
+
+
+def test_the_resume_notice_is_on_screen_from_the_start_until_a_key(tmp_path: Path) -> None:
+    """Printed before the board took the terminal, the notice was hidden until the game
+    was quit; now the board shows it under the legend, in the table's language, until
+    the first key."""
+    from controller.testing.files import write_bot_game
+
+    state = tmp_path / "state"
+    write_bot_game(state, "maedn", "classic", 4, seed=1)
+    child, terminal, master = start_sim(["--state-dir", str(state), "--lang", "de"], 80, 30)
+    try:
+        notice = "setze das maedn (classic)-Spiel fort"
+        seen = terminal.read_until(lambda t: "Strg+C" in t.text() and notice in t.text(), 90)
+        assert seen, terminal.text()
+        matrix = find_matrix(terminal.screen)
+        assert matrix is not None
+        assert notice in text_below(terminal, matrix.top + matrix.rows)
+        os.write(master, b"w")  # a key: the notice has been seen
+        gone = terminal.read_until(lambda t: notice not in t.text(), timeout=60)
+        assert gone, terminal.text()
+    finally:
+        code = stop_sim(child, terminal, master)
+    assert code == 0
+
+
+@pytest.mark.parametrize(("size", "games"), [("32x8", 2), ("8x8", 1)])
+def test_the_one_colour_panels_builders_wire_are_simulated(size: str, games: int) -> None:
+    """``--size 32x8`` and ``8x8``: the one-colour layouts the views have, and a menu of
+    the games that can be drawn there (choosing MÄDN on 32×8 ended the table)."""
+    width, height = map(int, size.split("x"))
+    child, terminal, master = start_sim(["--size", size, "--seed", "1"], 80, 24)
+    try:
+        seen = terminal.read_until(lambda t: "Ctrl+C" in t.text() and " of " in t.text(), 90)
+        assert seen, terminal.text()
+        matrix = find_matrix(terminal.screen)
+        assert matrix is not None
+        scale = matrix.columns // width
+        assert matrix.columns == width * scale and len(matrix.pixels) == height * scale
+        colours = {pixel for row in matrix.pixels for pixel in row}
+        assert len(colours) == 2, "one colour: every LED on or off"
+        assert f" (1 of {games}) · NEXT: next game" in terminal.text()
+    finally:
+        code = stop_sim(child, terminal, master)
+    assert code == 0
+
+
+def test_a_game_without_a_layout_for_the_panel_is_one_line() -> None:
+    child, terminal, master = start_sim(["--size", "8x8", "--game", "maedn"], 80, 24)
+    code = stop_sim(child, terminal, master, terminate=False)
+    assert code == 2
+    assert b"spieltisch: error: --game maedn cannot be drawn on the 8x8 panel; there: minimaki" in (
+        terminal.raw
+    )

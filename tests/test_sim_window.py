@@ -151,6 +151,22 @@ def test_leds_are_round_with_a_glow(window: TableWindow) -> None:
     assert 60 < corner[0] < 200, "between the LEDs: only the glow"  # type: ignore[index]
 
 
+def test_the_status_line_draws_an_arrow_not_a_dash_and_bracket(window: TableWindow) -> None:
+    """pygame's font has no "→"; the window wrote "->" where the terminal and the page
+    showed the arrow. Now it draws one: the line differs from the "->" one, and from
+    one with a blank there."""
+    status = window.layout.status
+    box = (status.x, status.y, status.x + status.w, status.y + status.h)
+
+    def line(text: str) -> Image.Image:
+        window.show_status(TableStatus(text))
+        return window.picture().crop(box)
+
+    arrow = line("piece on 10 → 11")
+    assert ImageChops.difference(arrow, line("piece on 10 -> 11")).getbbox() is not None
+    assert ImageChops.difference(arrow, line("piece on 10   11")).getbbox() is not None
+
+
 def test_frames_of_the_wrong_size_are_refused(window: TableWindow) -> None:
     with pytest.raises(FrameError, match="8x8"):
         window.show(Image.new("RGB", (8, 8)))

@@ -8,11 +8,12 @@ move words. No threads, no sleeping.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import rules
 from controller.machine import Mode
 from controller.names import colour_name
-from controller.scene import MenuItem, MoveAnimation, Scene
+from controller.scene import STATISTICS_ITEM, MenuItem, MoveAnimation, Scene
 from controller.session import Session
 from controller.sim.status import SEAT_DEFAULTS
 from controller.status_line import describe, move_words, table_status
@@ -38,6 +39,22 @@ def run_until(table: Table, done: object, limit: float = 100_000.0) -> None:
 def options() -> TableOptions:
     menu = (MenuItem("maedn", "classic", "MÄDN"), MenuItem("backgammon", "single", "Backgammon"))
     return TableOptions(menu=menu, bot="random")
+
+
+def test_the_menu_counts_games_and_not_its_statistics_entry() -> None:
+    """A table that keeps a history ends its menu with "statistics": no game, so the
+    games are "1 of 2" and "2 of 2", and the statistics entry is not "3 of 3"."""
+    table = Table(replace(options(), menu=(*options().menu, STATISTICS_ITEM)))
+    texts = []
+    for _ in range(3):
+        texts.append(table.status().text)
+        press(table, 0, "next")
+    assert texts == [
+        "menu: MÄDN (1 of 2) · NEXT: next game, OK: choose it",
+        "menu: Backgammon (2 of 2) · NEXT: next game, OK: choose it",
+        "menu: statistics · NEXT: back to the first game, OK: show it",
+    ]
+    assert table.status().text == texts[0]
 
 
 def four_seats(state: object, kinds: dict[str, str]) -> Session:

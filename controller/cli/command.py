@@ -12,14 +12,17 @@ and exit code 1.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from controller import config, selftest
+from controller import config, i18n, selftest
 from controller.cli import history as history_cli
 from controller.cli import rules as rules_cli
 from controller.cli import run as run_cli
+from controller.cli.argparse_words import speak_argparse
+from controller.i18n import _
 from controller.input_checks import clip
 
 
@@ -27,7 +30,8 @@ class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (try --help)\n")
+        line = _("{prog}: error: {message} (try --help)").format(prog=self.prog, message=message)
+        self.exit(2, line + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,6 +59,11 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The locale's language until a command chooses the table's (``sim --lang``, the
+    # config's): usage errors and a failing command's one line are read by the same
+    # family as the panel.
+    i18n.use(i18n.language_from_environment(os.environ))
+    speak_argparse()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -63,10 +72,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (ValueError, OSError) as exc:
         message = clip(str(exc)) if str(exc) else type(exc).__name__
-        sys.stderr.write(f"spieltisch: error: {message}\n")
+        sys.stderr.write(_("spieltisch: error: {message}").format(message=message) + "\n")
         return 2
     except RecursionError:
-        sys.stderr.write("spieltisch: error: the input is nested too deeply\n")
+        message = _("the input is nested too deeply")
+        sys.stderr.write(_("spieltisch: error: {message}").format(message=message) + "\n")
         return 2
     except KeyboardInterrupt:
         return 130

@@ -1,10 +1,11 @@
 """``spieltisch history``: the games played at the table, from ``history.sqlite3``.
 
-* ``list``: newest first, one line each: date, game, seats, result, length;
-* ``show N``: game N move by move on the text board;
+* ``list``: newest first, two lines each that fit 80 columns: number, date, game and
+  length, then the result and the seats;
+* ``show N``: game N move by move on the text board, in the table's words;
 * ``export N FILE``: Backgammon games and matches as ``.mat`` (GNU Backgammon's
   ``import mat``), the other games as JSON lines that ``spieltisch rules apply`` replays
-  (``--format`` chooses; ``-`` writes to stdout);
+  (``--format`` chooses, else the file's ``.mat`` or ``.jsonl``; ``-`` writes to stdout);
 * ``stats``: wins per seat colour and per kind of player, for each game.
 
 ``--json`` on ``list``, ``show`` and ``stats`` prints one JSON document instead. It
@@ -24,19 +25,21 @@ import sqlite3
 import stat
 import sys
 import tempfile
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
 from controller import i18n
-from controller.games import presentation
+from controller.games import move_words, presentation
 from controller.history.export import can_export_match, json_lines, match_text, replay
-from controller.history.record import ABANDONED, FINISHED, RULES_SIDE, HistoryEntry, Seat, Summary
+from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Seat, Summary
 from controller.history.stats import tally
 from controller.history.store import HistoryError, HistoryStore
 from controller.i18n import _, ngettext
 from controller.words import colour_word, seat_word
+from rules.core import State
 from rules.playout import PlayStep
 from rules.registry import RecordAnalysis, capabilities, game_info, game_names
 
@@ -160,25 +163,46 @@ def cmd_list(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
     if not summaries:
         out.write(_("no games recorded yet") + "\n")
         return 0
-    rows = [
-        [
-            f"{s.id}",
-            local_time(s.started or s.ended),
-            f"{s.game}/{s.preset}",
-            seats_text(s),
-            result_text(s),
-            length_text(s),
-        ]
-        for s in summaries
-    ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        cells = [
-            c.rjust(w) if i == 0 else c.ljust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        out.write("  ".join(cells).rstrip() + "\n")
+    number_width = max(len(str(s.id)) for s in summaries)
+    game_width = max(len(f"{s.game}/{s.preset}") for s in summaries)
+    for s in summaries:
+        for line in list_lines(s, number_width, game_width):
+            out.write(line + "\n")
     return 0
+
+
+LIST_WIDTH = 80
+"""``history list`` fits an ordinary terminal: each game on two lines of at most this
+many characters (its seats and result on one line had grown to about 190)."""
+
+
+def list_lines(summary: Summary, number_width: int, game_width: int) -> list[str]:
+    """A game in ``history list``: its number, time, game and length, then, indented
+    under them, the result and who sat where (wrapped, never wider than 80)."""
+    first = "  ".join(
+        [
+            f"{summary.id}".rjust(number_width),
+            local_time(summary.started or summary.ended),
+            f"{summary.game}/{summary.preset}".ljust(game_width),
+            length_text(summary),
+        ]
+    )
+    indent = " " * (number_width + 2)
+    second = f"{result_text(summary)} · {seats_by_kind(summary)}"
+    wrapped = textwrap.wrap(
+        second, LIST_WIDTH, initial_indent=indent, subsequent_indent=indent + "  "
+    )
+    return [first.rstrip(), *wrapped]
+
+
+def seats_by_kind(summary: Summary) -> str:
+    """Who sat where, the colours of one kind of player together: "red, blue: human;
+    green: bot (strong)" (one "red bot (random)" per seat made a line 190 long)."""
+    kinds: dict[str, list[str]] = {}
+    for seat in summary.seats:
+        if seat.colour is not None:
+            kinds.setdefault(kind_label(seat.player_kind()), []).append(colour_word(seat.colour))
+    return "; ".join(f"{', '.join(colours)}: {kind}" for kind, colours in kinds.items())
 
 
 def local_time(stamp: str) -> str:
@@ -188,10 +212,6 @@ def local_time(stamp: str) -> str:
     except ValueError:
         return stamp
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
-
-
-def seats_text(summary: Summary) -> str:
-    return ", ".join(seat_label(s) for s in summary.seats if s.colour is not None)
 
 
 def seat_label(seat: Seat) -> str:
@@ -205,10 +225,10 @@ def seat_label(seat: Seat) -> str:
 
 
 def kind_label(kind: str) -> str:
-    """A kind of player the statistics count ("human", "bot (strong)", "rules")."""
+    """A kind of player the statistics count ("human", "bot (strong)")."""
     if kind.startswith("bot ("):
         return seat_word("bot") + kind[3:]
-    return _("the rules") if kind == RULES_SIDE else seat_word(kind)
+    return seat_word(kind)
 
 
 def result_text(summary: Summary) -> str:
@@ -329,15 +349,48 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
     if analysis is not None:
         out.write("\n".join(analysis_lines(summary.game, analysis)) + "\n")
     for number, step in enumerate(steps, start=1):
-        who = colour_word(step.player) if step.player else _("dice")
-        if step.dice is not None:
-            rolled = _("{who} rolls {dice}").format(who=who, dice="-".join(map(str, step.dice)))
-            out.write(f"{number:4d}  {rolled}\n")
-            continue
-        notation = step.move.notation if step.move is not None else "?"
-        out.write(f"{number:4d}  " + _("{who} plays {move}").format(who=who, move=notation) + "\n")
-        out.write(render_board(step.after, colour=colour) + "\n")
+        out.write(f"{number:4d}  {event_words(step)}\n")
+        if step.dice is None:
+            out.write(render_board(step.after, colour=colour) + "\n")
     return 0
+
+
+def event_words(step: PlayStep) -> str:
+    """One roll or move in the table's words: "red rolls 5", "white: double",
+    "opening roll: white 4, black 6 · black begins"."""
+    who = colour_word(step.player) if step.player else _("dice")
+    if step.dice is not None:
+        if opening(step.before):
+            return opening_words(step)
+        return _("{who} rolls {dice}").format(who=who, dice="-".join(map(str, step.dice)))
+    if step.move is None:
+        return f"{who}: ?"
+    return _("{who}: {move}").format(who=who, move=move_words(step.before, step.move))
+
+
+def opening(state: State) -> bool:
+    """Whether a throw in ``state`` decides who begins (the opening roll)."""
+    return state.to_json().get("phase") == "opening"
+
+
+def opening_words(step: PlayStep) -> str:
+    """An opening throw: one die per side when all throw at once (Backgammon: the first
+    die white's, the second black's), else the thrower's; then who begins, once that is
+    decided, or that all throw again."""
+    assert step.dice is not None
+    players = [str(p) for p in step.before.to_json().get("players", [])]
+    if len(players) > 1 and len(step.dice) == len(players):
+        thrown = ", ".join(f"{colour_word(p)} {d}" for p, d in zip(players, step.dice, strict=True))
+    else:
+        who = colour_word(step.player) if step.player else _("dice")
+        thrown = _("{who} rolls {dice}").format(who=who, dice="-".join(map(str, step.dice)))
+    line = _("opening roll: {words}").format(words=thrown)
+    after = step.after
+    if not opening(after) and after.current_player is not None:
+        return line + _(" · {who} begins").format(who=colour_word(after.current_player))
+    if len(players) > 1 and len(step.dice) == len(players) and len(set(step.dice)) == 1:
+        return line + _(" · a tie, all throw again")
+    return line
 
 
 # -- export -------------------------------------------------------------------------------
@@ -345,7 +398,12 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
 
 def cmd_export(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
     game = record(store, args.id)
-    chosen = args.format or ("mat" if can_export_match(game) else "jsonl")
+    chosen = args.format or format_of(args.file) or ("mat" if can_export_match(game) else "jsonl")
+    if chosen == "mat" and not can_export_match(game):
+        raise HistoryError(
+            f"{args.file}: {game.summary.game} has no match-file format (.mat); "
+            "export it as JSON lines, e.g. to a .jsonl file"
+        )
     if chosen == "mat":
         text = match_text(game)
     else:
@@ -355,6 +413,16 @@ def cmd_export(store: HistoryStore | None, args: argparse.Namespace, out: IO[str
         return 0
     write_file(Path(args.file), text)
     return 0
+
+
+SUFFIXES = {".mat": "mat", ".jsonl": "jsonl", ".json": "jsonl"}
+"""The format a file's name asks for when ``--format`` does not say: a ``.mat`` file
+holds a match file or nothing (JSON in it went out with exit 0, and GNU Backgammon
+could not read it)."""
+
+
+def format_of(file: str) -> str | None:
+    return None if file == "-" else SUFFIXES.get(Path(file).suffix.lower())
 
 
 def write_file(path: Path, text: str) -> None:
@@ -390,20 +458,31 @@ def cmd_stats(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]
     for game, t in counted.items():
         finished = ngettext("{n} finished game", "{n} finished games", t.games)
         out.write(f"{game}: {finished.format(n=t.games)}\n")
-        colours = [(colour_word(c), t.colours[c].seated, won) for c, won in t.wins()]
-        table(out, _("colour"), colours, t.games)
-        kinds = [(kind_label(k), n.seated, n.won) for k, n in sorted(t.kinds.items())]
-        table(out, _("player"), kinds, t.games)
+        colours = [(colour_word(c), t.colours[c].seated, won, t.games) for c, won in t.wins()]
+        table(out, (_("colour"), _("seated"), _("won"), _("of all games")), colours)
+        kinds = [(kind_label(k), n.seated, n.won, n.seated) for k, n in t.player_kinds()]
+        table(out, (_("player"), _("games"), _("won"), _("of its games")), kinds)
+        for side in t.unplayed_sides():
+            line = _("{side} is played by no one: the game itself moves it")
+            out.write("  " + line.format(side=colour_word(side)) + "\n")
     return 0
 
 
-def table(out: IO[str], title: str, rows: Sequence[tuple[str, int, int]], games: int) -> None:
-    width = max(len(title), *(len(name) for name, _seated, _won in rows))
-    header = _("seated   won  of all games")
-    out.write(f"  {title:<{width}}  {header}\n")
-    for name, seated, won in rows:
-        share = f"{100 * won / games:5.1f} %" if games else ""
-        out.write(f"  {name:<{width}}  {seated:6d}  {won:4d}  {share}\n")
+def table(
+    out: IO[str], titles: tuple[str, str, str, str], rows: Sequence[tuple[str, int, int, int]]
+) -> None:
+    """Rows of (name, count, wins, out of): the count and wins in columns under their
+    titles, and the wins as a share of "out of" (a dash where that is none)."""
+    name_title, count_title, won_title, share_title = titles
+    width = max(len(name_title), *(len(name) for name, *_counts in rows))
+    count_w = max(6, len(count_title))
+    won_w = max(4, len(won_title))
+    out.write(
+        f"  {name_title:<{width}}  {count_title:>{count_w}}  {won_title:>{won_w}}  {share_title}\n"
+    )
+    for name, count, won, total in rows:
+        share = f"{100 * won / total:5.1f} %" if total else "    –"
+        out.write(f"  {name:<{width}}  {count:{count_w}d}  {won:{won_w}d}  {share}\n")
 
 
 COMMANDS: dict[str, Callable[[HistoryStore | None, argparse.Namespace, IO[str]], int]] = {

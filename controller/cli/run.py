@@ -18,7 +18,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from controller.cli.sim_checks import game_to_start, sim_config, validate_sim_args
+from controller.cli import sim_checks as checks
+from controller.cli.sim_checks import PanelSize, game_to_start, sim_config, validate_sim_args
+from controller.i18n import _
 from controller.sim.legend import key_help
 
 if TYPE_CHECKING:
@@ -81,7 +83,14 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="LANG",
         help="the table's language: de or en (default: the config's, else the locale's)",
     )
-    sim.add_argument("--size", type=int, choices=[16, 32], default=16, help="panel size")
+    sim.add_argument(
+        "--size",
+        type=checks.panel_size,
+        default=PanelSize(16, 16, "RGB"),
+        metavar="SIZE",
+        help="the panel: 16 or 32 (colour, 16x16 or 32x32), or 32x8 or 8x8 (one-colour "
+        "LED modules, as builders may wire a max7219)",
+    )
     sim.add_argument(
         "--record",
         type=Path,
@@ -294,13 +303,9 @@ def speak(setting: str | None) -> None:
     i18n.use(i18n.table_language(setting, os.environ))
 
 
-def has_screen() -> bool:
-    return bool(
-        os.environ.get("DISPLAY")
-        or os.environ.get("WAYLAND_DISPLAY")
-        or os.environ.get("SDL_VIDEODRIVER")
-        or sys.platform in ("darwin", "win32")
-    )
+def say(text: str) -> None:
+    """One line from the simulator on standard error, at once."""
+    print(f"spieltisch sim: {text}", file=sys.stderr, flush=True)
 
 
 def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
@@ -313,41 +318,47 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.held_output import held_output
     from controller.text import sim as text_sim
 
+    if args.lang is not None:
+        speak(args.lang)  # the checks below speak it too
     validate_sim_args(args)
     config = sim_config(args)  # a broken --config stops every display alike, before one opens
     speak(args.lang if args.lang is not None else config.language)
     choice = args.display
-    if choice == "auto" and not has_screen() and not sys.stdin.isatty():
+    if choice == "auto" and not checks.has_screen() and not sys.stdin.isatty():
         # No window and no keyboard to play with: watch the bots on the text board.
-        sys.stderr.write("spieltisch sim: no screen and no terminal: showing a bot game as text\n")
+        say(_("no screen and no terminal: showing a bot game as text"))
         choice = "text"
     if choice == "text":
         if args.web is not None:
             raise ValueError(
-                "--web serves a played table: use it with --display window or terminal"
+                _("--web serves a played table: use it with --display window or terminal")
             )
         if args.record is not None:
             # The text board has no panel frames to record; saying so beats an empty file
             # or none at all after a whole game.
-            raise ValueError("--record records the panel: use it with --display window or terminal")
+            raise ValueError(
+                _("--record records the panel: use it with --display window or terminal")
+            )
         # The same promise as the table's: --game over a game in progress resumes it if
         # it is that game, is refused in one line if not, and --new discards it.
         asked_for = args.game is not None
         resuming_text = game_to_start(args) if asked_for else None
         if resuming_text is not None:
-            sys.stderr.write(f"spieltisch sim: {resuming_text}\n")
+            say(resuming_text)
         args.fresh = asked_for and resuming_text is None
         if args.game is None:
             args.game, args.preset = config.game.name, config.game.preset
         args.seat_kinds = validate_sim_args(args)
         return text_sim.run(args, out)
     if choice == "auto":
-        choice = "window" if has_screen() else "terminal"
+        choice = "window" if checks.has_screen() else "terminal"
     if args.screenshot is not None and choice != "window":
-        raise ValueError("--screenshot writes the window: use it with --display window")
-    resuming = game_to_start(args)  # before a window opens: a refusal is one line
-    if resuming is not None:
-        sys.stderr.write(f"spieltisch sim: {resuming}\n")
+        raise ValueError(_("--screenshot writes the window: use it with --display window"))
+    # Before a window opens: a refusal is one line. The notice is printed, and the
+    # terminal display also shows it (printed only, the board hid it until the end).
+    args.resume_notice = checks.resuming(args) or game_to_start(args)
+    if args.resume_notice is not None:
+        say(args.resume_notice)
     setup_logging("WARNING")
     note = ""
     if choice == "window":
@@ -358,7 +369,8 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         except WindowUnavailable as exc:
             if args.display != "auto" or not sys.stdin.isatty() or args.screenshot:
                 raise
-            note = f"spieltisch sim: {exc}; played in the terminal instead\n"
+            words = _("{problem}; played in the terminal instead").format(problem=exc)
+            note = f"spieltisch sim: {words}\n"
     with held_output() as terminal:
         sys.stderr.write(note)  # shown after the game, with anything else logged
         return play_sim(args, "terminal", terminal)
@@ -369,7 +381,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from controller.app import Appliance, install_signal_handlers, table_options
     from controller.events import WakeEvent
     from controller.session import Session
-    from controller.sim.terminal import TerminalDisplay
+    from controller.sim.terminal import TerminalDisplay, UntilPressed
     from controller.sim.window import TableWindow
     from controller.table import FAST_PACE
     from controller.views import render
@@ -379,14 +391,15 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
     from hardware.tee import TeeDisplay
 
     config = sim_config(args)
+    size: PanelSize = args.size
     display_spec = replace(
         config.display,
-        width=args.size,
-        height=args.size,
+        width=size.width,
+        height=size.height,
         rotation=0,
         mapping="row",
         max_current_ma=0,
-        scale=max(1, 512 // args.size),  # the GIF of --record
+        scale=max(1, 512 // size.width),  # the GIF of --record
         brightness=1.0,
     )
     hardware = replace(config.hardware, display=display_spec, input_type="keyboard")
@@ -397,15 +410,17 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
         inputs: list[InputBackend]
         primary: TerminalDisplay | TableWindow
         if terminal is not None:
-            primary = TerminalDisplay(args.size, args.size, fd=terminal)
-            inputs = [TerminalKeys()]
+            primary = TerminalDisplay(size.width, size.height, fd=terminal, mode=size.mode)
+            primary.note = getattr(args, "resume_notice", None) or ""
+            inputs = [UntilPressed(TerminalKeys(), primary.dismiss_note)]
         else:
             primary = TableWindow(
-                args.size,
-                args.size,
+                size.width,
+                size.height,
+                mode=size.mode,
                 hold_s=config.hardware.buttons.hold_s,
                 screenshot=args.screenshot,
-                say=lambda text: print(f"spieltisch sim: {text}", file=sys.stderr, flush=True),
+                say=say,
             )
             inputs = [primary]
         closers += [*inputs, primary]
@@ -449,9 +464,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
                 args.game, preset, game_kinds, seed=args.seed, bot=config.game.bot
             )
         if terminal is None:
-            sys.stderr.write(
-                f"spieltisch sim: window {args.size}x{args.size}; keys: {key_help()}\n"
-            )
+            say(_("window {size}; keys: {keys}").format(size=size, keys=key_help()))
         install_signal_handlers(app.events, hangup_quits=True)
         server = None
         if publisher is not None:
@@ -460,9 +473,8 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             language = args.lang if args.lang is not None else config.language
             server = serve(app, publisher, args.web, phones, args.config, language)
             if server is not None:
-                sys.stderr.write(
-                    f"spieltisch sim: companion page on http://localhost:{server.port}/\n"
-                )
+                address = f"http://localhost:{server.port}/"
+                say(_("companion page on {address}").format(address=address))
         try:
             app.run(new_game=session)
         except HardwareError as exc:

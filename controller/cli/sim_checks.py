@@ -2,7 +2,9 @@
 
 A typo in ``--seats``, ``--game``, ``--preset`` or ``--config`` is one line and exit 2
 whether a window, the terminal or the text board would follow: the text board used to
-play a bot game over a broken config or a seat list the game cannot seat.
+play a bot game over a broken config or a seat list the game cannot seat. Here too:
+the panels ``--size`` names, whether there is a screen for a window, and what the
+simulator says about a game in progress in ``--state-dir``.
 """
 
 from __future__ import annotations
@@ -10,11 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import rules
 from controller.config import Config, default_config, load_config
 from controller.games import presentation
+from controller.i18n import _
 from controller.input_checks import is_finite_number, quote
 from controller.persistence import MAX_SAVE_BYTES, SAVE_NAME
 from controller.session import SEAT_KINDS, Session
@@ -24,6 +29,49 @@ MAX_DELAY_S = 60.0
 
 MENU_SEATS = ("human", "bot", "bot", "bot")
 """The seats when neither ``--seats`` nor ``--game`` says otherwise."""
+
+
+class PanelSize(NamedTuple):
+    """A panel the simulator can show: its size and mode ("RGB", or "1": one colour)."""
+
+    width: int
+    height: int
+    mode: str
+
+    def __str__(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+PANEL_SIZES = {
+    "16": PanelSize(16, 16, "RGB"),
+    "16x16": PanelSize(16, 16, "RGB"),
+    "32": PanelSize(32, 32, "RGB"),
+    "32x32": PanelSize(32, 32, "RGB"),
+    "32x8": PanelSize(32, 8, "1"),
+    "8x8": PanelSize(8, 8, "1"),
+}
+"""``--size``: every panel the views have layouts for (hardware.specs' colour and
+one-colour sizes), by the names a builder knows them."""
+
+
+def panel_size(text: str) -> PanelSize:
+    """``--size``'s value; argparse turns the ValueError into its usage error."""
+    try:
+        return PANEL_SIZES[text.strip().lower()]
+    except KeyError:
+        raise argparse.ArgumentTypeError(
+            _("{size} is not a panel size (choose from 16, 32, 32x8, 8x8)").format(size=repr(text))
+        ) from None
+
+
+def has_screen() -> bool:
+    """Whether a window can open here (else the simulator draws in the terminal)."""
+    return bool(
+        os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+        or os.environ.get("SDL_VIDEODRIVER")
+        or sys.platform in ("darwin", "win32")
+    )
 
 
 def default_seats(game: str | None) -> list[str]:
@@ -44,15 +92,40 @@ def check_output_file(option: str, given: str | Path | None) -> None:
         return
     path = Path(given)
     if path.is_dir():
-        raise ValueError(f"{option} {quote(str(path))}: it is a directory; name a file in it")
+        raise ValueError(
+            _("{option} {path}: it is a directory; name a file in it").format(
+                option=option, path=quote(str(path))
+            )
+        )
     folder = path.parent
     if not folder.is_dir():
         raise ValueError(
-            f"{option} {quote(str(path))}: the folder {quote(str(folder))} does not exist"
+            _("{option} {path}: the folder {folder} does not exist").format(
+                option=option, path=quote(str(path)), folder=quote(str(folder))
+            )
         )
     if not os.access(folder, os.W_OK):
         raise ValueError(
-            f"{option} {quote(str(path))}: no permission to write in {quote(str(folder))}"
+            _("{option} {path}: no permission to write in {folder}").format(
+                option=option, path=quote(str(path)), folder=quote(str(folder))
+            )
+        )
+
+
+def check_panel(game: str, size: tuple[int, int, str] | None) -> None:
+    """``--game`` must have a layout for ``--size`` (the one-colour panels have only
+    some games): one line before a window opens, not an end in the middle."""
+    if size is None:
+        return
+    from controller.views import supports
+
+    width, height, mode = size
+    if not supports(game, width, height, mode):
+        fitting = [g for g in rules.game_names() if supports(g, width, height, mode)]
+        raise ValueError(
+            _("--game {game} cannot be drawn on the {size} panel; there: {games}").format(
+                game=game, size=f"{width}x{height}", games=", ".join(fitting)
+            )
         )
 
 
@@ -62,13 +135,18 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     given = args.seats
     delay = getattr(args, "delay", None)
     if delay is not None and not (is_finite_number(delay) and 0 <= delay <= MAX_DELAY_S):
-        raise ValueError(f"--delay {quote(delay)}: allowed: seconds from 0 to {MAX_DELAY_S}")
+        raise ValueError(
+            _("--delay {delay}: allowed: seconds from 0 to {most}").format(
+                delay=quote(delay), most=MAX_DELAY_S
+            )
+        )
     check_output_file("--record", getattr(args, "record", None))
     check_output_file("--screenshot", getattr(args, "screenshot", None))
     if args.game is not None:
         rules.get_game(args.game, args.preset)  # an unknown game or preset raises
+        check_panel(args.game, getattr(args, "size", None))
     elif args.preset is not None:
-        raise ValueError(f"--preset {args.preset} needs --game")
+        raise ValueError(_("--preset {preset} needs --game").format(preset=args.preset))
     if given is None:
         return default_seats(args.game)
     kinds = [k.strip() for k in given.split(",")]
@@ -77,19 +155,30 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
     bad = [k for k in kinds if k not in known]
     if bad:
         allowed = ", ".join(known)
-        hint = "; phone needs --web" if bad[0] == "phone" else ""
+        hint = _("; phone needs --web") if bad[0] == "phone" else ""
         raise ValueError(
-            f"--seats: {quote(bad[0])} is not a seat kind ({allowed}) in {quote(given)}{hint}"
+            _("--seats: {kind} is not a seat kind ({allowed}) in {given}").format(
+                kind=quote(bad[0]), allowed=allowed, given=quote(given)
+            )
+            + hint
         )
     if not 1 <= len(kinds) <= 4:
-        raise ValueError(f"--seats takes 1 to 4 seats, got {len(kinds)} in {quote(given)}")
+        raise ValueError(
+            _("--seats takes 1 to 4 seats, got {count} in {given}").format(
+                count=len(kinds), given=quote(given)
+            )
+        )
     if args.game is not None:
         counts = rules.get_game(args.game, args.preset).player_counts
         playing = sum(1 for k in kinds if k != "empty")
         if playing not in counts:
             raise ValueError(
-                f"--seats: {args.game} is for {', '.join(map(str, counts))} players, "
-                f"{playing} chosen in {quote(given)}"
+                _("--seats: {game} is for {counts} players, {playing} chosen in {given}").format(
+                    game=args.game,
+                    counts=", ".join(map(str, counts)),
+                    playing=playing,
+                    given=quote(given),
+                )
             )
     return kinds
 
@@ -120,6 +209,28 @@ def saved_game(state_dir: Path | None) -> tuple[str, str] | None:
     return session.game, session.preset
 
 
+def resume_notice(game: str, preset: str, state_dir: Path) -> str:
+    """What the simulator says when it resumes the game saved in ``state_dir``."""
+    return _(
+        "resuming the {game} ({preset}) game in progress in {where}; --new starts a new one"
+    ).format(game=game, preset=preset, where=quote(str(state_dir)))
+
+
+def resuming(args: argparse.Namespace) -> str | None:
+    """The notice for a game the table will resume from ``--state-dir`` by itself
+    (no ``--game`` was asked for), or None."""
+    if args.game is not None:
+        return None
+    saved = saved_game(args.state_dir)
+    if saved is None:
+        return None
+    game, preset = saved
+    return _(
+        "resuming the {game} ({preset}) game in progress in {where}; --game with --new "
+        "starts a new one"
+    ).format(game=game, preset=preset, where=quote(str(args.state_dir)))
+
+
 def game_to_start(args: argparse.Namespace) -> str | None:
     """What ``--game`` does with a game in progress in ``--state-dir``, decided before
     anything opens. A save of the same game and preset is resumed (the note returned
@@ -136,8 +247,10 @@ def game_to_start(args: argparse.Namespace) -> str | None:
     where = quote(str(args.state_dir))
     if (game, preset) == (wanted.name, wanted.preset):
         args.game = args.preset = None
-        return f"resuming the {game} ({preset}) game in progress in {where}; --new starts a new one"
+        return resume_notice(game, preset, args.state_dir)
     raise ValueError(
-        f"--state-dir {where} holds a {game} ({preset}) game in progress: "
-        f"leave out --game to resume it, or add --new to discard it"
+        _(
+            "--state-dir {where} holds a {game} ({preset}) game in progress: "
+            "leave out --game to resume it, or add --new to discard it"
+        ).format(where=where, game=game, preset=preset)
     )

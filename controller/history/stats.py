@@ -4,6 +4,11 @@
 draws the wins per colour of each game's last games as a bar chart. A colour counts as
 *seated* in a game when a seat played it; a side that no seat plays but that can win
 (Mini-Maki's black pieces, moved by the dice) is counted under the kind ``rules``.
+
+A kind of player is counted once per game it took part in, however many seats it had:
+four bots at one table are one game for "bot (random)", not four, so its share of
+wins is a share of the games it played (counting seats gave "6 seated, 2 won" for two
+games, and a share over 100 % of what it could have won).
 """
 
 from __future__ import annotations
@@ -37,9 +42,10 @@ class GameTally:
     def add(self, summary: Summary) -> None:
         self.games += 1
         players = summary.players()
-        for colour, seat in players.items():
+        for colour in players:
             self.colours.setdefault(colour, Count()).seated += 1
-            self.kinds.setdefault(seat.player_kind(), Count()).seated += 1
+        for kind in {seat.player_kind() for seat in players.values()}:
+            self.kinds.setdefault(kind, Count()).seated += 1
         winner = summary.winner
         if winner is None:
             return
@@ -47,6 +53,15 @@ class GameTally:
         winning_seat = players.get(winner)
         kind = winning_seat.player_kind() if winning_seat is not None else RULES_SIDE
         self.kinds.setdefault(kind, Count()).won += 1
+
+    def player_kinds(self) -> list[tuple[str, Count]]:
+        """The kinds of player that sat at the table, by name: the rules' own sides
+        are no player (see :meth:`unplayed_sides`)."""
+        return sorted((k, n) for k, n in self.kinds.items() if k != RULES_SIDE)
+
+    def unplayed_sides(self) -> list[str]:
+        """The colours no seat played that still won (the rules moved them)."""
+        return [c for c in seat_order(list(self.colours)) if self.colours[c].seated == 0]
 
     def wins(self) -> list[tuple[str, int]]:
         """(colour, wins) for every colour that played or won, in seat order."""

@@ -42,7 +42,7 @@ from PIL import Image
 from controller.i18n import _
 from controller.sim.legend import legend_lines
 from controller.sim.status import TableStatus
-from hardware.interfaces import FixedSizePanel, HardwareError
+from hardware.interfaces import ButtonEvent, EventSink, FixedSizePanel, HardwareError, InputBackend
 
 RGB = tuple[int, int, int]
 
@@ -108,6 +108,8 @@ class Layout:
     status: tuple[str, ...]
     legend: tuple[str, ...]
     text_top: int
+    note: tuple[str, ...] = ()
+    """A notice under the legend (the simulator's "resuming the game in progress")."""
 
 
 def wrap_status(text: str, columns: int) -> tuple[str, ...]:
@@ -129,13 +131,15 @@ def plan_layout(
     height: int,
     status: str,
     legend: Callable[[int], list[str]] = legend_lines,
+    note: str = "",
 ) -> Layout:
     """The largest whole-number scale at which the panel and the text fit, centred."""
     # The status always has its two rows, so a longer status never changes the scale.
     status_lines = wrap_status(status, columns)
     status_lines += ("",) * (STATUS_LINES - len(status_lines))
     legend_text = tuple(legend(columns))
-    text_rows = len(status_lines) + len(legend_text)
+    note_lines = wrap_status(note, columns) if note else ()
+    text_rows = len(status_lines) + len(legend_text) + len(note_lines)
     scale = 0
     for candidate in range(1, columns + 1):
         needed = math.ceil(height * candidate / 2) + text_rows
@@ -157,6 +161,7 @@ def plan_layout(
         status_lines,
         legend_text,
         text_top=top + matrix_rows + gap,
+        note=note_lines,
     )
 
 
@@ -205,6 +210,8 @@ class TerminalDisplay(FixedSizePanel):
         self.depth = depth if depth is not None else colour_depth()
         self._legend = legend
         self._brightness = 1.0
+        self.note = ""
+        """A notice shown under the legend until :meth:`dismiss_note` (the first key)."""
         self._status = TableStatus("")
         self._last: Image.Image | None = None
         self._drawn: dict[int, str] = {}
@@ -243,6 +250,10 @@ class TerminalDisplay(FixedSizePanel):
         if draw:
             self._draw()
 
+    def dismiss_note(self) -> None:
+        """Drop the notice: it goes with the next frame (any thread may call this)."""
+        self.note = ""
+
     def set_brightness(self, level: float) -> None:
         if not 0.0 <= level <= 1.0:
             raise ValueError(f"brightness {level} is outside 0.0..1.0")
@@ -276,7 +287,9 @@ class TerminalDisplay(FixedSizePanel):
         status = self._status.text
         if self.status_source is not None:
             status = self.status_source().text
-        layout = plan_layout(columns, rows, self._width, self._height, status, self._legend)
+        layout = plan_layout(
+            columns, rows, self._width, self._height, status, self._legend, self.note
+        )
         if self._layout is None or _geometry(self._layout) != _geometry(layout):
             self._drawn.clear()
             out = [RESET, "\x1b[2J"]
@@ -314,6 +327,9 @@ class TerminalDisplay(FixedSizePanel):
         legend_top = layout.text_top + len(layout.status)
         for index, text in enumerate(layout.legend):
             lines[legend_top + index] = f"{RESET}\x1b[2K\x1b[2m{text}{RESET}"
+        note_top = legend_top + len(layout.legend)
+        for index, text in enumerate(layout.note):
+            lines[note_top + index] = f"{RESET}\x1b[2K\x1b[33m{text}{RESET}"
         return lines
 
     def _led(self, x: int, y: int) -> RGB:
@@ -355,3 +371,22 @@ class TerminalDisplay(FixedSizePanel):
                     raise DisplayClosed("the terminal was closed") from None
                 raise
             data = data[written:]
+
+
+class UntilPressed:
+    """The terminal's keys, calling ``pressed`` at the first key (which then goes on
+    to the table as usual): a notice on screen stays until the player has seen it."""
+
+    def __init__(self, keys: InputBackend, pressed: Callable[[], None]) -> None:
+        self._keys = keys
+        self._pressed = pressed
+
+    def start(self, sink: EventSink) -> None:
+        def forward(event: ButtonEvent) -> None:
+            self._pressed()
+            sink(event)
+
+        self._keys.start(forward)
+
+    def close(self) -> None:
+        self._keys.close()

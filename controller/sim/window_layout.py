@@ -161,7 +161,16 @@ def round_leds(frame: Image.Image, pitch: int, brightness: float = 1.0) -> Image
     glow = rgb.resize((width * 4, height * 4), Image.Resampling.NEAREST)
     glow = glow.filter(ImageFilter.GaussianBlur(2.4)).point(lambda v: v * 3 // 5)
     glow = glow.resize(big.size, Image.Resampling.BILINEAR)
+    # An unlit LED keeps only a fifth of the glow around it: dark letters on a lit field
+    # (setup's "los" on green) were blurred by their neighbours' light to unreadable.
+    dark = rgb.convert("L").point(lambda v: 255 if v < DARK_LEVEL else 0)
+    gate = dark.resize(big.size, Image.Resampling.NEAREST).point(lambda v: 255 - v * 4 // 5)
+    glow = ImageChops.multiply(glow, Image.merge("RGB", (gate, gate, gate)))
     return ImageChops.add(ImageChops.lighter(lit, off), glow)
+
+
+DARK_LEVEL = 24
+"""An LED whose brightness (0-255) is below this is unlit for the glow."""
 
 
 _MASKS: dict[tuple[int, int, int], Image.Image] = {}

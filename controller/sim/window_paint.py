@@ -30,8 +30,9 @@ from controller.sim.window_layout import (
 )
 from hardware.keyboard import Key
 
-GLYPHS = {"→": "->"}
-"""Characters pygame's bundled font lacks, and what the window writes instead."""
+ARROW = "→"
+"""pygame's bundled font has no arrow: the window draws it (the terminal and the page
+write the character, and the window wrote "->" where they showed "→")."""
 
 
 class LedBoard:
@@ -197,9 +198,9 @@ class TablePainter:
         size = max(16, box.h * 2 // 7)
         centre_x = box.x + box.w // 2
         width = box.w - 16
-        text = status_text.replace("→", GLYPHS["→"])
+        text = status_text
         lines = [text]
-        if self._font(size).size(text)[0] > width and " · " in text:
+        if self._line_width(text, size) > width and " · " in text:
             parts = text.split(" · ")
             cut = min(
                 range(1, len(parts)),
@@ -226,13 +227,54 @@ class TablePainter:
         if not text:
             return
         self.drawn_texts.append(text)
-        for missing, stand_in in GLYPHS.items():
-            text = text.replace(missing, stand_in)
-        font = self._font(size, bold)
-        rendered = font.render(text, True, colour)
+        rendered = self._render(text, size, colour, bold)
         while rendered.get_width() > max_width and size > 9:
             size -= 1
-            font = self._font(size, bold)
-            rendered = font.render(text, True, colour)
+            rendered = self._render(text, size, colour, bold)
         rect = rendered.get_rect(center=centre)
         self._surface.blit(rendered, rect)
+
+    def _line_width(self, text: str, size: int) -> int:
+        font = self._font(size)
+        parts = text.split(ARROW)
+        letters: int = sum(font.size(part)[0] for part in parts)
+        return letters + (len(parts) - 1) * arrow_width(size)
+
+    def _render(self, text: str, size: int, colour: tuple[int, ...], bold: bool) -> Any:
+        """One line of text as a surface, every arrow drawn as lines in its place."""
+        font = self._font(size, bold)
+        if ARROW not in text:
+            return font.render(text, True, colour)
+        parts = [font.render(part, True, colour) if part else None for part in text.split(ARROW)]
+        arrow = arrow_width(size)
+        width = sum(p.get_width() for p in parts if p is not None) + (len(parts) - 1) * arrow
+        height = font.get_height()
+        line = self._pg.Surface((width, height), self._pg.SRCALPHA)
+        x = 0
+        for index, part in enumerate(parts):
+            if index:
+                draw_arrow(self._pg, line, x, height, arrow, colour, bold)
+                x += arrow
+            if part is not None:
+                line.blit(part, (x, 0))
+                x += part.get_width()
+        return line
+
+
+def arrow_width(size: int) -> int:
+    """The room an arrow takes in a line of ``size``-pixel text (a wide letter)."""
+    return max(6, size * 3 // 4)
+
+
+def draw_arrow(
+    pygame: Any, surface: Any, x: int, height: int, width: int, colour: Any, bold: bool
+) -> None:
+    """A right arrow in the cell at ``x`` of a text line: a shaft at the letters' middle
+    and two barbs, as thick as the letters' strokes."""
+    thick = max(1, height // 12 + (1 if bold else 0))
+    middle = height * 11 // 20
+    left, right = x + width // 6, x + width - width // 6
+    barb = max(2, (right - left) * 2 // 5)
+    pygame.draw.line(surface, colour, (left, middle), (right, middle), thick)
+    pygame.draw.line(surface, colour, (right - barb, middle - barb), (right, middle), thick)
+    pygame.draw.line(surface, colour, (right - barb, middle + barb), (right, middle), thick)

@@ -5,6 +5,7 @@ rate and luck, then the costliest plays. The rules give the typed figures
 from __future__ import annotations
 
 from controller.i18n import _
+from controller.words import colour_word
 from rules.backgammon.analysis import Analysis
 from rules.registry import RecordAnalysis
 
@@ -19,7 +20,7 @@ def analysis_lines(analysis: RecordAnalysis) -> list[str]:
                 "  {player}: PR {pr} ({lost} equity lost over {decisions} non-forced "
                 "decisions), luck {luck}"
             ).format(
-                player=s.player,
+                player=colour_word(s.player),
                 pr=f"{s.pr:.1f}",
                 lost=f"{s.equity_lost:.3f}",
                 decisions=s.decisions,
@@ -34,7 +35,7 @@ def analysis_lines(analysis: RecordAnalysis) -> list[str]:
             ).format(
                 n=n,
                 event=d.step,
-                player=d.player,
+                player=colour_word(d.player),
                 dice=f"{d.dice[0]}-{d.dice[1]}",
                 position_id=d.position_id,
                 played=d.played,
