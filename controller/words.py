@@ -41,3 +41,13 @@ def seat_word(kind: str) -> str:
         "you": pgettext("seat", "you"),
     }
     return words.get(kind, kind)
+
+
+def bot_word(kind: str) -> str:
+    """A computer player's kind (``"random"``, ``"strong"``) as a word; a kind this
+    table does not know keeps its own name rather than failing a listing."""
+    words = {
+        "random": pgettext("bot", "easy"),
+        "strong": pgettext("bot", "strong"),
+    }
+    return words.get(kind, kind)

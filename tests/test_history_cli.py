@@ -66,10 +66,11 @@ def test_list_shows_newest_first_two_short_lines_each(
     firsts = [line for line in lines if not line.startswith(" ")]
     assert [line.split()[0] for line in firsts] == ["2", "1"]
     maedn, match = out.split("\n1 ")
-    assert "maedn/classic" in maedn and " moves, " in maedn
-    assert "red, green: bot (random)" in maedn or "green, red: bot (random)" in maedn
-    assert "backgammon/match5" in match and "(match to 5)" in match
-    assert "white, black: bot (random)" in match
+    # games and rule sets by their titles, the random bot by the page's word for it
+    assert "Mensch ärgere dich nicht, classic" in maedn and " moves, " in maedn
+    assert "red, green: bot (easy)" in maedn or "green, red: bot (easy)" in maedn
+    assert "Backgammon, match to 5" in match or "(match to 5)" in match
+    assert "white, black: bot (easy)" in match
     code, out, _ = history(capsys, table_games, "list", "--json")
     listed = json.loads(out)
     assert [g["id"] for g in listed] == [2, 1]
@@ -96,7 +97,7 @@ def test_show_walks_the_game_move_by_move_on_the_text_board(
     assert sum(line[6:].startswith(("red: ", "green: ")) for line in events) == len(moves)
     assert any(line.endswith(": pass (no move)") for line in events)
     assert " plays " not in out  # "red plays pass" said nothing; the moves are in words
-    assert out.startswith("game 2: maedn/classic, finished\n")
+    assert out.startswith("game 2: Mensch ärgere dich nicht, classic, finished\n")
     assert "result: red won" in out or "result: green won" in out
     code, out, _ = history(capsys, table_games, "show", "2", "--json")
     shown = json.loads(out)
@@ -138,7 +139,7 @@ def test_stats_count_wins_per_colour_and_kind(
         # one game with two bots is one game for the bots, not two
         assert game["kinds"] == {"bot (random)": {"seated": 1, "won": 1}}
     code, out, _ = history(capsys, table_games, "stats")
-    assert "maedn: 1 finished game" in out and "bot (random)" in out
+    assert "Mensch ärgere dich nicht: 1 finished game" in out and "bot (easy)" in out
 
 
 # -- export ---------------------------------------------------------------------------------
@@ -205,8 +206,8 @@ def test_export_to_stdout_and_jsonl_for_backgammon_too(
         (["show", "99"], "no game 99"),
         (["export", "99", "x.mat"], "no game 99"),
         (["export", "1", "/nonexistent/dir/x.mat"], "cannot write /nonexistent/dir/x.mat"),
-        (["export", "2", "x.mat", "--format", "mat"], "maedn has no match-file format"),
-        (["export", "2", "g1.mat"], "maedn has no match-file format"),
+        (["export", "2", "x.mat", "--format", "mat"], "has no match file (.mat)"),
+        (["export", "2", "g1.mat"], "has no match file (.mat)"),
         (["export", "2", "G1.MAT"], "export it as JSON lines"),
         (["show", "two"], "invalid int value"),
         (["list", "--limit", "0"], "--limit must be at least 1"),
@@ -379,7 +380,7 @@ def test_a_simulator_game_with_a_state_dir_is_in_the_history(tmp_path: Path) -> 
         sim.send_signal(signal.SIGTERM)
         _, err = sim.communicate(timeout=30)
     assert sim.returncode == 0 and "Traceback" not in err, err
-    assert "minimaki/standard" in listing.splitlines()[0], listing
+    assert "Mini-Maki, standard" in listing.splitlines()[0], listing
     shown = cli(tmp_path, "show", "1")
     assert shown.returncode == 0 and "red human" not in shown.stdout
     assert "red bot (" in shown.stdout and "  red: " in shown.stdout

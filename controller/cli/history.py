@@ -33,12 +33,13 @@ from typing import IO, Any
 
 from controller import i18n
 from controller.games import move_words, presentation
+from controller.games.presentation import preset_name, title
 from controller.history.export import can_export_match, json_lines, match_text, replay
 from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Seat, Summary
 from controller.history.stats import tally
 from controller.history.store import HistoryError, HistoryStore
 from controller.i18n import _, ngettext
-from controller.words import colour_word, seat_word
+from controller.words import bot_word, colour_word, seat_word
 from rules.core import State
 from rules.playout import PlayStep
 from rules.registry import RecordAnalysis, capabilities, game_info, game_names
@@ -164,7 +165,7 @@ def cmd_list(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         out.write(_("no games recorded yet") + "\n")
         return 0
     number_width = max(len(str(s.id)) for s in summaries)
-    game_width = max(len(f"{s.game}/{s.preset}") for s in summaries)
+    game_width = max(len(game_words(s)) for s in summaries)
     for s in summaries:
         for line in list_lines(s, number_width, game_width):
             out.write(line + "\n")
@@ -183,7 +184,7 @@ def list_lines(summary: Summary, number_width: int, game_width: int) -> list[str
         [
             f"{summary.id}".rjust(number_width),
             local_time(summary.started or summary.ended),
-            f"{summary.game}/{summary.preset}".ljust(game_width),
+            game_words(summary).ljust(game_width),
             length_text(summary),
         ]
     )
@@ -193,6 +194,12 @@ def list_lines(summary: Summary, number_width: int, game_width: int) -> list[str
         second, LIST_WIDTH, initial_indent=indent, subsequent_indent=indent + "  "
     )
     return [first.rstrip(), *wrapped]
+
+
+def game_words(summary: Summary) -> str:
+    """The game and its rule set as the table names them ("Kleiner Ärger, Standard"),
+    not their ids."""
+    return f"{title(summary.game)}, {preset_name(summary.game, summary.preset)}"
 
 
 def seats_by_kind(summary: Summary) -> str:
@@ -220,14 +227,14 @@ def seat_label(seat: Seat) -> str:
         return _("seat {number} empty").format(number=seat.seat + 1)
     colour = colour_word(seat.colour)
     if seat.kind == "bot":
-        return _("{colour} bot ({bot})").format(colour=colour, bot=seat.bot)
+        return _("{colour} bot ({bot})").format(colour=colour, bot=bot_word(seat.bot or ""))
     return f"{colour} {seat_word(seat.kind)}"
 
 
 def kind_label(kind: str) -> str:
     """A kind of player the statistics count ("human", "bot (strong)")."""
-    if kind.startswith("bot ("):
-        return seat_word("bot") + kind[3:]
+    if kind.startswith("bot (") and kind.endswith(")"):
+        return f"{seat_word('bot')} ({bot_word(kind[5:-1])})"
     return seat_word(kind)
 
 
@@ -315,7 +322,7 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         return 0
     colour = out.isatty()
     outcome = outcome_word(summary.outcome)
-    name = f"{summary.game}/{summary.preset}"
+    name = game_words(summary)
     out.write(
         _("game {number}: {game}, {outcome}").format(number=summary.id, game=name, outcome=outcome)
         + "\n"
@@ -401,8 +408,10 @@ def cmd_export(store: HistoryStore | None, args: argparse.Namespace, out: IO[str
     chosen = args.format or format_of(args.file) or ("mat" if can_export_match(game) else "jsonl")
     if chosen == "mat" and not can_export_match(game):
         raise HistoryError(
-            f"{args.file}: {game.summary.game} has no match-file format (.mat); "
-            "export it as JSON lines, e.g. to a .jsonl file"
+            _(
+                "{file}: {game} has no match file (.mat); export it as JSON lines,"
+                " e.g. to a .jsonl file"
+            ).format(file=args.file, game=title(game.summary.game))
         )
     if chosen == "mat":
         text = match_text(game)
@@ -457,7 +466,7 @@ def cmd_stats(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]
         return 0
     for game, t in counted.items():
         finished = ngettext("{n} finished game", "{n} finished games", t.games)
-        out.write(f"{game}: {finished.format(n=t.games)}\n")
+        out.write(f"{title(game)}: {finished.format(n=t.games)}\n")
         colours = [(colour_word(c), t.colours[c].seated, won, t.games) for c, won in t.wins()]
         table(out, (_("colour"), _("seated"), _("won"), _("of all games")), colours)
         kinds = [(kind_label(k), n.seated, n.won, n.seated) for k, n in t.player_kinds()]

@@ -97,6 +97,7 @@ register_presentation(
         text_legend=track_legend(home_circles=False),
         places=places,
         move_words=move_words,
+        preset_names=CatalogWords({"standard": N_("standard")}),
         menu_place=2,
     ),
 )
