@@ -91,7 +91,9 @@ def test_an_ssh_key_must_be_a_public_key_line() -> None:
 
 
 def test_a_missing_file_is_nothing_to_do_and_a_broken_one_is_said(tmp_path: Path) -> None:
-    assert read(tmp_path / "none.toml") == settings_file.Checked(settings_file.BootSettings())
+    assert read(tmp_path / "none.toml") == settings_file.CheckedSettings(
+        settings_file.BootSettings()
+    )
     broken = tmp_path / "spieltisch.toml"
     broken.write_text('[wifi]\nname = "open\n', encoding="utf-8")
     assert read(broken).errors[0].startswith("spieltisch.toml: ")

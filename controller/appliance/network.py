@@ -52,7 +52,7 @@ class NetworkError(OSError):
     """NetworkManager refused a step (the hotspot did not open)."""
 
 
-class Network(Protocol):
+class NetworkControl(Protocol):
     def address(self) -> str:
         """The IPv4 address of an active connection that is not the hotspot ("" if none)."""
         ...

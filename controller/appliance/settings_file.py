@@ -62,7 +62,7 @@ class BootSettings:
 
 
 @dataclass(frozen=True, slots=True)
-class Checked:
+class CheckedSettings:
     """The usable settings and one line per problem (a wrong value is left out, the
     rest is still applied)."""
 
@@ -80,25 +80,25 @@ def countries(table: Path = COUNTRY_TABLE) -> frozenset[str]:
     return frozenset(line[:2] for line in lines if len(line) > 2 and not line.startswith("#"))
 
 
-def read(path: Path) -> Checked:
+def read(path: Path) -> CheckedSettings:
     """The file's settings; a missing file is no error (nothing to apply)."""
     try:
         data = read_toml(path)
     except FileNotFoundError:
-        return Checked(BootSettings())
+        return CheckedSettings(BootSettings())
     except OSError as exc:
         reason = exc.strerror or str(exc)
         message = _("{path}: cannot read the settings file: {reason}")
-        return Checked(BootSettings(), (message.format(path=path.name, reason=reason),))
+        return CheckedSettings(BootSettings(), (message.format(path=path.name, reason=reason),))
     except UnicodeDecodeError as exc:
         message = _("{path}: not UTF-8 text (byte {byte})")
-        return Checked(BootSettings(), (message.format(path=path.name, byte=exc.start),))
+        return CheckedSettings(BootSettings(), (message.format(path=path.name, byte=exc.start),))
     except TomlError as exc:
-        return Checked(BootSettings(), (f"{path.name}: {exc}",))
+        return CheckedSettings(BootSettings(), (f"{path.name}: {exc}",))
     return check(data, path.name)
 
 
-def check(data: dict[str, Any], source: str = FILE_NAME) -> Checked:
+def check(data: dict[str, Any], source: str = FILE_NAME) -> CheckedSettings:
     """Validate an already parsed document."""
     errors: list[str] = []
     for name in data:
@@ -134,7 +134,7 @@ def check(data: dict[str, Any], source: str = FILE_NAME) -> Checked:
         ssh.error("key", problem)
         key = ""
     settings = BootSettings(name, password, country, panel, language, timezone, key)
-    return Checked(settings, tuple(f"{source}: {line}" for line in errors))
+    return CheckedSettings(settings, tuple(f"{source}: {line}" for line in errors))
 
 
 def _optional_choice(table: TomlTable, key: str, choices: tuple[str, ...]) -> str:

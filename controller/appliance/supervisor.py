@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from controller.appliance.network import Network, NetworkError, WifiNetwork
+from controller.appliance.network import NetworkControl, NetworkError, WifiNetwork
 from controller.appliance.status import (
     HOTSPOT,
     JOINING,
@@ -53,7 +53,7 @@ class Supervisor:
 
     def __init__(
         self,
-        network: Network,
+        network: NetworkControl,
         hotspot_name: str,
         publish: Callable[[NetworkStatus], None] = lambda _status: None,
         *,
@@ -150,8 +150,8 @@ class Supervisor:
                 HOTSPOT,
                 network=self.failed if self.reason else "",
                 address=address,
-                hotspot=self.hotspot_name,
-                password=self.password,
+                hotspot=self.hotspot_name if address else "",
+                password=self.password if address else "",
                 reason=self.reason,
                 problems=self.problems,
             )
