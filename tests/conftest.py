@@ -99,6 +99,7 @@ PROCESS = (
     "tests/test_style.py",  # ruff and mypy over the whole tree
     "tests/test_language_process.py",  # spieltisch --lang xx, as a shell starts it
     "tests/test_rules_fuzz.py::test_a_real_stream_of_the_nastiest_lines",
+    "tests/test_network_supervisor.py::test_a_running_table_",  # spieltisch run, a status file
 )
 
 

@@ -239,3 +239,39 @@ def test_a_status_file_from_elsewhere_is_refused_not_crashed_on() -> None:
         raise AssertionError(text)
     newer = NetworkStatus.from_json('{"state": "online", "address": "10.0.0.2", "future": 1}')
     assert newer == NetworkStatus(ONLINE, address="10.0.0.2")
+
+
+def test_a_running_table_shows_the_network_it_is_told_about(tmp_path: Path) -> None:
+    """``spieltisch run`` as the unit starts it: the supervisor's file appears while the
+    table plays, and the table says so on its panel (its log names each notice)."""
+    from controller.testing.files import write_config
+    from controller.testing.notify import NotifySocket
+    from controller.testing.process import ApplianceProcess
+
+    config = write_config(tmp_path, seats=("human", "human"))
+    path = tmp_path / "run" / "network.json"
+    notify = NotifySocket()
+    app = ApplianceProcess(config, tmp_path / "state", notify, network_status=path)
+    try:
+        assert notify.wait_for("READY=1", timeout=120) is not None, app.stderr()
+        hotspot = NetworkStatus(
+            HOTSPOT, address="10.42.0.1", hotspot="spieltisch-3f9a", password="k7m2p9qx"
+        )
+        status_file.write(path, hotspot)
+        for _ in range(1200):
+            if "network on the panel: hotspot" in app.stderr():
+                break
+            threading.Event().wait(0.05)
+        status_file.write(path, NetworkStatus(ONLINE, "Home", "192.168.1.23"))
+        for _ in range(1200):
+            if "spieltisch.local 192.168.1.23" in app.stderr():
+                break
+            threading.Event().wait(0.05)
+        code, _seconds = app.terminate()
+        log = app.stderr()
+    finally:
+        app.close()
+        notify.close()
+    assert code == 0
+    assert "network on the panel: hotspot" in log and "k7m2p9qx" not in log
+    assert "network on the panel: spieltisch.local 192.168.1.23" in log

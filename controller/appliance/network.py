@@ -23,6 +23,9 @@ from controller.i18n import N_
 
 HOTSPOT_CONNECTION = "spieltisch-hotspot"
 """The NetworkManager profile of the hotspot (made anew each time it opens)."""
+HOTSPOT_ADDRESS = "10.42.0.1"
+"""The table's address in its hotspot (NM's usual one for shared mode, fixed here so
+that the captive portal's DNS answer, a dnsmasq drop-in, can name it)."""
 
 WRONG_PASSWORD = N_("the password for {network} was not accepted")
 OUT_OF_REACH = N_("the network {network} is not in reach")
@@ -170,7 +173,8 @@ class Nmcli:
             "connection", "add", "type", "wifi", "ifname", device,
             "con-name", HOTSPOT_CONNECTION, "autoconnect", "no", "ssid", ssid,
             "802-11-wireless.mode", "ap", "802-11-wireless.band", "bg",
-            "ipv4.method", "shared", "ipv6.method", "disabled",
+            "ipv4.method", "shared", "ipv4.addresses", f"{HOTSPOT_ADDRESS}/24",
+            "ipv6.method", "disabled",
             "wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.proto", "rsn",
             "wifi-sec.pairwise", "ccmp", "wifi-sec.group", "ccmp",
             "wifi-sec.psk", password,
@@ -184,7 +188,7 @@ class Nmcli:
         for value in shown.stdout.replace("|", "\n").split():
             if "/" in value:
                 return value.split("/", 1)[0]
-        return "10.42.0.1"  # NetworkManager's default for shared connections
+        return HOTSPOT_ADDRESS
 
     def stop_hotspot(self) -> None:
         self.run("connection", "down", HOTSPOT_CONNECTION)
@@ -249,7 +253,7 @@ class FakeNetwork:
             self.connected = ""
             self.hotspot = (ssid, password)
             self.log.append(f"hotspot {ssid}")
-            return "10.42.0.1"
+            return HOTSPOT_ADDRESS
 
     def stop_hotspot(self) -> None:
         with self.lock:

@@ -74,13 +74,14 @@ class NetworkStatus:
 
 
 def write(path: Path, status: NetworkStatus) -> None:
-    """Replace ``path`` at once (temp file and rename), readable by the table's group."""
+    """Replace ``path`` at once (temp file and rename), readable by the table: the
+    hotspot's password in it is the one the panel shows to everyone at the table."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(status.to_json())
-            os.fchmod(handle.fileno(), 0o640)
+            os.fchmod(handle.fileno(), 0o644)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -69,6 +69,7 @@ class NetworkWatch:
         if not text:
             return None
         notice = NoticeEvent(text, SHOW_S, panel.qr_rows(current))
+        log.info("network on the panel: %s", text if current.state != HOTSPOT else current.state)
         self.events.put(notice)
         return notice
 
