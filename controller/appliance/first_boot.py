@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 
 RECORD_NAME = "boot-settings.json"
 SSH_KEYS = Path("ssh") / "authorized_keys"
-"""Under the data directory; the image's sshd reads it (AuthorizedKeysFile)."""
+"""Under the data directory; the image's sshd reads it (``AuthorizedKeysFile``), for root
+alone: there is no password and no other login."""
 
 
 class System(Protocol):
@@ -141,6 +142,7 @@ def apply(paths: Paths, system: System) -> list[str]:
     checked = settings_file.read(paths.settings)
     problems = list(checked.errors)
     settings = checked.settings
+    paths.data.mkdir(mode=0o700, parents=True, exist_ok=True)
     record_path = paths.data / RECORD_NAME
     record = read_record(record_path)
 

@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import hashlib
 import logging
+import os
 import signal
 import socket
 import threading
@@ -23,7 +24,10 @@ from controller.appliance import supervisor as supervisor_module
 
 log = logging.getLogger("spieltisch.appliance")
 
-DATA_DIR = Path("/var/lib/spieltisch")
+DATA_DIR = Path("/var/lib/spieltisch-boot")
+"""Root's own record of what was applied, and the SSH key: persistent (the image keeps it
+on the data partition), and not under the table's state directory, which systemd hands
+to the table's user (sshd refuses a key file such a user could change)."""
 CONFIG = Path("/etc/spieltisch/config.toml")
 GRACE_S = 600.0
 """How long the setup page stays up after a join, so the phone finds it at the new
@@ -67,8 +71,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def first_boot(args: argparse.Namespace) -> int:
+    from controller import i18n
     from controller.appliance import first_boot as steps
+    from controller.appliance import settings_file
 
+    # The problems are shown on the panel: in the language the card asks for, else the
+    # table's, else the locale's.
+    wanted = settings_file.read(args.settings).settings.language or table_language(args.config)
+    i18n.use(wanted or i18n.language_from_environment(os.environ))
     system: steps.System = steps.FakeSystem() if args.fake else steps.Commands()
     problems = steps.apply(steps.Paths(args.settings, args.config, args.data), system)
     previous = status_file.read(args.status) or status_file.NetworkStatus()
