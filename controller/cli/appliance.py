@@ -43,14 +43,24 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     first.add_argument("--settings", type=Path, default=DEFAULT_PATH, help="the settings file")
     first.add_argument("--config", type=Path, default=CONFIG, help="the table's config")
     first.add_argument("--data", type=Path, default=DATA_DIR, help="the data directory")
-    first.add_argument("--status", type=Path, default=status_file.DEFAULT_PATH)
+    first.add_argument(
+        "--status", type=Path, default=status_file.DEFAULT_PATH, help="where the panel reads"
+    )
     first.add_argument("--fake", action="store_true", help="change nothing outside the files")
     net = actions.add_parser("network", help="known Wi-Fi, else a hotspot and setup page")
-    net.add_argument("--status", type=Path, default=status_file.DEFAULT_PATH)
+    net.add_argument(
+        "--status", type=Path, default=status_file.DEFAULT_PATH, help="where the panel reads"
+    )
     net.add_argument("--config", type=Path, default=CONFIG, help="the table's config")
     net.add_argument("--port", type=int, default=80, help="the setup page's port")
     net.add_argument("--device", default="", help="the Wi-Fi device (default: NM's first)")
-    net.add_argument("--wait", type=float, default=supervisor_module.WAIT_S, metavar="S")
+    net.add_argument(
+        "--wait",
+        type=float,
+        default=supervisor_module.WAIT_S,
+        metavar="S",
+        help="seconds a known network gets before the hotspot opens",
+    )
     net.add_argument("--name", help="the hotspot's name (default: from the host name)")
 
 
