@@ -35,6 +35,7 @@ WORDS = {
     "network": N_("Network"),
     "other": N_("or its name, if it is not listed"),
     "password": N_("Password"),
+    "open": N_("open, no password"),
     "join": N_("Join"),
     "none": N_("No networks were in reach when the hotspot opened; type the name."),
     "joining": N_(
@@ -190,10 +191,11 @@ class Portal:
             label = esc(w("network"))
             parts.append(f'<label for="ssid">{label}</label><select id="ssid" name="ssid">')
             for found in networks:
-                lock = " 🔒" if found.secured else ""
+                # an open network is said in words (a lock sign needs a font with it)
+                note = "" if found.secured else ", " + w("open")
                 parts.append(
-                    f'<option value="{esc(found.ssid)}">{esc(found.ssid)}{lock} '
-                    f"({found.signal} %)</option>"
+                    f'<option value="{esc(found.ssid)}">{esc(found.ssid)} '
+                    f"({found.signal} %{esc(note)})</option>"
                 )
             parts.append("</select>")
         else:
