@@ -154,3 +154,15 @@ def test_the_pages_language() -> None:
     assert page_language("de", "en") == "de"
     assert page_language(None, "fr-FR, de;q=0.8") == "de"
     assert page_language(None, "") == "en"
+
+
+def test_the_page_listens_in_the_hotspot_and_a_while_after_a_join_only() -> None:
+    from controller.cli.appliance import PageSchedule
+
+    schedule = PageSchedule(grace_s=600.0)
+    assert not schedule.wanted("starting", 0.0)  # waiting for a known network
+    assert not schedule.wanted("online", 1.0)  # simply online: only the companion page
+    assert schedule.wanted("hotspot", 60.0) and schedule.wanted("joining", 90.0)
+    assert schedule.wanted("online", 100.0) and schedule.wanted("online", 699.0)
+    assert not schedule.wanted("online", 700.0)
+    assert not schedule.wanted("starting", 800.0) and not schedule.wanted("online", 801.0)

@@ -137,13 +137,36 @@ def network(args: argparse.Namespace) -> int:
     return 0
 
 
+class PageSchedule:
+    """When the setup page listens: in the hotspot and while joining, and for
+    :data:`GRACE_S` after the table went online from there (so the phone finds the page
+    at the new address). Not while a known network is being waited for, nor once the
+    table is simply online: then only the companion page listens."""
+
+    def __init__(self, grace_s: float = GRACE_S) -> None:
+        self.grace_s = grace_s
+        self.from_hotspot = False
+        self.online_since: float | None = None
+
+    def wanted(self, state: str, now: float) -> bool:
+        from controller.appliance.status import HOTSPOT, JOINING, ONLINE
+
+        if state in (HOTSPOT, JOINING):
+            self.from_hotspot, self.online_since = True, None
+            return True
+        if state != ONLINE:
+            self.from_hotspot, self.online_since = False, None
+            return False
+        if self.online_since is None:
+            self.online_since = now
+        return self.from_hotspot and now - self.online_since < self.grace_s
+
+
 async def serve(
     portal: Any, port: int, supervisor: supervisor_module.Supervisor, stop: threading.Event
 ) -> None:
-    """The page while the table is not online, and :data:`GRACE_S` after a join."""
+    """The page as :class:`PageSchedule` says, until ``stop``."""
     from aiohttp import web
-
-    from controller.appliance.status import ONLINE
 
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -151,18 +174,9 @@ async def serve(
     runner = web.AppRunner(portal.app(), access_log=None)
     await runner.setup()
     site: web.TCPSite | None = None
-    online_since: float | None = None
-    joined = False
+    schedule = PageSchedule()
     while not stop.is_set():
-        state = supervisor.status.state
-        now = loop.time()
-        if state != ONLINE:
-            online_since, joined = None, joined or state != "starting"
-        elif online_since is None:
-            online_since = now
-        wanted = state != ONLINE or (
-            joined and online_since is not None and now - online_since < GRACE_S
-        )
+        wanted = schedule.wanted(supervisor.status.state, loop.time())
         if wanted and site is None:
             site = web.TCPSite(runner, None, port, reuse_address=True)
             try:
