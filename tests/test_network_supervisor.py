@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from controller.appliance import network, panel
 from controller.appliance import status as status_file
 from controller.appliance.network import FakeNetwork, join_failure, parse_scan
@@ -191,7 +193,8 @@ def test_the_table_shows_the_hotspot_with_its_qr_code_then_the_address(tmp_path:
     path = tmp_path / "network.json"
     events = EventQueue()
     clock = Clock()
-    watch = NetworkWatch(path, events, clock=clock)
+    online_calls: list[str] = []
+    watch = NetworkWatch(path, events, clock=clock, on_online=lambda: online_calls.append("x"))
     assert watch.check() is None  # no file yet: nothing
     hotspot = NetworkStatus(
         HOTSPOT, address="10.42.0.1", hotspot="spieltisch-3f9a", password="k7m2p9qx"
@@ -211,6 +214,7 @@ def test_the_table_shows_the_hotspot_with_its_qr_code_then_the_address(tmp_path:
     assert online is not None and online.text == "spieltisch.local 192.168.1.23" and online.qr == ()
     clock.now += REPEAT_S
     assert watch.check() is None  # online is said once
+    assert online_calls == ["x"]  # and the page's name is announced at the address once
 
 
 def test_the_watch_thread_puts_notices_while_the_queue_is_the_only_contact(tmp_path: Path) -> None:
@@ -275,3 +279,29 @@ def test_a_running_table_shows_the_network_it_is_told_about(tmp_path: Path) -> N
     assert code == 0
     assert "network on the panel: hotspot" in log and "k7m2p9qx" not in log
     assert "network on the panel: spieltisch.local 192.168.1.23" in log
+
+
+def test_a_table_that_started_without_a_network_announces_its_name_once_it_has_one() -> None:
+    """The name is claimed again at the host's addresses (here: the announcement began
+    with none, as on a first start before the home network), and a second zeroconf
+    instance then finds them."""
+    zeroconf = pytest.importorskip("zeroconf")
+    from controller.web.mdns import Announcement, local_addresses
+
+    if not local_addresses():
+        pytest.skip("no address but loopback here")
+    try:
+        announcement = Announcement(8080, addresses=[])
+    except Exception as exc:  # no multicast here
+        pytest.skip(f"no mDNS here: {exc}")
+    browser = zeroconf.Zeroconf()
+    try:
+        assert announcement.refresh() is True
+        assert announcement.refresh() is False  # unchanged: nothing sent
+        info = browser.get_service_info(
+            "_http._tcp.local.", "spieltisch._http._tcp.local.", timeout=3000
+        )
+    finally:
+        browser.close()
+        announcement.close()
+    assert info is not None and sorted(info.parsed_addresses()) == sorted(local_addresses())

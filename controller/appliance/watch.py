@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.appliance import panel, status
-from controller.appliance.status import HOTSPOT, NetworkStatus
+from controller.appliance.status import HOTSPOT, ONLINE, NetworkStatus
 from controller.events import EventQueue, NoticeEvent
 
 log = logging.getLogger(__name__)
@@ -36,11 +36,15 @@ class NetworkWatch:
         events: EventQueue,
         clock: Callable[[], float] = time.monotonic,
         poll_s: float = POLL_S,
+        on_online: Callable[[], None] | None = None,
     ) -> None:
         self.path = path
         self.events = events
         self.clock = clock
         self.poll_s = poll_s
+        self.on_online = on_online
+        """Called (on this thread) when the table went online: the companion page
+        announces ``spieltisch.local`` at the new address."""
         self.stamp: tuple[int, int] | None = None
         self.shown: NetworkStatus | None = None
         self.shown_at = 0.0
@@ -65,6 +69,8 @@ class NetworkWatch:
         if current == self.shown and not repeat:
             return None
         self.shown, self.shown_at = current, now
+        if current.state == ONLINE and self.on_online is not None:
+            self.on_online()  # a new address (the unchanged status returned above)
         text = panel.words(current)
         if not text:
             return None

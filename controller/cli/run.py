@@ -288,7 +288,8 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 
     # The image's network supervisor says what the panel should show (hotspot, address)
     # through a file; a thread of its own turns it into notices on the table's queue.
-    watch = NetworkWatch(args.network_status, events).start()
+    refresh = page.refresh_addresses if page is not None else None
+    watch = NetworkWatch(args.network_status, events, on_online=refresh).start()
     try:
         shutdown = app.run()
     finally:
