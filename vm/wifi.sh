@@ -18,7 +18,7 @@
 set -euo pipefail
 export VM_DIR=${VM_DIR:-/var/tmp/spieltisch-wifi-vm}
 export VM_ARCH=amd64
-export VM_EXTRA_PACKAGES=network-manager,wpasupplicant,hostapd,iw,wireless-regdb,dnsmasq-base,isc-dhcp-client,curl,python3-venv
+export VM_EXTRA_PACKAGES=libpam-systemd,network-manager,wpasupplicant,hostapd,iw,wireless-regdb,dnsmasq-base,isc-dhcp-client,curl,python3-venv
 # shellcheck source=vm/common.sh
 . "$(dirname "$0")/common.sh"
 [ "$(id -u)" -eq 0 ] || { echo "wifi.sh: needs root (debootstrap, chroot)" >&2; exit 2; }
