@@ -305,3 +305,32 @@ def test_a_table_that_started_without_a_network_announces_its_name_once_it_has_o
         browser.close()
         announcement.close()
     assert info is not None and sorted(info.parsed_addresses()) == sorted(local_addresses())
+
+
+def test_a_phones_camera_reads_the_hotspot_off_a_32x32_panel(tmp_path: Path) -> None:
+    """The table on a 32×32 panel, the supervisor's file saying "hotspot": the frame on
+    the panel, seen large as a camera sees it, decodes to the ``WIFI:`` text that joins."""
+    zxingcpp = pytest.importorskip("zxingcpp", reason="the QR decoder (pip zxing-cpp)")
+    from PIL import Image
+
+    from controller.testing.rig import ApplianceRig
+
+    use("en")
+    rig = ApplianceRig(None, seats=("human", "bot"), buttons=False, size=32)
+    try:
+        rig.start()
+        path = tmp_path / "network.json"
+        status_file.write(
+            path,
+            NetworkStatus(
+                HOTSPOT, address="10.42.0.1", hotspot="spieltisch-3f9a", password="k7m2p9qx"
+            ),
+        )
+        notice = NetworkWatch(path, rig.app.events).check()
+        assert notice is not None
+        rig.settle()
+        camera = rig.frame().resize((320, 320), Image.Resampling.NEAREST)
+        decoded = [found.text for found in zxingcpp.read_barcodes(camera)]
+    finally:
+        rig.close()
+    assert decoded == ["WIFI:T:WPA;S:spieltisch-3f9a;P:k7m2p9qx;;"]
