@@ -13,8 +13,10 @@ from controller.appliance import first_boot, settings_file
 from controller.appliance import status as status_file
 from controller.appliance.first_boot import FakeSystem, Paths
 from controller.appliance.settings_file import check, read, without_password
+from controller.appliance.watch import NetworkWatch
 from controller.cli import main
 from controller.config import load_config
+from controller.events import EventQueue
 
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHqqK4hMOSGBKvkPH0J5VxTbszSTs1ElUrkVmuHHCdVS me@laptop"
 GOOD = f"""\
@@ -184,6 +186,9 @@ def test_the_command_leaves_the_problems_for_the_panel(tmp_path: Path) -> None:
     assert shown is not None and shown.state == "starting"
     assert shown.problems and "table.language: 'fr' is not allowed" in shown.problems[0]
     assert json.loads((paths.data / "boot-settings.json").read_text())["wifi"] == "Home"
+    # the running table scrolls it
+    notice = NetworkWatch(status, EventQueue()).check()
+    assert notice is not None and "table.language: 'fr' is not allowed" in notice.text
 
 
 @pytest.mark.parametrize("name", ['Café ;:,\\"', "x"])
