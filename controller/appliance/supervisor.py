@@ -36,6 +36,9 @@ WAIT_S = 60.0
 """How long a known network gets to connect at start (NM tries each in turn)."""
 RETRY_S = 30.0
 """How soon a hotspot that NetworkManager refused is tried again."""
+QUIET_S = 15.0
+"""How often an online table (or an open hotspot) looks again: each look is two nmcli
+processes, which a Pi Zero feels; a join asked for by the page wakes it at once."""
 PASSWORD_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 """No l/1, o/0: the password is read off a scrolling panel and typed on a phone."""
 PASSWORD_LENGTH = 8
@@ -172,11 +175,12 @@ class Supervisor:
         self._open_hotspot()
 
     def run(self, stop: threading.Event, interval: float = 2.0) -> None:
-        """Step until ``stop`` is set: every ``interval`` s, at once on a join request."""
+        """Step until ``stop`` is set: every ``interval`` s while waiting for a known
+        network, every :data:`QUIET_S` otherwise, and at once on a join request."""
         while not stop.is_set():
             try:
                 self.step()
             except Exception:  # the supervisor must outlive any one failed nmcli call
                 log.exception("network supervisor step failed")
-            self.wake.wait(interval)
+            self.wake.wait(interval if self.status.state == STARTING else max(interval, QUIET_S))
             self.wake.clear()
