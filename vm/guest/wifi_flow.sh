@@ -64,7 +64,12 @@ get() { phone curl -s -m 20 "$@"; }
 ip route del default 2>/dev/null || true
 
 # -- the settings file was applied at boot -------------------------------------------
+for _ in $(seq 600); do  # under emulation its Python takes a while to start
+    [ "$(systemctl show -p ActiveState --value spieltisch-firstboot)" = activating ] || break
+    sleep 0.5
+done
 systemctl is-active -q spieltisch-firstboot || fail "first-boot unit not active"
+log "first-boot unit done, $(systemctl show -p ExecMainExitTimestampMonotonic --value spieltisch-firstboot | awk '{printf "%.1f", $1/1e6}') s after power-on"
 grep -q "table.language: 'fr' is not allowed" $STATUS || fail "the settings problem is not in $STATUS"
 log "first-boot: the wrong language is in the panel's status: $(field problems | cut -c1-90)"
 [ "$(iw reg get | grep -m1 -o 'country [A-Z]*')" = "country DE" ] && log "first-boot: country DE set" || log "first-boot: country not DE: $(iw reg get | head -n 2 | tr '\n' ' ')"
