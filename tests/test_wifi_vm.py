@@ -6,8 +6,8 @@ needs root, qemu and a quarter of an hour or more under emulation, so it runs on
 The flow itself is vm/guest/wifi_flow.sh: the hotspot after the wait, the phone joining
 it and sent to the page by the captive DNS, a network out of reach and a wrong password
 (back to the hotspot with the reason), the right one (the table joins, the phone reaches
-the page at the new address), the home network switched off, and the settings file's
-network stored with its password blanked."""
+the page at the new address), a start with the known network out of reach, and the
+settings file's network stored with its password blanked."""
 
 from __future__ import annotations
 

@@ -8,9 +8,10 @@
 # and password from the status the panel shows, joins it, is sent to the setup page by
 # the captive DNS, and gives a network out of reach, then a wrong password (each time
 # the hotspot comes back with the reason), then the right one; the table joins the home
-# network and the phone reaches the page there at the new address. Last, the home
-# network is switched off (the hotspot opens again), and the settings file names it
-# (stored in NetworkManager, password blanked on the card, joined with no hotspot).
+# network and the phone reaches the page there at the new address. Then the supervisor
+# starts again with the known network out of reach (the hotspot opens after the wait),
+# and the settings file names it (stored in NetworkManager, password blanked on the card,
+# joined with no hotspot).
 #   sudo vm/wifi.sh            # KEEP_ROOTFS=1 reuses the built root file system
 # Results: $VM_DIR/logs/wifi-flow.log (the guest's "WIFI" lines with uptime seconds) and
 # $VM_DIR/share-amd64/out/wifi/ (the pages, the status files, the units' journals).
