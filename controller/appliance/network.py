@@ -181,7 +181,8 @@ class Nmcli:
         )  # fmt: skip
         if made.returncode != 0:
             raise NetworkError(f"cannot make the hotspot: {made.stderr.strip()}")
-        up = self.run("--wait", "30", "connection", "up", HOTSPOT_CONNECTION)
+        # NM's access point, then its dnsmasq: seconds on a Pi, up to a minute under load
+        up = self.run("--wait", "90", "connection", "up", HOTSPOT_CONNECTION, timeout=120.0)
         if up.returncode != 0:
             raise NetworkError(f"cannot open the hotspot: {up.stderr.strip()}")
         shown = self.run("-g", "IP4.ADDRESS", "connection", "show", HOTSPOT_CONNECTION)

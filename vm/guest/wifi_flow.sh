@@ -117,7 +117,8 @@ phone wpa_supplicant -B -i wlan2 -c /run/phone-wpa.conf -P /run/phone-wpa.pid >/
 # -- no known network: the hotspot ----------------------------------------------------
 start=$(date +%s.%N)
 systemctl start spieltisch-network
-wait_status hotspot 240 || fail "no hotspot within 240 s"
+wait_status hotspot 300 || fail "no hotspot within 300 s"
+[ -n "$(field hotspot)" ] || fail "the hotspot did not open: $(journalctl -b --no-pager -u spieltisch-network | grep -m1 'cannot open')"
 log "hotspot open $(python3 -c "import time;print(f'{time.time()-$start:.1f}')") s after the supervisor started (wait 60 s)"
 HS=$(field hotspot)
 HP=$(field password)
