@@ -64,8 +64,8 @@ get() { phone curl -s -m 20 "$@"; }
 ip route del default 2>/dev/null || true
 
 # -- the settings file was applied at boot -------------------------------------------
-for _ in $(seq 600); do  # under emulation its Python takes a while to start
-    [ "$(systemctl show -p ActiveState --value spieltisch-firstboot)" = activating ] || break
+for _ in $(seq 600); do  # queued behind NetworkManager, and slow to start under emulation
+    case "$(systemctl show -p ActiveState --value spieltisch-firstboot)" in active | failed) break ;; esac
     sleep 0.5
 done
 systemctl is-active -q spieltisch-firstboot || fail "first-boot unit not active"
