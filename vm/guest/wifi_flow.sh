@@ -117,7 +117,7 @@ phone wpa_supplicant -B -i wlan2 -c /run/phone-wpa.conf -P /run/phone-wpa.pid >/
 # -- no known network: the hotspot ----------------------------------------------------
 start=$(date +%s.%N)
 systemctl start spieltisch-network
-wait_status hotspot 300 || fail "no hotspot within 300 s"
+wait_status hotspot 900 || fail "no hotspot within 900 s"
 [ -n "$(field hotspot)" ] || fail "the hotspot did not open: $(journalctl -b --no-pager -u spieltisch-network | grep -m1 'cannot open')"
 log "hotspot open $(python3 -c "import time;print(f'{time.time()-$start:.1f}')") s after the supervisor started (wait 60 s)"
 HS=$(field hotspot)
@@ -150,7 +150,7 @@ back_on_hotspot() {
 t=$(date +%s)
 code=$(submit Nirgendwo irgendwas-1)
 [ "$code" = 200 ] || fail "join form answered $code"
-wait_status hotspot 240 "not in reach" || fail "no 'not in reach' (state $(field state), reason $(field reason))"
+wait_status hotspot 600 "not in reach" || fail "no 'not in reach' (state $(field state), reason $(field reason))"
 log "out of reach: back to the hotspot after $(( $(date +%s) - t )) s, reason: $(field reason | sed 's/{network}/Nirgendwo/')"
 back_on_hotspot || fail "the phone did not come back to the hotspot"
 get "http://$PAGE/" >$O/portal-out-of-reach.html
@@ -160,7 +160,7 @@ log "the page says: $(grep -o 'Joining did not work[^<]*' $O/portal-out-of-reach
 # -- a wrong password -----------------------------------------------------------------
 t=$(date +%s)
 code=$(submit "" falsches-passwort)
-wait_status hotspot 240 "not accepted" || fail "no 'not accepted' (state $(field state), reason $(field reason))"
+wait_status hotspot 600 "not accepted" || fail "no 'not accepted' (state $(field state), reason $(field reason))"
 log "wrong password: back to the hotspot after $(( $(date +%s) - t )) s"
 back_on_hotspot || fail "the phone did not come back to the hotspot"
 get "http://$PAGE/" >$O/portal-wrong-password.html
@@ -171,7 +171,7 @@ nmcli -t -f NAME connection show | grep -qx "$HOME_SSID" && fail "a profile with
 # -- the right password ---------------------------------------------------------------
 t=$(date +%s)
 code=$(submit "" "$HOME_PSK")
-wait_status online 240 || fail "not online (state $(field state), reason $(field reason))"
+wait_status online 600 || fail "not online (state $(field state), reason $(field reason))"
 TABLE=$(field address)
 log "online on $HOME_SSID at $TABLE after $(( $(date +%s) - t )) s; the panel shows: spieltisch.local $TABLE"
 addr=$(phone_join "$HOME_SSID" "$HOME_PSK") || fail "the phone did not join the home network"
@@ -189,7 +189,7 @@ nmcli connection down "$HOME_SSID" >/dev/null 2>&1
 t=$(date +%s)
 rm -f $STATUS
 systemctl start spieltisch-network
-wait_status hotspot 300 || fail "no hotspot while the known network is out of reach"
+wait_status hotspot 900 || fail "no hotspot while the known network is out of reach"
 log "known network out of reach at start: hotspot after $(( $(date +%s) - t )) s"
 
 # -- the settings file names the home network: stored, blanked, joined without a hotspot --
@@ -207,7 +207,7 @@ log "settings file: $HOME_SSID stored in NetworkManager, password line now: $(gr
 t=$(date +%s)
 rm -f $STATUS
 systemctl start spieltisch-network
-wait_status online 240 || fail "the stored network was not joined (state $(field state))"
+wait_status online 600 || fail "the stored network was not joined (state $(field state))"
 journalctl -b --no-pager -u spieltisch-network --since "@$t" | grep -q "network: hotspot" && fail "a hotspot opened"
 log "stored network joined without a hotspot after $(( $(date +%s) - t )) s at $(field address)"
 dump
