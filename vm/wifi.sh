@@ -15,7 +15,7 @@
 #   sudo vm/wifi.sh            # KEEP_ROOTFS=1 reuses the built root file system
 # Results: $VM_DIR/logs/wifi-flow.log (the guest's "WIFI" lines with uptime seconds) and
 # $VM_DIR/share-amd64/out/wifi/ (the pages, the status files, the units' journals).
-# Exit 0 only if every step passed. Under TCG (no KVM) it takes 10 to 30 minutes.
+# Exit 0 only if every step passed. Under TCG (no KVM) it takes 20 to 60 minutes.
 set -euo pipefail
 export VM_DIR=${VM_DIR:-/var/tmp/spieltisch-wifi-vm}
 export VM_ARCH=amd64
@@ -77,7 +77,7 @@ t=$(now)
 step wifi-boot "$t"
 t=$(now)
 rc=0
-"$VM_HERE/vm.sh" exec 'bash /mnt/host/wifi_flow.sh' 2400 >"$LOGS/wifi-flow.log" 2>&1 || rc=$?
+"$VM_HERE/vm.sh" exec 'bash /mnt/host/wifi_flow.sh' 7200 >"$LOGS/wifi-flow.log" 2>&1 || rc=$?
 step wifi-flow "$t"
 grep -a '^WIFI' "$LOGS/wifi-flow.log" || true
 "$VM_HERE/vm.sh" kill
