@@ -82,17 +82,21 @@ def games(count: int, seed: int) -> list[Board]:
 
 
 def replies(count: int = POSITIONS, seed: int = 5) -> list[list[list[Board]]]:
-    """Groups of positions as a search scores them, ``count`` in all: per position of
-    seeded random games, per roll, the position after each of its plays (the opponent
-    on roll); the last group cut short to make up ``count``."""
+    """Groups of positions as a search scores them, ``count`` different ones in all: per
+    position of seeded random games, per roll, the position after each of its plays
+    (the opponent on roll); the last group cut short to make up ``count``."""
     groups: list[list[list[Board]]] = []
+    seen: set[Board] = set()
     total = 0
     for on_roll, other in games(count, seed):
         group = []
         for d1, d2 in ROLLS:
-            after = [
-                (o, m) for m, o, _ in legal_plays(list(on_roll), list(other), d1, d2) if sum(m)
-            ]
+            after = []
+            for m, o, _ in legal_plays(list(on_roll), list(other), d1, d2):
+                # each position once (two rolls may reach the same one), none finished
+                if sum(m) and (o, m) not in seen:
+                    seen.add((o, m))
+                    after.append((o, m))
             after = after[: count - total]
             total += len(after)
             if after:
