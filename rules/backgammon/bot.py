@@ -105,6 +105,10 @@ Backgammon's move filter for its 1-ply keeps the same, up to eight..."""
 FULL_WINDOW = 0.16
 """...within this much equity of the ranking's best."""
 
+FULL_BATCH = 128
+"""The full one-roll search scores the replies in batches of this many, reading the
+clock before each (:meth:`BackgammonBot._full_reply_value`)."""
+
 RANKING_CHUNK = 256
 """The fast path scores the plays of a roll in groups of this many, reading the clock
 between two groups (a double may have a thousand plays)."""
@@ -308,7 +312,8 @@ class BackgammonBot:
         """Our equity after the opponent's best reply, averaged over its 21 rolls, every
         legal reply scored by the network (the fast path): the replies of all the rolls
         are generated first, a roll at a time with the clock read before each, and then
-        scored in one batch. None when the budget ran out first."""
+        scored in batches of ``FULL_BATCH``, the clock read before each. None when the
+        budget ran out first."""
         assert self.batch is not None
         mine, theirs = play.mover, play.other
         positions: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
@@ -329,9 +334,14 @@ class BackgammonBot:
                 else:
                     positions.append((other, mover))
             rolls.append((p, len(positions), worst))
-        if not meter.next_step_fits():
-            return None
-        equities = self.batch.equities(positions)
+        equities: list[float] = []
+        while len(equities) < len(positions):
+            # a batch of bounded size per step, so that the costliest step so far says
+            # how long the next one takes (one batch of all of them, a thousand after a
+            # double, had run 10 ms past the deadline in the pure build)
+            if not meter.next_step_fits():
+                return None
+            equities += self.batch.equities(positions[len(equities) : len(equities) + FULL_BATCH])
         total = 0.0
         start = 0
         for p, end, worst in rolls:
