@@ -83,13 +83,15 @@ class Watched:
 
     name = "strong"
 
-    def __init__(self, seconds: float, paused: bool) -> None:
+    def __init__(
+        self, seconds: float, paused: bool, lookahead: bool | None = None, fast: bool | None = None
+    ) -> None:
         self.readings: list[float] = []
         self.collections: list[tuple[float, float, int]] = []
         self.paused = paused
         self.seconds = seconds
         self.bot = strong_backgammon_bot(
-            Budget(seconds=seconds, clock=self.clock), None, None, None, {}
+            Budget(seconds=seconds, clock=self.clock), None, lookahead, None, {"fast": fast}
         )
         self.part = Part()
         self._began = 0.0
@@ -144,10 +146,18 @@ class Watched:
         return move
 
 
-def play(seed: int, lo: int, hi: int, seconds: float, paused: bool) -> Part:
+def play(
+    seed: int,
+    lo: int,
+    hi: int,
+    seconds: float,
+    paused: bool,
+    lookahead: bool | None = None,
+    fast: bool | None = None,
+) -> Part:
     """Games ``lo``..``hi`` - 1, the bot white in even games and black in odd ones."""
     game = rules.get_game("backgammon", "single")
-    watched = Watched(seconds, paused)
+    watched = Watched(seconds, paused, lookahead, fast)
     yardstick = GnubgBot()
     for i in range(lo, hi):
         seats = (
@@ -159,6 +169,16 @@ def play(seed: int, lo: int, hi: int, seconds: float, paused: bool) -> Part:
     return watched.part
 
 
+CHOICES: dict[str, bool | None] = {"on": True, "off": False, "auto": None}
+FAST_STATE = {True: "numpy installed", False: "no numpy"}
+
+
+def fast_available() -> bool:
+    from rules.backgammon.evaluation import batch_evaluator
+
+    return batch_evaluator() is not None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_match_options(parser)
@@ -166,11 +186,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--slowest", type=counted(0), default=8, help="how many decisions past the budget to show"
     )
+    parser.add_argument(
+        "--lookahead",
+        choices=CHOICES,
+        default="auto",
+        help="the one-roll lookahead (auto: where it fits, the compiled rules)",
+    )
+    parser.add_argument(
+        "--fast",
+        choices=CHOICES,
+        default="auto",
+        help="the fast path, numpy, and with it the full one-roll search (auto: with numpy)",
+    )
     args = parser.parse_args(argv)
     paused = args.collector == "paused"
+    lookahead, fast = CHOICES[args.lookahead], CHOICES[args.fast]
     with ProcessPoolExecutor(args.jobs) as pool:
         futures = [
-            pool.submit(play, args.seed, lo, hi, args.seconds, paused)
+            pool.submit(play, args.seed, lo, hi, args.seconds, paused, lookahead, fast)
             for lo, hi in game_chunks(args.games, args.jobs)
         ]
         parts = [f.result() for f in futures]
@@ -180,7 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     budget_ms = args.seconds * 1000
     print(
         f"{args.games} cubeless money games (seed {args.seed}) against GNU Backgammon's "
-        f"0-ply, {build_label()}, {args.seconds:g} s CPU budget, collector {args.collector} "
+        f"0-ply, {build_label()}, lookahead {args.lookahead}, fast path {args.fast} "
+        f"({FAST_STATE[fast_available()]}), {args.seconds:g} s CPU budget, collector "
+        f"{args.collector} "
         f"while the bot decides: {len(times)} decisions, median "
         f"{statistics.median(times) if times else 0.0:.1f} ms, max {max(times, default=0.0):.1f} ms"
     )

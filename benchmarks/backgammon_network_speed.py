@@ -22,6 +22,11 @@ same positions for every line:
   ``PEER_POOL`` positions from the same random games; a second pass over the pool still
   finds about half in the cache, so the peer's figure is if anything too fast.
 
+Every line uses the main network for every position (races and bear-offs too), as the
+peer's figure is one network's. numpy's matrix library is held to one thread
+(``OPENBLAS_NUM_THREADS``, as the table's bot worker does): its threads spin while they
+wait, and on two shared cores a product took seven times the CPU with them.
+
 ``--compiled DIR`` measures a compiled build beside this checkout (see ``measure.py``).
 ``--weights FILE`` measures another network, e.g. a larger one before shipping it.
 """
@@ -44,16 +49,20 @@ from rules.backgammon.engine import START
 from rules.backgammon.moves import legal_plays
 from rules.backgammon.net import Network, from_bytes, shipped
 
-POSITIONS = 500
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")  # before numpy is first imported (project_cases)
+
+POSITIONS = 2000
 PEER_POOL = 200_000
 WEIGHTS_VARIABLE = "SPIELTISCH_BENCH_WEIGHTS"
 """How ``--weights`` reaches the compiled build's worker process, which builds its
 cases from this script without its command line."""
 
 Board = tuple[tuple[int, ...], tuple[int, ...]]
+ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
 
 
-def positions(count: int = POSITIONS, seed: int = 5) -> list[Board]:
+def games(count: int, seed: int) -> list[Board]:
     """(on roll, other) after the plays of seeded random games, until ``count``."""
     rng = random.Random(seed)
     found: list[Board] = []
@@ -72,6 +81,37 @@ def positions(count: int = POSITIONS, seed: int = 5) -> list[Board]:
     return found
 
 
+def replies(count: int = POSITIONS, seed: int = 5) -> list[list[list[Board]]]:
+    """Groups of positions as a search scores them, ``count`` different ones in all: per
+    position of seeded random games, per roll, the position after each of its plays
+    (the opponent on roll); the last group cut short to make up ``count``."""
+    groups: list[list[list[Board]]] = []
+    seen: set[Board] = set()
+    total = 0
+    for on_roll, other in games(count, seed):
+        group = []
+        for d1, d2 in ROLLS:
+            after = []
+            for m, o, _ in legal_plays(list(on_roll), list(other), d1, d2):
+                # each position once (two rolls may reach the same one), none finished
+                if sum(m) and (o, m) not in seen:
+                    seen.add((o, m))
+                    after.append((o, m))
+            after = after[: count - total]
+            total += len(after)
+            if after:
+                group.append(after)
+        groups.append(group)
+        if total == count:
+            return groups
+    raise AssertionError("fewer positions than asked for")
+
+
+def positions(count: int = POSITIONS, seed: int = 5) -> list[Board]:
+    """The positions of :func:`replies`, one after the other."""
+    return [board for group in replies(count, seed) for roll in group for board in roll]
+
+
 def network() -> Network:
     path = os.environ.get(WEIGHTS_VARIABLE)
     return from_bytes(Path(path).read_bytes()) if path else shipped()
@@ -88,7 +128,30 @@ def project_cases() -> dict[str, Case]:
     def reference(rng: random.Random) -> object:
         return [net.reference_probabilities(a, b) for a, b in boards]
 
-    return {"network": fast, "network reference": reference}
+    cases = {"network": fast, "network reference": reference}
+    try:
+        from rules.backgammon.batch import BatchNetwork
+    except ImportError:
+        print("numpy not installed: pip install -e '.[fast]' (no fast path to measure)")
+        return cases
+    batched = BatchNetwork(net)
+    groups = replies()
+    rolls = [roll for group in groups for roll in group]
+    plays = [[board for roll in group for board in roll] for group in groups]
+
+    def roll_plays(rng: random.Random) -> object:
+        return [batched.probabilities(roll) for roll in rolls]
+
+    def play_replies(rng: random.Random) -> object:
+        return [batched.probabilities(group) for group in plays]
+
+    cases[ROLL_PLAYS] = roll_plays
+    cases[PLAY_REPLIES] = play_replies
+    return cases
+
+
+ROLL_PLAYS = "numpy, a roll's plays"
+PLAY_REPLIES = "numpy, a play's replies"
 
 
 PEER = "gnubg-nn 0-ply (C)"
@@ -111,7 +174,9 @@ def peer_cases() -> dict[str, Case]:
     return {PEER: play}
 
 
-RATIOS = {name: (PEER, "gnubg-nn") for name in ("network", "network reference")}
+RATIOS = {
+    name: (PEER, "gnubg-nn") for name in ("network", "network reference", ROLL_PLAYS, PLAY_REPLIES)
+}
 
 
 def main() -> int:
@@ -126,7 +191,7 @@ def main() -> int:
         except (OSError, ValueError) as err:
             raise SystemExit(f"{args.weights}: not a network weights file ({err})") from None
         os.environ[WEIGHTS_VARIABLE] = str(args.weights.resolve())
-    print(f"one 'game' = one evaluation of each of {POSITIONS} positions")
+    print(f"one 'game' = one evaluation of each of {POSITIONS} positions (a search's)")
     report(
         project_cases(),
         peer_cases(),

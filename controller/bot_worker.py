@@ -9,6 +9,7 @@ no longer current. States are immutable, so sharing one with the worker is safe.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import random
 import threading
@@ -52,11 +53,26 @@ Thinker = Callable[[State, str, int, Budget | None], Move]
 """How the worker decides: :func:`think`, or a stand-in in tests."""
 
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def one_thread_for_numpy() -> None:
+    """Ask numpy's matrix library (OpenBLAS) for one thread, unless the environment
+    says otherwise; it reads this once, when the Backgammon bot's fast path first
+    imports numpy (rules.backgammon.batch), which happens after this. Why: its matrix
+    products are small (a few hundred positions), and OpenBLAS's threads spin while they
+    wait; measured on two cores, a product cost seven times the CPU with them and no less
+    time, CPU the table's loop and the other seats need."""
+    for name in BLAS_THREADS:
+        os.environ.setdefault(name, "1")
+
+
 class BotWorker:
     def __init__(self, events: EventQueue, seconds: float = 0.5, thinker: Thinker = think) -> None:
         self.events = events
         self.thinker = thinker
         # The rules never read a clock; the controller lends them one for the budget.
+        one_thread_for_numpy()
         self.budget = Budget(seconds=seconds, clock=time.monotonic)
         self.jobs: queue.Queue[tuple[State, str, BotRequest, int] | None] = queue.Queue()
         self.thread = threading.Thread(target=self.run, name="bot-worker", daemon=True)

@@ -254,8 +254,9 @@ def test_the_trainer_grows_a_network_without_changing_what_it_says() -> None:
 def test_the_network_speed_benchmark_times_the_same_answers_on_every_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """benchmarks/backgammon_network_speed.py: its two lines of ours evaluate the same
-    positions to the same probabilities, so the ratio compares like with like."""
+    """benchmarks/backgammon_network_speed.py: its lines of ours evaluate the same
+    positions to the same probabilities, so the ratio compares like with like (the
+    fast path's, in batches, to rounding)."""
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # its measure.py, as when run
     speed = load_benchmark("backgammon_network_speed.py")
     cases = speed.project_cases()
@@ -263,6 +264,12 @@ def test_the_network_speed_benchmark_times_the_same_answers_on_every_line(
     assert len(fast) == speed.POSITIONS == len(set(speed.positions()))
     for a, b in zip(fast, reference, strict=True):
         assert a == pytest.approx(b, abs=1e-9)
+    for name in (speed.ROLL_PLAYS, speed.PLAY_REPLIES):
+        if name in cases:  # with numpy
+            batched = [p for group in cases[name](random.Random(1)) for p in group]
+            assert len(batched) == len(fast)
+            for a, b in zip(fast, batched, strict=True):
+                assert a == pytest.approx(b, abs=1e-6)
 
 
 def test_probabilities_are_ordered_and_flip_is_an_involution() -> None:

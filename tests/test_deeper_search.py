@@ -9,6 +9,7 @@ figures that justify the rule are measured by ``benchmarks/bots.py`` (docs/bots.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from importlib.machinery import EXTENSION_SUFFIXES
 
@@ -17,12 +18,16 @@ import pytest
 import rules
 from rules import build_info
 from rules.backgammon import engine
-from rules.backgammon.bot import BackgammonBot
-from rules.backgammon.engine import ROLL_OUTCOMES, BackgammonState
+from rules.backgammon.bot import FULL_CANDIDATES, FULL_WINDOW, BackgammonBot
+from rules.backgammon.engine import ROLL_OUTCOMES, BackgammonState, Play
 from rules.bots import make_bot
 from rules.budget import Budget, deeper_search_fits
 from rules.track.bot import MAEDN_DEEPER_DEPTH, MAEDN_DEPTH, TrackBot, maedn_bot
 from rules.track.kleiner_aerger_bot import KleinerAergerBot
+
+needs_numpy = pytest.mark.skipif(
+    importlib.util.find_spec("numpy") is None, reason="the fast path needs numpy (the fast extra)"
+)
 
 # White with 3-2 to play: the ranking hits with 24/22* and splits its back checkers,
 # 24/21 (also pubeval's first choice, so a ranking cut after one play gives the same
@@ -190,9 +195,27 @@ def test_the_lookahead_reads_the_clock_before_every_roll() -> None:
     (``Meter.spent``) had taken a decision 28 ms past its 83. So it reads the clock
     itself once per roll (``Meter.next_step_fits``): 21 readings per candidate at least."""
     clock = StoppedClock()
-    bot = BackgammonBot(Budget(clock=clock), lookahead=True)
+    bot = BackgammonBot(Budget(clock=clock), lookahead=True, full=False)
     assert bot.choose(split_decision(), random.Random(0)).notation == LOOKAHEAD_BEST
     assert clock.reads >= 1 + bot.candidates * len(ROLL_OUTCOMES)
+
+
+@needs_numpy
+def test_the_full_search_reads_the_clock_before_every_roll_and_before_scoring() -> None:
+    """The full one-roll search generates the replies of all 21 rolls, reading the clock
+    before each, and reads it once more before it scores them all in one batch."""
+    clock = StoppedClock()
+    bot = BackgammonBot(Budget(clock=clock), lookahead=True)
+    assert bot.full
+    state = split_decision()
+    assert bot.choose(state, random.Random(0)).notation == LOOKAHEAD_BEST
+    values = sorted(
+        (bot.value(m.mover, m.other) for m in state.legal_moves() if isinstance(m, Play)),
+        reverse=True,
+    )
+    searched = [v for v in values[:FULL_CANDIDATES] if v >= values[0] - FULL_WINDOW]
+    assert len(searched) > 1
+    assert clock.reads >= 1 + len(searched) * (len(ROLL_OUTCOMES) + 1)
 
 
 def test_spent_now_reads_the_clock_at_once_and_spent_every_64th_check() -> None:

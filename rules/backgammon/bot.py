@@ -98,6 +98,22 @@ fitted to 0+1-ply labels 3.10 against 3.69); half was no better than a quarter. 
 worse."""
 
 
+FULL_CANDIDATES = 8
+"""How many plays the full one-roll search (module docstring) re-scores at most: GNU
+Backgammon's move filter for its 1-ply keeps the same, up to eight..."""
+
+FULL_WINDOW = 0.16
+"""...within this much equity of the ranking's best."""
+
+FULL_BATCH = 128
+"""The full one-roll search scores the replies in batches of this many, reading the
+clock before each (:meth:`BackgammonBot._full_reply_value`)."""
+
+RANKING_CHUNK = 256
+"""The fast path scores the plays of a roll in groups of this many, reading the clock
+between two groups (a double may have a thousand plays)."""
+
+
 class BackgammonBot:
     """Network ranking with an optional one-roll lookahead (module docstring)."""
 
@@ -113,6 +129,8 @@ class BackgammonBot:
         exact_bearoff: bool = True,
         blend: float = BLEND,
         race: Network | None = None,
+        fast: bool | None = None,
+        full: bool | None = None,
     ) -> None:
         if candidates < 0 or replies < 0 or not 0.0 <= blend <= 1.0:  # NaN fails too
             raise ValueError(
@@ -131,6 +149,17 @@ class BackgammonBot:
         """The network that answers races (:mod:`rules.backgammon.evaluation`); the main
         one to measure without a race network."""
         self.race.warm()
+        use_fast = self.budget.clock is not None if fast is None else fast
+        self.batch = (
+            evaluation.batch_evaluator(self.network, self.race, exact_bearoff) if use_fast else None
+        )
+        """The fast path (numpy, optional): every play of a roll, every reply of a roll,
+        scored in one batch. None without numpy, or where the play must be the
+        reproducible one (a budget without a clock: tests, seeded games, hints), or when
+        ``fast`` says; the pure path then scores one position at a time."""
+        self.full = self.batch is not None if full is None else full and self.batch is not None
+        """The lookahead is the full one-roll search (module docstring); it needs the
+        fast path."""
         self.lookahead = deeper_search_fits(self.budget) if lookahead is None else lookahead
         """The one-roll lookahead (module docstring); None decides by the budget."""
         self.candidates = candidates
@@ -180,7 +209,9 @@ class BackgammonBot:
             (m for m in moves if isinstance(m, Play)), key=lambda m: -pubeval(m.mover, m.other)
         )
         scored: list[tuple[float, Play]] = []
-        for play in plays:
+        if self.batch is not None:
+            scored = self._rank_batched(plays, meter)
+        for play in plays[len(scored) :] if self.batch is None else ():
             if scored and meter.spent():
                 break
             scored.append((self.value(play.mover, play.other), play))
@@ -190,14 +221,45 @@ class BackgammonBot:
             return scored[0][1]
         return self._deepen(scored, meter)
 
+    def _values(self, pairs: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> list[float]:
+        """:meth:`value` of each (mover, other) pair, in one batch (the fast path)."""
+        assert self.batch is not None
+        values = [float(result_kind(other)) if sum(mover) == 0 else 0.0 for mover, other in pairs]
+        todo = [i for i, (mover, _) in enumerate(pairs) if sum(mover)]
+        equities = self.batch.equities([(pairs[i][1], pairs[i][0]) for i in todo])
+        for i, e in zip(todo, equities, strict=True):
+            values[i] = -e
+        return values
+
+    def _rank_batched(self, plays: list[Play], meter: Meter) -> list[tuple[float, Play]]:
+        """The ranking's scores of the fast path: the same plays as the loop of
+        :meth:`choose` scores one by one (all, or as many as the node budget lets; at
+        least one), a group of ``RANKING_CHUNK`` at a time while the clock allows."""
+        scored: list[tuple[float, Play]] = []
+        while len(scored) < len(plays):
+            if scored and meter.spent_now():
+                break
+            room = max(meter.limit - meter.used, 0 if scored else 1)
+            group = plays[len(scored) : len(scored) + min(room, RANKING_CHUNK)]
+            values = self._values([(play.mover, play.other) for play in group])
+            scored += zip(values, group, strict=True)
+            meter.charge(len(group))
+        return scored
+
     def _deepen(self, scored: list[tuple[float, Play]], meter: Meter) -> Play:
         """Re-score the best candidates one roll deeper while the budget lasts."""
         best_value, best = scored[0]
         if best_value >= 1.0 and sum(best.mover) == 0:
             return best
         best_value = float("-inf")
-        for ranked, play in scored[: self.candidates]:
-            value = self._reply_value(play, meter)
+        candidates = scored[: self.candidates]
+        if self.full:
+            top = scored[0][0]
+            candidates = [c for c in scored[:FULL_CANDIDATES] if c[0] >= top - FULL_WINDOW]
+        for ranked, play in candidates:
+            value = (
+                self._full_reply_value(play, meter) if self.full else self._reply_value(play, meter)
+            )
             if value is None:
                 break
             value = (1.0 - self.blend) * value + self.blend * ranked
@@ -230,6 +292,12 @@ class BackgammonBot:
                 continue
             if self.replies and len(replies) > self.replies:
                 replies = sorted(replies, key=lambda r: -pubeval(r[0], r[1]))[: self.replies]
+            if self.batch is not None:
+                if meter.spent() or meter.used + len(replies) > meter.limit:
+                    return None
+                meter.charge(len(replies))
+                total += p * min(-v for v in self._values([(r[0], r[1]) for r in replies]))
+                continue
             worst = float("inf")
             for reply in replies:
                 # spent() is per evaluation so that its clock is consulted often enough.
@@ -238,6 +306,47 @@ class BackgammonBot:
                 meter.charge(1)
                 worst = min(worst, -self.value(reply[0], reply[1]))
             total += p * worst
+        return total
+
+    def _full_reply_value(self, play: Play, meter: Meter) -> float | None:
+        """Our equity after the opponent's best reply, averaged over its 21 rolls, every
+        legal reply scored by the network (the fast path): the replies of all the rolls
+        are generated first, a roll at a time with the clock read before each, and then
+        scored in batches of ``FULL_BATCH``, the clock read before each. None when the
+        budget ran out first."""
+        assert self.batch is not None
+        mine, theirs = play.mover, play.other
+        positions: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        rolls: list[tuple[float, int, float]] = []
+        """Per roll: its chance, where its replies end in ``positions``, and the best
+        exact value among them (a reply that bears off the last checker)."""
+        for (d1, d2), p in ROLL_OUTCOMES:
+            if not meter.next_step_fits():
+                return None
+            replies = legal_plays(list(theirs), list(mine), d1, d2)
+            meter.charge(1 + len(replies))
+            worst = float("inf")
+            if not replies:
+                positions.append((mine, theirs))
+            for mover, other, _ in replies:
+                if sum(mover) == 0:
+                    worst = min(worst, -float(result_kind(other)))
+                else:
+                    positions.append((other, mover))
+            rolls.append((p, len(positions), worst))
+        equities: list[float] = []
+        while len(equities) < len(positions):
+            # a batch of bounded size per step, so that the costliest step so far says
+            # how long the next one takes (one batch of all of them, a thousand after a
+            # double, had run 10 ms past the deadline in the pure build)
+            if not meter.next_step_fits():
+                return None
+            equities += self.batch.equities(positions[len(equities) : len(equities) + FULL_BATCH])
+        total = 0.0
+        start = 0
+        for p, end, worst in rolls:
+            total += p * min(worst, min(equities[start:end], default=worst))
+            start = end
         return total
 
     def resignation(self, state: BackgammonState) -> Move | None:

@@ -13,7 +13,9 @@ fitted to races alone (GNU Backgammon keeps a race network beside its contact on
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from typing import Protocol
 
 from rules.backgammon import bearoff
 from rules.backgammon.engine import has_contact
@@ -39,3 +41,38 @@ def probabilities(
     if not has_contact(on_roll, other):
         return (race or shipped_race()).probabilities(on_roll, other)
     return (network or shipped()).probabilities(on_roll, other)
+
+
+Position = tuple[Sequence[int], Sequence[int]]
+
+
+class BatchEvaluator(Protocol):
+    """:func:`probabilities` for many positions at once (:mod:`rules.backgammon.batch`)."""
+
+    def probabilities(self, positions: Sequence[Position]) -> list[Probabilities]: ...
+
+    def equities(self, positions: Sequence[Position]) -> list[float]: ...
+
+
+def batch_evaluator(
+    network: Network | None = None, race: Network | None = None, exact_bearoff: bool = True
+) -> BatchEvaluator | None:
+    """The fast evaluation of many positions at once, or None without numpy, an optional
+    dependency (:mod:`rules.backgammon.batch`). Imported by name, so that neither the
+    pure path nor the compiled build (whose compiler follows plain imports) needs numpy."""
+    network, race = network or shipped(), race or shipped_race()
+    for (known, known_race, known_exact), evaluator in _EVALUATORS:
+        if known is network and known_race is race and known_exact == exact_bearoff:
+            return evaluator
+    try:
+        module = importlib.import_module("rules.backgammon.batch")
+    except ImportError:
+        return None
+    made: BatchEvaluator = module.Evaluator.of(network, race, exact_bearoff)
+    _EVALUATORS.append(((network, race, exact_bearoff), made))
+    return made
+
+
+_EVALUATORS: list[tuple[tuple[Network, Network, bool], BatchEvaluator]] = []
+"""The evaluators made so far (the weights as arrays, built once per network; a bot is
+made for every decision)."""
