@@ -91,7 +91,11 @@ class Watched:
         self.paused = paused
         self.seconds = seconds
         self.bot = strong_backgammon_bot(
-            Budget(seconds=seconds, clock=self.clock), None, lookahead, None, {"fast": fast}
+            Budget(seconds=seconds, clock=self.clock),
+            None,
+            lookahead,
+            None,
+            {"fast": fast, "full": fast},
         )
         self.part = Part()
         self._began = 0.0
@@ -196,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
         "--fast",
         choices=CHOICES,
         default="auto",
-        help="the fast path, numpy, and with it the full one-roll search (auto: with numpy)",
+        help="the fast path, numpy, and with it the full one-roll search "
+        "(auto: the fast path with numpy, and the shipped five-candidate lookahead)",
     )
     args = parser.parse_args(argv)
     paused = args.collector == "paused"

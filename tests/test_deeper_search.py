@@ -205,7 +205,7 @@ def test_the_full_search_reads_the_clock_before_every_roll_and_before_scoring() 
     """The full one-roll search generates the replies of all 21 rolls, reading the clock
     before each, and reads it once more before it scores them all in one batch."""
     clock = StoppedClock()
-    bot = BackgammonBot(Budget(clock=clock), lookahead=True)
+    bot = BackgammonBot(Budget(clock=clock), lookahead=True, full=True)
     assert bot.full
     state = split_decision()
     assert bot.choose(state, random.Random(0)).notation == LOOKAHEAD_BEST

@@ -157,9 +157,11 @@ class BackgammonBot:
         scored in one batch. None without numpy, or where the play must be the
         reproducible one (a budget without a clock: tests, seeded games, hints), or when
         ``fast`` says; the pure path then scores one position at a time."""
-        self.full = self.batch is not None if full is None else full and self.batch is not None
+        self.full = bool(full) and self.batch is not None
         """The lookahead is the full one-roll search (module docstring); it needs the
-        fast path."""
+        fast path, and is asked for by name: its strength against the five-candidate
+        lookahead is not measured yet, and its slowest decisions ran past the budget
+        (docs/bots.md), so the shipped bot keeps the measured lookahead by default."""
         self.lookahead = deeper_search_fits(self.budget) if lookahead is None else lookahead
         """The one-roll lookahead (module docstring); None decides by the budget."""
         self.candidates = candidates
@@ -293,7 +295,9 @@ class BackgammonBot:
             if self.replies and len(replies) > self.replies:
                 replies = sorted(replies, key=lambda r: -pubeval(r[0], r[1]))[: self.replies]
             if self.batch is not None:
-                if meter.spent() or meter.used + len(replies) > meter.limit:
+                # the clock was read for this roll just above (next_step_fits), which
+                # counts the costliest roll so far, batch included: only the nodes here
+                if meter.used + len(replies) > meter.limit:
                     return None
                 meter.charge(len(replies))
                 total += p * min(-v for v in self._values([(r[0], r[1]) for r in replies]))
