@@ -1,6 +1,7 @@
 """The ``spieltisch`` command: one entry point, one subcommand per job.
 
-The subcommands (``sim``, ``run``, ``selftest``, ``history``, ``config check``, ``rules``)
+The subcommands (``sim``, ``run``, ``selftest``, ``history``, ``config check``, ``rules``,
+``voice render``)
 are an interface others script against, so their names and options stay stable.
 
 Bad input never shows a traceback: argparse errors and every ``ValueError``/``OSError``
@@ -21,6 +22,7 @@ from controller.cli import history as history_cli
 from controller.cli import rules as rules_cli
 from controller.cli import run as run_cli
 from controller.input_checks import clip
+from controller.voice import cli as voice_cli
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -41,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_parser(sub)
     config.add_parser(sub)
     history_cli.add_parser(sub)
+    voice_cli.add_parser(sub)
     return parser
 
 
@@ -51,6 +54,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "selftest": selftest.run,
     "config": config.run,
     "history": history_cli.run,
+    "voice": voice_cli.run,
 }
 
 

@@ -1,0 +1,51 @@
+"""``spieltisch voice render``: every fixed sentence to audio, ahead of time.
+
+Run at install (and after an update that changed the words): the table then only
+plays files. Prints what it did and how long it took, so the install log says it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from controller import i18n
+from controller.voice.render import DEFAULT_CACHE, Renderer, render_all
+
+
+def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
+    voice = sub.add_parser("voice", help="the table's spoken prompts")
+    jobs = voice.add_subparsers(dest="voice_command", required=True, metavar="JOB")
+    render = jobs.add_parser(
+        "render", help="render every fixed sentence with espeak-ng into the cache"
+    )
+    render.add_argument(
+        "--cache", type=Path, default=DEFAULT_CACHE, help=f"where (default: {DEFAULT_CACHE})"
+    )
+    render.add_argument(
+        "--lang",
+        action="append",
+        choices=i18n.LANGUAGES,
+        help="only this language (repeatable; default: all)",
+    )
+
+
+def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    import sys
+
+    out = out or sys.stdout
+    renderer = Renderer(args.cache)
+    before = {p.name for p in args.cache.glob("*.wav")}
+    started = time.perf_counter()
+    files = render_all(renderer, args.lang or i18n.LANGUAGES)
+    seconds = time.perf_counter() - started
+    unique = set(files)
+    size = sum(path.stat().st_size for path in unique)
+    new = len([p for p in unique if p.name not in before])
+    out.write(
+        f"{len(unique)} sentences in {args.cache} ({new} rendered now, {seconds:.1f} s; "
+        f"{size / 1e6:.1f} MB)\n"
+    )
+    return 0
