@@ -77,8 +77,10 @@ class Player:
         locate: Callable[[str, str], Path],
         volume: int = 100,
         started: Callable[[subprocess.Popen[bytes], float], None] | None = None,
+        stop_wait: float = STOP_WAIT_S,
     ) -> None:
         self.command = list(command)
+        self.stop_wait = stop_wait
         self.locate = locate
         self.volume = volume
         self.started = started
@@ -105,7 +107,7 @@ class Player:
         with self.cond:
             self.closed = True
             self.cond.notify()
-        self.thread.join(timeout=STOP_WAIT_S * 4)
+        self.thread.join(timeout=self.stop_wait * 2 + 1)
 
     def _run(self) -> None:
         while True:
@@ -120,6 +122,8 @@ class Player:
             self._start(wanted)
 
     def _start(self, wanted: Wanted) -> None:
+        if self.failed:
+            return
         try:
             path = scaled(self.locate(wanted.language, wanted.text), self.volume)
         except (OSError, EOFError, wave.Error) as exc:
@@ -150,7 +154,7 @@ class Player:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
             try:
-                process.wait(timeout=STOP_WAIT_S)
+                process.wait(timeout=self.stop_wait)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
@@ -172,6 +176,9 @@ class Player:
 
     def _give_up(self, reason: str) -> None:
         """One line in the log, then silence: no sound device is not an error."""
-        log.warning("voice: no sound (%s); the table stays silent", reason)
         with self.cond:
+            if self.failed:
+                return
             self.failed = True
+            self.cond.notify_all()
+        log.warning("voice: no sound (%s); the table stays silent", reason)
