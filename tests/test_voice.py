@@ -418,23 +418,29 @@ def test_no_sound_device_is_one_line_in_the_log_then_silence(
     assert len(started.processes) <= 2
 
 
-def test_volume_scales_the_samples_into_a_file_of_its_own(tmp_path: Path) -> None:
-    import array
-    import wave
+@NEEDS_ESPEAK
+def test_the_volume_is_rendered_into_files_of_its_own(tmp_path: Path) -> None:
+    loud = Renderer(tmp_path, volume=100).path("en", "Time is up!")
+    quiet = Renderer(tmp_path, volume=25).path("en", "Time is up!")
+    assert loud != quiet
+    assert sox_stat(quiet)["RMS     amplitude"] < sox_stat(loud)["RMS     amplitude"] / 2
 
-    from controller.voice.player import scaled
 
-    source = tmp_path / "loud.wav"
-    with wave.open(str(source), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(22050)
-        out.writeframes(array.array("h", [10000, -20000, 300] * 100).tobytes())
-    quiet = scaled(source, 50)
-    assert quiet != source and scaled(source, 100) == source
-    with wave.open(str(quiet), "rb") as read:
-        samples = array.array("h", read.readframes(read.getnframes()))
-    assert list(samples[:3]) == [5000, -10000, 150]
+@pytest.mark.slow
+def test_missing_sentences_are_rendered_in_the_background_at_start(
+    tmp_path: Path, english: None
+) -> None:
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is needed to render")
+    from controller.voice.render import missing
+    from controller.voice.speaker import warm_up
+
+    renderer = Renderer(tmp_path, volume=30)
+    assert len(missing(renderer, "en")) == len(fixed_sentences())
+    thread = warm_up(renderer)
+    assert thread is not None
+    thread.join(WAIT_S * 10)
+    assert missing(renderer, "en") == [] and warm_up(renderer) is None
 
 
 def test_the_cache_directory_is_read_only_so_new_sentences_go_elsewhere(

@@ -13,6 +13,7 @@ from typing import IO, Any
 
 from controller import i18n
 from controller.voice.render import DEFAULT_CACHE, Renderer, render_all
+from controller.voice.speaker import VoiceSettings
 
 
 def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
@@ -25,6 +26,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
         "--cache", type=Path, default=DEFAULT_CACHE, help=f"where (default: {DEFAULT_CACHE})"
     )
     render.add_argument(
+        "--config",
+        type=Path,
+        help="render at the volume of this config's [voice] section (default: 80 %%)",
+    )
+    render.add_argument("--volume", type=int, help="render at this volume in percent (0-100)")
+    render.add_argument(
         "--lang",
         action="append",
         choices=i18n.LANGUAGES,
@@ -36,7 +43,16 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     import sys
 
     out = out or sys.stdout
-    renderer = Renderer(args.cache)
+    volume = VoiceSettings().volume
+    if args.config is not None:
+        from controller.config import load_config
+
+        volume = load_config(args.config).voice.volume
+    if args.volume is not None:
+        if not 0 <= args.volume <= 100:
+            raise ValueError(f"--volume {args.volume}: allowed 0 to 100")
+        volume = args.volume
+    renderer = Renderer(args.cache, volume)
     before = {p.name for p in args.cache.glob("*.wav")}
     started = time.perf_counter()
     files = render_all(renderer, args.lang or i18n.LANGUAGES)
@@ -46,6 +62,6 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     new = len([p for p in unique if p.name not in before])
     out.write(
         f"{len(unique)} sentences in {args.cache} ({new} rendered now, {seconds:.1f} s; "
-        f"{size / 1e6:.1f} MB)\n"
+        f"{size / 1e6:.1f} MB, volume {volume} %)\n"
     )
     return 0

@@ -14,13 +14,11 @@ repeat it at every prompt.
 
 from __future__ import annotations
 
-import array
 import logging
 import signal
 import subprocess
 import threading
 import time
-import wave
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,30 +37,6 @@ class Wanted:
     """When the loop asked (``time.monotonic``), to measure the way to the speaker."""
 
 
-def scaled(source: Path, volume: int) -> Path:
-    """``source`` at ``volume`` percent, as a file beside it (made once per volume):
-    aplay has no volume of its own, and ALSA's mixer is the whole device's."""
-    if volume >= 100:
-        return source
-    target = source.with_name(f"{source.stem}-v{volume}.wav")
-    if target.is_file():
-        return target
-    with wave.open(str(source), "rb") as reader:
-        params = reader.getparams()
-        frames = reader.readframes(reader.getnframes())
-    if params.sampwidth != 2:
-        return source
-    samples = array.array("h", frames)
-    for i, value in enumerate(samples):
-        samples[i] = value * volume // 100
-    partial = target.with_suffix(".part")
-    with wave.open(str(partial), "wb") as writer:
-        writer.setparams(params)
-        writer.writeframes(samples.tobytes())
-    partial.replace(target)
-    return target
-
-
 class Player:
     """Plays files with ``command + [file]`` (e.g. ``["aplay", "-q"]``).
 
@@ -75,14 +49,12 @@ class Player:
         self,
         command: Sequence[str],
         locate: Callable[[str, str], Path],
-        volume: int = 100,
         started: Callable[[subprocess.Popen[bytes], float], None] | None = None,
         stop_wait: float = STOP_WAIT_S,
     ) -> None:
         self.command = list(command)
         self.stop_wait = stop_wait
         self.locate = locate
-        self.volume = volume
         self.started = started
         self.cond = threading.Condition()
         self.wanted: Wanted | None = None
@@ -125,8 +97,8 @@ class Player:
         if self.failed:
             return
         try:
-            path = scaled(self.locate(wanted.language, wanted.text), self.volume)
-        except (OSError, EOFError, wave.Error) as exc:
+            path = self.locate(wanted.language, wanted.text)
+        except OSError as exc:
             log.warning("voice: %s", exc)
             return
         with self.cond:

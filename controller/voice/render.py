@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -48,17 +49,21 @@ def voice_for(language: str) -> str:
     return {"de": "de", "en": "en-gb"}.get(language, "en-gb")
 
 
-def cache_name(language: str, voice: str, text: str) -> str:
-    digest = hashlib.sha256(f"{voice}\0{SPEED_WPM}\0{text}".encode()).hexdigest()[:20]
+def cache_name(language: str, voice: str, volume: int, text: str) -> str:
+    key = f"{voice}\0{SPEED_WPM}\0{volume}\0{text}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:20]
     return f"{language}-{digest}.wav"
 
 
 class Renderer:
-    """Renders sentences into ``cache``; a cache that cannot be written (the program's
-    directory on a read-only install) is read, and new files go to a private one."""
+    """Renders sentences into ``cache`` at ``volume`` percent (espeak-ng's amplitude:
+    the loudness is part of the file, so playing costs nothing and needs no mixer); a
+    cache that cannot be written (the program's directory on a read-only install) is
+    read, and new files go to a private one."""
 
-    def __init__(self, cache: Path = DEFAULT_CACHE) -> None:
+    def __init__(self, cache: Path = DEFAULT_CACHE, volume: int = 80) -> None:
         self.cache = cache
+        self.volume = volume
         self.spare: Path | None = None
         self.voices: dict[str, str] = {}
 
@@ -69,7 +74,7 @@ class Renderer:
 
     def cached(self, language: str, text: str) -> Path | None:
         """The file of ``text`` if it was rendered already."""
-        name = cache_name(language, self.voice(language), text)
+        name = cache_name(language, self.voice(language), self.volume, text)
         for folder in (self.cache, self.spare):
             if folder is not None and (folder / name).is_file():
                 return folder / name
@@ -81,7 +86,7 @@ class Renderer:
         found = self.cached(language, text)
         if found is not None:
             return found
-        name = cache_name(language, self.voice(language), text)
+        name = cache_name(language, self.voice(language), self.volume, text)
         try:
             self.cache.mkdir(parents=True, exist_ok=True)
             writable = os.access(self.cache, os.W_OK)
@@ -96,7 +101,10 @@ class Renderer:
 
     def _render(self, language: str, text: str, target: Path) -> Path:
         command = [ESPEAK, "-v", self.voice(language), "-s", str(SPEED_WPM)]
-        partial = target.with_suffix(f".{os.getpid()}.part")
+        command += ["-a", str(self.volume)]
+        if shutil.which("nice"):
+            command = ["nice", "-n", "19", *command]  # never ahead of the loop for the CPU
+        partial = target.with_suffix(f".{os.getpid()}-{threading.get_ident()}.part")
         try:
             done = subprocess.run(
                 [*command, "-w", str(partial), text],
@@ -112,6 +120,12 @@ class Renderer:
             raise RenderError(f"{ESPEAK} could not say {text!r}: {reason[:1]}")
         os.replace(partial, target)  # a half-written file is never played
         return target
+
+
+def missing(renderer: Renderer, language: str) -> list[str]:
+    """The fixed sentences of ``language`` not yet in the cache (the table's language
+    must be ``language``: the words are looked up now)."""
+    return [text for text in fixed_sentences() if renderer.cached(language, text) is None]
 
 
 def render_all(renderer: Renderer, languages: Iterable[str] = i18n.LANGUAGES) -> list[Path]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -16,7 +17,7 @@ from typing import Protocol
 from controller import i18n
 from controller.voice.catalog import Prompt, sentence
 from controller.voice.player import Player
-from controller.voice.render import DEFAULT_CACHE, ESPEAK, Renderer
+from controller.voice.render import DEFAULT_CACHE, ESPEAK, Renderer, missing
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ class VoiceSettings:
 
     enabled: bool = True
     volume: int = 80
-    """Percent of the rendered speech's loudness, 0 to 100."""
+    """Loudness in percent, 0 to 100: espeak-ng's amplitude, rendered into the files."""
     only_important: bool = False
     """Say only what a player must act on and who won (:data:`catalog.IMPORTANT`)."""
     cache: Path = DEFAULT_CACHE
@@ -105,8 +106,34 @@ def build_voice(settings: VoiceSettings, simulator: bool = False) -> Voice:
     if command is None:
         log.warning("voice: no aplay%s found; the table stays silent", "/paplay" * simulator)
         return NullVoice()
-    renderer = Renderer(settings.cache)
-    if shutil.which(ESPEAK) is None and not any(settings.cache.glob("*.wav")):
-        log.warning("voice: no %s and no rendered prompts; the table stays silent", ESPEAK)
-        return NullVoice()
-    return Speaker(settings, Player(command, renderer.path, settings.volume))
+    renderer = Renderer(settings.cache, settings.volume)
+    if shutil.which(ESPEAK) is None:
+        if not any(settings.cache.glob("*.wav")):
+            log.warning("voice: no %s and no rendered prompts; the table stays silent", ESPEAK)
+            return NullVoice()
+    else:
+        warm_up(renderer)
+    return Speaker(settings, Player(command, renderer.path))
+
+
+def warm_up(renderer: Renderer) -> threading.Thread | None:
+    """Render, on a thread of its own and at the lowest priority, the fixed sentences
+    the cache lacks in the table's language (a new volume, words changed by an update
+    without ``spieltisch voice render``), so that they are ready before they are due."""
+    language = i18n.active_language()
+    texts = missing(renderer, language)
+    if not texts:
+        return None
+    log.info("voice: rendering %d sentences missing from %s", len(texts), renderer.cache)
+
+    def render() -> None:
+        for text in texts:
+            try:
+                renderer.path(language, text)
+            except OSError as exc:
+                log.warning("voice: %s", exc)
+                return
+
+    thread = threading.Thread(target=render, name="voice-warm-up", daemon=True)
+    thread.start()
+    return thread
