@@ -482,3 +482,32 @@ def test_a_stale_prompt_that_ignores_sigterm_is_killed_and_the_newer_one_plays(
     if newer.poll() is None:  # it waits on its FIFO, deaf to SIGTERM: not ours to keep
         newer.kill()
         newer.wait()
+
+
+@NEEDS_ESPEAK
+def test_a_broken_config_is_said_once_through_aplay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the panel shows a config error, the voice says so (with its defaults: the
+    file that would set it is the broken one), through the aplay found on PATH."""
+    from controller.cli.run import config_problem_said
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    os.mkfifo(bin_dir / "played")
+    aplay = bin_dir / "aplay"
+    aplay.write_text(f"#!/bin/sh\necho \"$2\" > '{bin_dir}/played'\n")
+    aplay.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    before = i18n.active_language()
+    i18n.use("de")
+    try:
+        voice = config_problem_said(VoiceSettings(cache=tmp_path / "cache"))
+        played = Path((bin_dir / "played").read_text().strip())
+        voice.close()
+        expected = sentence(Prompt("config"))
+    finally:
+        i18n.use(before)
+    assert expected.startswith("Der Spieltisch hat ein Problem")
+    assert played == Renderer(tmp_path / "cache").cached("de", expected)
+    assert sox_stat(played)["Length (seconds)"] > 1.0

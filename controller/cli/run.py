@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from controller.config import Config, ConfigError
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
-    from controller.voice.speaker import Voice
+    from controller.voice.speaker import Voice, VoiceSettings
     from hardware.interfaces import Display, InputBackend
 
 # The heavy imports (views, Pillow, luma, the app) happen inside the commands, so that
@@ -203,13 +203,14 @@ def wait_for_config(
             display.close()
 
 
-def config_problem_said() -> Voice:
+def config_problem_said(settings: VoiceSettings | None = None) -> Voice:
     """Say once that the settings have a problem (the panel shows which): with the
-    voice's defaults, since the file that would set it is the one that is wrong."""
+    voice's defaults, since the file that would set it is the one that is wrong. Only
+    this one sentence is needed, so nothing else is rendered meanwhile."""
     from controller.voice.catalog import Prompt
     from controller.voice.speaker import VoiceSettings, build_voice
 
-    voice = build_voice(VoiceSettings())
+    voice = build_voice(settings or VoiceSettings(), warm=False)
     voice.say(Prompt("config"))
     return voice
 

@@ -98,8 +98,9 @@ def play_command(simulator: bool) -> list[str] | None:
     return None
 
 
-def build_voice(settings: VoiceSettings, simulator: bool = False) -> Voice:
-    """The table's voice, or a silent one with one line in the log saying why."""
+def build_voice(settings: VoiceSettings, simulator: bool = False, warm: bool = True) -> Voice:
+    """The table's voice, or a silent one with one line in the log saying why. ``warm``:
+    render the sentences the cache lacks in the background (:func:`warm_up`)."""
     if not settings.enabled:
         return NullVoice()
     command = play_command(simulator)
@@ -111,7 +112,7 @@ def build_voice(settings: VoiceSettings, simulator: bool = False) -> Voice:
         if not any(settings.cache.glob("*.wav")):
             log.warning("voice: no %s and no rendered prompts; the table stays silent", ESPEAK)
             return NullVoice()
-    else:
+    elif warm:
         warm_up(renderer)
     return Speaker(settings, Player(command, renderer.path))
 
