@@ -83,7 +83,6 @@ def test_every_sentence_is_translated_and_distinct_in_german() -> None:
 
 
 @NEEDS_ESPEAK
-@pytest.mark.slow
 def test_every_sentence_renders_to_audible_speech_in_both_languages(tmp_path: Path) -> None:
     files = render_all(Renderer(tmp_path))
     assert len(set(files)) == len(files), "every sentence has a file of its own"
@@ -426,7 +425,6 @@ def test_the_volume_is_rendered_into_files_of_its_own(tmp_path: Path) -> None:
     assert sox_stat(quiet)["RMS     amplitude"] < sox_stat(loud)["RMS     amplitude"] / 2
 
 
-@pytest.mark.slow
 def test_missing_sentences_are_rendered_in_the_background_at_start(
     tmp_path: Path, english: None
 ) -> None:
