@@ -28,7 +28,8 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     render.add_argument(
         "--config",
         type=Path,
-        help="render at the volume of this config's [voice] section (default: 80 %%)",
+        help="render at the volume of this config's [voice] section (default: 80 %%), "
+        "in its [table] language if it names one (default: every language)",
     )
     render.add_argument("--volume", type=int, help="render at this volume in percent (0-100)")
     render.add_argument(
@@ -44,10 +45,14 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 
     out = out or sys.stdout
     volume = VoiceSettings().volume
+    languages = args.lang or list(i18n.LANGUAGES)
     if args.config is not None:
         from controller.config import load_config
 
-        volume = load_config(args.config).voice.volume
+        config = load_config(args.config)
+        volume = config.voice.volume
+        if config.language is not None and not args.lang:
+            languages = [config.language]  # the table speaks only this one
     if args.volume is not None:
         if not 0 <= args.volume <= 100:
             raise ValueError(f"--volume {args.volume}: allowed 0 to 100")
@@ -55,7 +60,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     renderer = Renderer(args.cache, volume)
     before = {p.name for p in args.cache.glob("*.wav")}
     started = time.perf_counter()
-    files = render_all(renderer, args.lang or i18n.LANGUAGES)
+    files = render_all(renderer, languages)
     seconds = time.perf_counter() - started
     unique = set(files)
     size = sum(path.stat().st_size for path in unique)

@@ -36,6 +36,9 @@ ESPEAK = "espeak-ng"
 SPEED_WPM = 150
 """Words per minute: a little slower than espeak-ng's 175, for children."""
 MBROLA_DE6 = Path("/usr/share/mbrola/de6")
+RENDER_TIMEOUT_S = 120
+"""A hung espeak-ng is given up on after this (the prompt stays unsaid); generous,
+since a Pi busy with something else may take long for one sentence."""
 
 
 class RenderError(OSError):
@@ -61,9 +64,12 @@ class Renderer:
     cache that cannot be written (the program's directory on a read-only install) is
     read, and new files go to a private one."""
 
-    def __init__(self, cache: Path = DEFAULT_CACHE, volume: int = 80) -> None:
+    def __init__(self, cache: Path = DEFAULT_CACHE, volume: int = 80, niceness: int = 0) -> None:
         self.cache = cache
         self.volume = volume
+        self.niceness = niceness
+        """Run espeak-ng this much nicer: a background render gives way to the loop; a
+        sentence wanted now, or an install, does not wait behind every other process."""
         self.spare: Path | None = None
         self.voices: dict[str, str] = {}
 
@@ -102,14 +108,14 @@ class Renderer:
     def _render(self, language: str, text: str, target: Path) -> Path:
         command = [ESPEAK, "-v", self.voice(language), "-s", str(SPEED_WPM)]
         command += ["-a", str(self.volume)]
-        if shutil.which("nice"):
-            command = ["nice", "-n", "19", *command]  # never ahead of the loop for the CPU
+        if self.niceness and shutil.which("nice"):
+            command = ["nice", "-n", str(self.niceness), *command]
         partial = target.with_suffix(f".{os.getpid()}-{threading.get_ident()}.part")
         try:
             done = subprocess.run(
                 [*command, "-w", str(partial), text],
                 capture_output=True,
-                timeout=30,
+                timeout=RENDER_TIMEOUT_S,
                 check=False,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:

@@ -126,11 +126,12 @@ def warm_up(renderer: Renderer) -> threading.Thread | None:
     if not texts:
         return None
     log.info("voice: rendering %d sentences missing from %s", len(texts), renderer.cache)
+    background = Renderer(renderer.cache, renderer.volume, niceness=19)
 
     def render() -> None:
         for text in texts:
             try:
-                renderer.path(language, text)
+                background.path(language, text)
             except OSError as exc:
                 log.warning("voice: %s", exc)
                 return
