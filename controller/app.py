@@ -31,6 +31,7 @@ from controller.scene import STATISTICS_ITEM, MenuItem, MessageScene
 from controller.sdnotify import Notifier
 from controller.session import Session
 from controller.table import Table, TableOptions, bot_kind, default_menu
+from controller.voice.speaker import Voice
 from hardware.interfaces import Display, InputBackend, Sound
 
 log = logging.getLogger(__name__)
@@ -91,8 +92,10 @@ class Appliance:
         bot_thread: bool = True,
         events: EventQueue | None = None,
         farewell_s: float = 1.5,
+        voice: Voice | None = None,
     ) -> None:
         self.config = config
+        self.voice = voice
         self.display = display
         self.inputs = list(inputs)
         self.sound = sound
@@ -138,6 +141,7 @@ class Appliance:
             watchdog_interval=self.notifier.watchdog_interval,
             on_first_frame=self.notifier.ready,
             keeper=self.keeper,
+            voice=voice,
         )
         for backend in self.inputs:
             # Only backends that must be pumped from this thread (pygame's keyboard) say
@@ -231,6 +235,9 @@ class Appliance:
         if self.sound is not None:
             with contextlib.suppress(Exception):
                 self.sound.close()
+        if self.voice is not None:
+            with contextlib.suppress(Exception):
+                self.voice.close()
 
 
 def install_signal_handlers(events: EventQueue, *, hangup_quits: bool = False) -> None:

@@ -34,6 +34,7 @@ from controller.input_checks import (
     quote,
     read_toml,
 )
+from controller.voice.speaker import VoiceSettings
 from hardware.specs import (
     DISPLAY_TYPES,
     INPUT_TYPES,
@@ -59,7 +60,7 @@ PLAYERS = ("human", "bot", "phone", "empty")
 """A "phone" seat is a human seat played from the companion page's two buttons."""
 BLOCK_ORIENTATIONS = (0, 90, -90, 180)
 SPI_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK", 7: "SPI0 CE1"}
-SECTIONS = ("display", "input", "seats", "sound", "game", "web", "table")
+SECTIONS = ("display", "input", "seats", "sound", "game", "web", "table", "voice")
 
 
 class ConfigError(ValueError):
@@ -105,6 +106,8 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     language: str | None = None
     """The words' language ("de", "en"); None: the locale's (:mod:`controller.i18n`)."""
+    voice: VoiceSettings = field(default_factory=VoiceSettings)
+    """The spoken prompts (:mod:`controller.voice`)."""
 
     @property
     def display(self) -> DisplaySpec:
@@ -203,6 +206,7 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     sound = _sound(TomlTable("sound", data.get("sound", {}), errors))
     game = _game(TomlTable("game", data.get("game", {}), errors))
     web = _web(TomlTable("web", data.get("web", {}), errors))
+    voice = _voice(TomlTable("voice", data.get("voice", {}), errors))
     table = TomlTable("table", data.get("table", {}), errors)
     language = table.get("language", str, None, choices=i18n.LANGUAGES)
     table.finish()
@@ -210,7 +214,7 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> Config:
     if errors:
         raise ConfigError([f"{source}: {line}" for line in errors])
     hardware = HardwareSpec(display, input_type, buttons, sound)
-    return Config(hardware, players, game, source, sleep_after_min, web, language)
+    return Config(hardware, players, game, source, sleep_after_min, web, language, voice)
 
 
 def display_section(path: str | Path) -> DisplaySpec | None:
@@ -405,6 +409,16 @@ def _web(t: TomlTable) -> WebConfig:
     spec = WebConfig(
         enabled=t.get("enabled", bool, True),
         port=t.get("port", int, 8080, lo=1, hi=65535),
+    )
+    t.finish()
+    return spec
+
+
+def _voice(t: TomlTable) -> VoiceSettings:
+    spec = VoiceSettings(
+        enabled=t.get("enabled", bool, True),
+        volume=t.get("volume", int, 80, lo=0, hi=100),
+        only_important=t.get("only_important", bool, False),
     )
     t.finish()
     return spec

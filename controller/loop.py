@@ -11,8 +11,9 @@ queue with no timeout: no polling, no redraws, no CPU.
 A frame identical to the one on the panel is not sent again (a press that changes
 nothing, a blink phase hidden under a banner).
 
-After drawing, the loop carries out the saves and records the table queued (a press
-lights its frame first, the fsync follows in the same iteration): it hands them to the
+After drawing, the loop hands the prompts the table queued to the voice (which only
+takes them: it speaks on a thread of its own), then carries out the saves and records
+(a press lights its frame first, the fsync follows in the same iteration): it hands them to the
 :class:`~controller.safekeeping.Safekeeping`, asks it to retry while the disk refuses,
 and shows over the board what it says about a failure.
 """
@@ -40,7 +41,9 @@ from controller.page_start import settings_saved, start_requested
 from controller.safekeeping import SAVE_WARNING_S, Safekeeping
 from controller.scene import AnyScene
 from controller.table import Table
+from controller.table.effects import Speak
 from controller.views import qr, timing
+from controller.voice.speaker import Voice
 from hardware.display import DisplayClosed
 from hardware.interfaces import ButtonEvent, Display
 
@@ -65,6 +68,7 @@ class Loop:
         watchdog_interval: float | None = None,
         on_first_frame: Callable[[], object] | None = None,
         keeper: Safekeeping | None = None,
+        voice: Voice | None = None,
     ) -> None:
         self.table = table
         self.events = events
@@ -78,6 +82,8 @@ class Loop:
         self.on_first_frame = on_first_frame
         self.keeper = keeper
         """Carries out saves and records (None: they are dropped, as in a demo)."""
+        self.voice = voice
+        """Says the table's prompts (None: they are dropped)."""
         self.frames = 0
         """Frames sent to the panel."""
         self.renders = 0
@@ -194,9 +200,14 @@ class Loop:
             self.on_first_frame()
 
     def carry_out(self, now: float) -> None:
-        """Carry out the saves and records the table queued, retry what failed if a
-        retry is due, and show what the keeper says about it."""
+        """Hand the prompts to the voice, carry out the saves and records the table
+        queued, retry what failed if a retry is due, and show what the keeper says
+        about it."""
         effects = self.table.take_effects()
+        if self.voice is not None:
+            for effect in effects:
+                if isinstance(effect, Speak):
+                    self.voice.say(effect.prompt)
         if self.keeper is None:
             return
         self.keeper.carry_out(effects)

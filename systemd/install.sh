@@ -15,15 +15,15 @@
 #
 # What it does (docs/install.md, "Install on a Raspberry Pi"):
 #   1. apt packages: python3-venv, the Debian builds of lgpio and spidev, a compiler
-#      for wheels piwheels lacks;
-#   2. a system user "spieltisch" in the gpio, spi and dialout groups;
+#      for wheels piwheels lacks, espeak-ng and alsa-utils (aplay) for the voice;
+#   2. a system user "spieltisch" in the gpio, spi, dialout and audio groups;
 #   3. a copy of this checkout in /opt/spieltisch/src and a venv in /opt/spieltisch/venv
 #      with the "pi" extra (--system-site-packages, so the Debian lgpio is used), the
 #      rules compiled with mypyc (SPIELTISCH_COMPILE=1); if that fails, pure Python,
 #      and one line says so;
 #   4. /etc/spieltisch/config.toml from config.example.toml if there is none yet (an
-#      existing config is never overwritten), a config check, and the state directory
-#      /var/lib/spieltisch for the saved game;
+#      existing config is never overwritten), a config check, the voice's sentences
+#      rendered ahead of time, and the state directory /var/lib/spieltisch;
 #   5. the unit (and the ws2812 root drop-in if the config chooses ws2812), enabled,
 #      and a polkit rule that lets the service user power off (the system button).
 # Running it again upgrades in place: the config and the saved game are kept, and a
@@ -36,8 +36,8 @@
 set -euo pipefail
 
 USER_NAME=spieltisch
-GROUPS_WANTED=(gpio spi dialout)
-APT_PACKAGES=(python3-venv python3-dev build-essential polkitd)
+GROUPS_WANTED=(gpio spi dialout audio)
+APT_PACKAGES=(python3-venv python3-dev build-essential polkitd espeak-ng alsa-utils)
 # Only Raspberry Pi OS's archive has these; on plain Debian the venv gets them from PyPI
 # (the "pi" extra) or gpiozero falls back to its native pin factory.
 APT_OPTIONAL=(python3-lgpio python3-spidev)
@@ -695,6 +695,16 @@ else
 fi
 config_ok=1
 run "$PREFIX/venv/bin/spieltisch" config check "$CONF_DIR/config.toml" || config_ok=0
+# The voice's fixed sentences, rendered now so the table only plays files (at the
+# config's volume; a broken config renders at the default one). A failure costs only
+# the voice's head start: the table renders what is missing in the background.
+voice_volume=()
+[ "$config_ok" -eq 1 ] && voice_volume=(--config "$CONF_DIR/config.toml")
+if run "$PREFIX/venv/bin/spieltisch" voice render "${voice_volume[@]}"; then
+    note "voice: the prompts are rendered (espeak-ng)"
+else
+    note "voice: not rendered now; the table renders its prompts when it starts"
+fi
 if [ -d "$STATE_DIR" ]; then
     saves=$(find "$STATE_DIR" -maxdepth 1 -type f -name 'session.json*' 2>/dev/null | wc -l)
     note "kept: $STATE_DIR ($saves save file(s))"

@@ -81,6 +81,8 @@ SLOW = (
     "tests/test_setup_portal_browser.py",  # the hotspot's setup page in headless Chromium
     "tests/test_rules_fuzz.py::test_every_mutated_line_gets_one_answer",  # 20 000 lines
     "tests/test_rules_fuzz.py::test_the_bots_answer_mutated_lines_too",
+    "tests/test_voice.py::test_every_sentence_renders",  # espeak-ng: every sentence, twice
+    "tests/test_voice.py::test_missing_sentences_are_rendered",  # a language's all, in the back
 )
 PROCESS = (
     "tests/test_config_on_panel.py::test_no_panel_chosen_yet",

@@ -209,16 +209,17 @@ def check_first_install(
         " ".join(
             [
                 "apt-get install -y --no-install-recommends python3-venv python3-dev",
-                "build-essential polkitd",
+                "build-essential polkitd espeak-ng alsa-utils",
                 *optional,
             ]
         ),
         "groupadd --force --system gpio",
         "groupadd --force --system spi",
         "groupadd --force --system dialout",
+        "groupadd --force --system audio",
         "useradd --system --user-group --home-dir /var/lib/spieltisch --no-create-home "
         "--shell /usr/sbin/nologin --comment spieltisch\\ game\\ table spieltisch",
-        "usermod --append --groups gpio\\,spi\\,dialout spieltisch",
+        "usermod --append --groups gpio\\,spi\\,dialout\\,audio spieltisch",
         f"chgrp spieltisch {etc / 'spieltisch'}",  # the page's Setup saves the config
         f"chown spieltisch:spieltisch {state}",
         "systemctl daemon-reload",

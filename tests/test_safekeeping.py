@@ -14,7 +14,7 @@ from controller.persistence import SaveStore
 from controller.safekeeping import RETRY_S, Safekeeping
 from controller.session import Session
 from controller.table import Table, TableOptions
-from controller.table.effects import Record, Save
+from controller.table.effects import Record, Save, Speak
 from controller.testing.clock import FakeClock
 
 
@@ -39,14 +39,18 @@ def test_a_blocked_state_directory_is_said_once_and_retried(tmp_path: Path) -> N
 
 def test_the_table_only_queues_its_saves_and_records() -> None:
     """The table writes nothing itself: what it wants saved or recorded waits in its
-    outbox for the loop, the record of a finished game before its last save."""
+    outbox for the loop, the record of a finished game before its last save (the
+    prompts for the voice come first and are carried out by the voice, not here)."""
     table = Table(TableOptions(bot="random"))
     table.start_session(Session.start("minimaki", "standard", ["bot"], seed=2, bot="random"))
     while table.state is not Mode.GAME_OVER:
         wake = table.next_wakeup()
         assert wake is not None
         table.tick(max(wake, table.now))
-    effects = table.take_effects()
+    queued = table.take_effects()
+    spoken = [e for e in queued if isinstance(e, Speak)]
+    assert queued[: len(spoken)] == spoken
+    effects = queued[len(spoken) :]
     assert isinstance(effects[0], Record) and effects[0].outcome == "finished"
     assert len(effects) == 2 and isinstance(effects[1], Save)
     saved, live = effects[1].session, table.session

@@ -131,13 +131,13 @@ def test_unit_runs_spieltisch_run_with_the_etc_config() -> None:
 
 
 def test_unit_user_state_and_configuration_directories() -> None:
-    """A dedicated user (install.sh puts it in gpio, spi, dialout), StateDirectory= for
+    """A dedicated user (install.sh puts it in gpio, spi, dialout, audio), StateDirectory= for
     the save (run reads $STATE_DIRECTORY), ConfigurationDirectory= for /etc/spieltisch."""
     assert setting("User") == ["spieltisch"]
     assert setting("StateDirectory") == ["spieltisch"]
     assert setting("ConfigurationDirectory") == ["spieltisch"]
     install = INSTALL.read_text(encoding="utf-8")
-    assert re.search(r"GROUPS_WANTED=\(gpio spi dialout\)", install)
+    assert re.search(r"GROUPS_WANTED=\(gpio spi dialout audio\)", install)
 
 
 def test_unit_hardening_as_far_as_gpio_and_spi_allow() -> None:
@@ -205,7 +205,7 @@ def test_install_script_parses() -> None:
 
 
 def test_install_dry_run_plan() -> None:
-    """The plan a Pi owner runs: apt packages, the user in gpio/spi/dialout, a venv in
+    """The plan a Pi owner runs: apt packages, the user in gpio/spi/dialout/audio, a venv in
     /opt/spieltisch with the rules compiled and then the pi extra, the config in
     /etc/spieltisch (from the example, then checked), the state directory, the unit
     installed, enabled and started.
@@ -215,7 +215,7 @@ def test_install_dry_run_plan() -> None:
     commands = [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
     expected = [
         r"apt-get install -y .*python3-venv",
-        r"usermod --append --groups gpio\\?,spi\\?,dialout spieltisch",  # %q may escape ,
+        r"usermod --append --groups gpio\\?,spi\\?,dialout\\?,audio spieltisch",  # %q: \,
         r"python3 -m venv --system-site-packages /opt/spieltisch/venv",
         r"env SPIELTISCH_COMPILE=1 /opt/spieltisch/venv/bin/pip install .*/opt/spieltisch/src"
         r"\\\[web\\\]",
@@ -223,6 +223,7 @@ def test_install_dry_run_plan() -> None:
         r"env PYPI=1 /opt/spieltisch/venv/bin/pip install .*pi\\ extra",
         r"install -m 0644 \S+ /etc/spieltisch/config.toml",  # the example, with the panel
         r"/opt/spieltisch/venv/bin/spieltisch config check /etc/spieltisch/config.toml",
+        r"/opt/spieltisch/venv/bin/spieltisch voice render --config /etc/spieltisch/config.toml",
         r"install -d -m 0750 /var/lib/spieltisch",
         r"chown spieltisch:spieltisch /var/lib/spieltisch",
         r"install -m 0644 \S+/systemd/spieltisch.service /etc/systemd/system/spieltisch.service",

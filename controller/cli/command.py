@@ -1,6 +1,7 @@
 """The ``spieltisch`` command: one entry point, one subcommand per job.
 
-The subcommands (``sim``, ``run``, ``selftest``, ``history``, ``config check``, ``rules``)
+The subcommands (``sim``, ``run``, ``selftest``, ``history``, ``config check``, ``rules``,
+``voice render``)
 are an interface others script against, so their names and options stay stable.
 
 Bad input never shows a traceback: argparse errors and every ``ValueError``/``OSError``
@@ -25,6 +26,7 @@ from controller.cli import run as run_cli
 from controller.cli.argparse_words import speak_argparse
 from controller.i18n import _
 from controller.input_checks import clip
+from controller.voice import cli as voice_cli
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -47,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_parser(sub)
     history_cli.add_parser(sub)
     appliance_cli.add_parser(sub)
+    voice_cli.add_parser(sub)
     return parser
 
 
@@ -58,6 +61,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "config": config.run,
     "history": history_cli.run,
     "appliance": appliance_cli.run,
+    "voice": voice_cli.run,
 }
 
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from controller.config import Config, ConfigError
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
+    from controller.voice.speaker import Voice, VoiceSettings
     from hardware.interfaces import Display, InputBackend
 
 # The heavy imports (views, Pillow, luma, the app) happen inside the commands, so that
@@ -125,6 +126,13 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
     )
     sim.add_argument("--seed", type=int, help="dice seed (default: random)")
     sim.add_argument(
+        "--voice",
+        choices=["auto", "on", "off"],
+        default="auto",
+        help="spoken prompts through the laptop's sound (paplay or aplay); auto: on when "
+        "played at a terminal and the config's [voice] is enabled",
+    )
+    sim.add_argument(
         "--web",
         type=int,
         nargs="?",
@@ -203,11 +211,36 @@ def wait_for_config(
     except (OSError, ValueError) as exc:
         log.error("cannot open the panel to show the config error: %s", first_line(exc))
         raise ExitCode(EX_CONFIG) from None
+    voice = config_problem_said()
     try:
         return ConfigWait(path, error, display, render, events, notifier).run(errors_logged=True)
     finally:
+        voice.close()
         with contextlib.suppress(Exception):
             display.close()
+
+
+def config_problem_said(settings: VoiceSettings | None = None) -> Voice:
+    """Say once that the settings have a problem (the panel shows which): with the
+    voice's defaults, since the file that would set it is the one that is wrong. Only
+    this one sentence is needed, so nothing else is rendered meanwhile."""
+    from controller.voice.catalog import Prompt
+    from controller.voice.speaker import VoiceSettings, build_voice
+
+    voice = build_voice(settings or VoiceSettings(), warm=False)
+    voice.say(Prompt("config"))
+    return voice
+
+
+def sim_voice(config: Config, choice: str) -> Voice | None:
+    """The simulator's voice: the laptop's sound when asked for, or by default when a
+    person plays at a terminal (not under tests or pipes); None: silent."""
+    from controller.voice.speaker import build_voice
+
+    on = choice == "on" or (choice == "auto" and sys.stdout.isatty() and sys.stdin.isatty())
+    if not on or not config.voice.enabled:
+        return None
+    return build_voice(config.voice, simulator=True)
 
 
 class ExitCode(Exception):
@@ -234,6 +267,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.sdnotify import Notifier
     from controller.state_dir import resolve_state_dir
     from controller.views import render
+    from controller.voice.speaker import build_voice
     from hardware.build import build_sound
     from rules.build_info import describe_build
 
@@ -278,6 +312,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         display=display,
         inputs=inputs,
         sound=build_sound(config.sound),
+        voice=build_voice(config.voice),
         state_dir=state_dir,
         render=render,
         notifier=notifier,
@@ -467,6 +502,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             state_dir=args.state_dir,
             render=render,
             options=options,
+            voice=sim_voice(config, args.voice),
         )
         if isinstance(primary, TerminalDisplay):
             events = app.events

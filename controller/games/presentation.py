@@ -156,6 +156,12 @@ class Presentation:
     analysis_frames: Callable[[Any], Sequence[AnalysisFrame]] | None = None
     """The replay of a finished game's analysis (what the game's ``record_analysis``
     returned) that game over offers; None: game over offers none."""
+    capture_victim: Callable[[State, Move], str | None] | None = None
+    """Whose piece a capturing move (played in the state given) hits, for the voice's
+    "red captures green"; None: the game does not say (the voice says "red captures")."""
+    reaches_goal: Callable[[Move], bool] | None = None
+    """The move brings a piece into its goal (a track game's goal lane, a checker borne
+    off), for the voice; None: no move is announced so."""
 
 
 DEFAULT = Presentation()

@@ -1,10 +1,14 @@
-"""What the table asks the loop to carry out: saves and history records, as effects.
+"""What the table asks the loop to carry out: saves, history records and spoken
+prompts, as effects.
 
 Why effects and not calls: the table decides *that* a game is saved or recorded, never
 *how* or what a failure shows. It queues an effect here; the loop takes the queue after
 drawing the frame (a press lights its frame first, the fsync follows in the same loop
 iteration) and hands it to :class:`controller.safekeeping.Safekeeping`, the one owner of
-the disk and of what its failures show on the panel.
+the disk and of what its failures show on the panel. A spoken prompt goes the same
+way to the voice (:mod:`controller.voice`): the table says *that* a capture is worth
+saying, the loop hands it to whatever speaks, before the saves, so the way from the
+event to the loudspeaker does not wait on an fsync.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import logging
 from dataclasses import dataclass
 
 from controller.session import Session
+from controller.voice.catalog import Prompt
 from rules.errors import InvalidStateError
 
 log = logging.getLogger(__name__)
@@ -55,7 +60,14 @@ class RememberSetups:
     setups: dict[str, tuple[str, tuple[str, ...]]]
 
 
-Effect = Save | Record | RememberSetups
+@dataclass(frozen=True)
+class Speak:
+    """Say this prompt (the voice says the newest; a stale one is cut off)."""
+
+    prompt: Prompt
+
+
+Effect = Save | Record | RememberSetups | Speak
 
 
 class Outbox:
@@ -91,15 +103,21 @@ class Outbox:
     def remember(self, setups: dict[str, tuple[str, tuple[str, ...]]]) -> None:
         self.waiting.append(RememberSetups(dict(setups)))
 
+    def speak(self, prompt: Prompt | None) -> None:
+        if prompt is not None:
+            self.waiting.append(Speak(prompt))
+
     def records_waiting(self) -> bool:
         return any(isinstance(effect, Record) for effect in self.waiting)
 
     def take(self) -> list[Effect]:
-        """The queue, emptied: the records in their order, then the last save (a save
-        holds the whole game, so only the newest counts; it carries the records until
-        the history has them), then the newest setups to remember."""
+        """The queue, emptied: the prompts to say in their order, the records in
+        theirs, then the last save (a save holds the whole game, so only the newest
+        counts; it carries the records until the history has them), then the newest
+        setups to remember."""
         waiting, self.waiting = self.waiting, []
-        records: list[Effect] = [e for e in waiting if isinstance(e, Record)]
+        spoken: list[Effect] = [e for e in waiting if isinstance(e, Speak)]
+        records = [e for e in waiting if isinstance(e, Record)]
         saves = [e for e in waiting if isinstance(e, Save)]
         setups = [e for e in waiting if isinstance(e, RememberSetups)]
-        return records + saves[-1:] + setups[-1:]
+        return spoken + records + saves[-1:] + setups[-1:]

@@ -11,13 +11,16 @@ from typing import TYPE_CHECKING
 
 from controller.i18n import _
 from controller.views.text import scroll_seconds
+from controller.voice import prompts
 
 if TYPE_CHECKING:
+    from controller.session import Session
     from controller.table.clock import TableTime
     from controller.table.menu import MenuRoom
     from controller.table.motion import Motion
     from controller.table.options import TableOptions
     from controller.table.turns import Turns
+    from controller.voice.catalog import Prompt
     from hardware.interfaces import Cue
 
 
@@ -35,7 +38,9 @@ class Entering:
         since: float
         over_since: float
         stop_requested: bool
+        session: Session | None
 
+        def speak(self, prompt: Prompt | None) -> None: ...
         def clear_action(self) -> None: ...
         def persist(self) -> None: ...
         def play_cue(self, cue: Cue) -> None: ...
@@ -72,6 +77,8 @@ class Entering:
         self.over_since = self.time.now
         self.time.hurry = False
         self.play_cue("win")
+        if self.session is not None:
+            self.speak(prompts.game_over(self.session.state))
         self.persist()
 
     def on_enter_CONFIRM_MENU(self, *_press: object) -> None:

@@ -58,6 +58,7 @@ from controller.table.motion import DiceEntry, Motion
 from controller.table.options import TableOptions
 from controller.table.side_buttons import SideButtons
 from controller.table.turns import Turns
+from controller.voice.catalog import Prompt
 from hardware.interfaces import ButtonEvent, Cue, Sound
 from rules.core import Move
 
@@ -297,6 +298,10 @@ class Table(Triggers, Entering, SideButtons):
                 self.sound.play(cue)
             except OSError as exc:  # a sound fault must never stop the game
                 log.warning("sound: %s", exc)
+
+    def speak(self, prompt: Prompt | None) -> None:
+        """Queue ``prompt`` for the voice (the loop hands it over after the frame)."""
+        self.outbox.speak(prompt)
 
     def flash(self, text: str, seconds: float = 2.5) -> None:
         """Show ``text`` over the board for ``seconds`` (at least one pass across)."""

@@ -24,6 +24,8 @@ from controller.table.choice import Choice
 from controller.table.clock import TableTime
 from controller.table.motion import DiceEntry, Motion
 from controller.table.options import TableOptions, move_timer_seconds
+from controller.voice import prompts
+from controller.voice.catalog import Prompt
 from hardware.interfaces import Cue
 from rules.core import Dice, Move, Pass, State
 
@@ -45,6 +47,7 @@ class TurnTable(Protocol):
     def persist(self) -> None: ...
     def flash(self, text: str, seconds: float = 2.5) -> None: ...
     def play_cue(self, cue: Cue) -> None: ...
+    def speak(self, prompt: Prompt | None) -> None: ...
     def clear_action(self, *_press: object) -> None: ...
     def roll(self) -> bool: ...
     def rolled(self) -> bool: ...
@@ -63,6 +66,9 @@ class Turns:
         session = self.table.require_session()
         self.table.dice_entry.values = []
         player = session.player
+        motion = self.table.motion
+        again = player is not None and motion.roller == player and motion.last_dice is not None
+        self.table.speak(prompts.turn(session, again))
         automatic = presentation(session.game).dice_roll_themselves
         if automatic or player not in session.seats or session.is_bot(player):
             delay = self.table.options.bot_delay_s if session.is_bot(player) else 0.3
@@ -110,6 +116,7 @@ class Turns:
         seconds = facts.steps * per_step + capture_s
         self.table.motion.begin(self.table.time.now, seconds * self.table.time.pace())
         self.table.play_cue("capture" if facts.capture else "move")
+        self.table.speak(prompts.move(game, self.table.motion.moving[1], move))
         self.table.time.schedule(self.table.motion.length, self.finish_move, paced=False)
 
     def roll_now(self, dice: Dice | None = None) -> None:
@@ -121,6 +128,7 @@ class Turns:
         before = session.state
         session.roll(motion.dice)
         motion.last_dice = motion.dice
+        self.table.speak(prompts.roll(motion.dice))
         self.news_of_the_match(before)
         self.table.persist()
         self.table.roll()
@@ -199,6 +207,7 @@ class Turns:
         so nobody misses it)."""
         self.table.time.timer_end = None
         self.table.flash(_("time!"), self.table.options.time_up_s)
+        self.table.speak(Prompt("time"))
         self.table.time.schedule(self.table.options.time_up_s, self.play_for_the_late, paced=False)
 
     def play_for_the_late(self) -> None:

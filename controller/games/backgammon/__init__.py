@@ -79,5 +79,9 @@ register_presentation(
         decision_rolls=lambda move: move.notation == "roll",
         menu_place=3,
         replay_words=REPLAY_WORDS,
+        capture_victim=lambda state, move: {"white": "black", "black": "white"}.get(
+            state.current_player or ""
+        ),
+        reaches_goal=lambda move: "/off" in move.notation,
     ),
 )

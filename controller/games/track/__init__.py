@@ -16,7 +16,7 @@ from controller.games.presentation import (
     register_presentation,
 )
 from controller.games.track.text_board import render_track_game, track_legend
-from controller.games.track.words import move_words, opening_tie
+from controller.games.track.words import move_words, opening_tie, reaches_goal, victim
 from controller.i18n import N_
 from rules.core import State
 from rules.track.engine import MaednState
@@ -78,6 +78,8 @@ register_presentation(
         places=places,
         move_words=move_words,
         opening_tie=opening_tie,
+        capture_victim=victim,
+        reaches_goal=reaches_goal,
         preset_names=CatalogWords(
             {
                 "classic": N_("classic"),
@@ -98,6 +100,8 @@ register_presentation(
         places=places,
         move_words=move_words,
         preset_names=CatalogWords({"standard": N_("standard")}),
+        capture_victim=victim,
+        reaches_goal=reaches_goal,
         menu_place=2,
     ),
 )

@@ -47,6 +47,13 @@ def victim(state: State, move: Move) -> str | None:
     return None
 
 
+def reaches_goal(move: Move) -> bool:
+    """The move takes a piece into its goal lane (not one step on inside it)."""
+    if not isinstance(move, TrackMove) or spot(move.dst).area is not Area.GOAL:
+        return False
+    return spot(move.src).area is not Area.GOAL
+
+
 def move_words(state: State, move: Move) -> str:
     """ "piece on 12 → 17", and whose piece a capture hits: ", captures green"."""
     if not isinstance(move, TrackMove):

@@ -1,0 +1,111 @@
+"""What the table says: a :class:`Prompt` is a typed fact, :func:`sentence` its words.
+
+Why typed prompts and not text: the table decides *that* something is said (a capture,
+whose turn it is); the words come from the catalog when the prompt is spoken, in the
+language the table speaks then. Every sentence is one of a fixed, finite set
+(:func:`fixed_prompts`: each kind for every colour, every throw of one or two dice),
+so all of them can be rendered to audio ahead of time and none has to be synthesised
+at the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from controller.i18n import _
+from controller.words import colour_word
+
+Kind = Literal[
+    "turn", "again", "roll", "six", "capture", "home", "winner", "over", "time", "config"
+]
+
+COLOURS = ("red", "blue", "green", "yellow", "orange", "white", "black", "sky", "purple")
+"""Every colour a player is drawn in (:func:`controller.words.colour_word`)."""
+
+IMPORTANT: frozenset[Kind] = frozenset({"turn", "again", "winner", "over", "time", "config"})
+"""What is still said with ``only_important``: what a player must act on, and the end.
+The roll, a capture and a piece in the goal are on the panel too."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """One thing to say. ``colour`` is the player's colour (the mover, the one on turn,
+    the winner), ``other`` the captured player's colour ("" for a capture whose victim
+    the game does not say, the mover's own colour for its own piece)."""
+
+    kind: Kind
+    colour: str = ""
+    other: str = ""
+    dice: tuple[int, ...] = ()
+    person: bool = True
+    """The prompt is for a person at the table (a bot's turn is not announced as
+    important: nobody has to act on it)."""
+
+    @property
+    def important(self) -> bool:
+        return self.kind in IMPORTANT and self.person
+
+
+def dice_words(dice: tuple[int, ...]) -> str:
+    """A throw as it is said: "3", "3 and 5", "doubles: 4"."""
+    if len(dice) == 2 and dice[0] == dice[1]:
+        return _("doubles: {die}").format(die=dice[0])
+    if len(dice) == 2:
+        return _("{first} and {second}").format(first=dice[0], second=dice[1])
+    return ", ".join(str(d) for d in dice)
+
+
+def sentence(prompt: Prompt) -> str:
+    """The words of ``prompt`` in the table's language now."""
+    colour = colour_word(prompt.colour) if prompt.colour else ""
+    kind = prompt.kind
+    if kind == "turn":
+        return _("{colour}, your turn.").format(colour=colour)
+    if kind == "again":
+        return _("Roll again!")
+    if kind == "roll":
+        return dice_words(prompt.dice) + "."
+    if kind == "six":
+        return _("A six!")
+    if kind == "capture" and not prompt.other:
+        return _("{mover} captures!").format(mover=colour)
+    if kind == "capture" and prompt.other == prompt.colour:
+        return _("{mover} captures its own piece!").format(mover=colour)
+    if kind == "capture":
+        victim = colour_word(prompt.other)
+        return _("{mover} captures {victim}!").format(mover=colour, victim=victim)
+    if kind == "home":
+        return _("{colour} has a piece in the goal.").format(colour=colour)
+    if kind == "winner":
+        return _("{colour} wins!").format(colour=colour)
+    if kind == "over":
+        return _("The game is over.")
+    if kind == "time":
+        return _("Time is up!")
+    return _("The table has a problem with its settings. Please look at the panel.")
+
+
+def fixed_prompts() -> Iterator[Prompt]:
+    """Every prompt the table can say: rendered ahead of time, checked by the tests."""
+    for colour in COLOURS:
+        yield Prompt("turn", colour)
+        yield Prompt("home", colour)
+        yield Prompt("winner", colour)
+        yield Prompt("capture", colour)
+        for other in COLOURS:
+            yield Prompt("capture", colour, other)
+    for first in range(1, 7):
+        yield Prompt("roll", dice=(first,))
+        for second in range(first, 7):
+            yield Prompt("roll", dice=(first, second))
+            if second != first:
+                yield Prompt("roll", dice=(second, first))
+    for kind in ("again", "six", "over", "time", "config"):
+        yield Prompt(kind)
+
+
+def fixed_sentences() -> list[str]:
+    """The words of every fixed prompt in the table's language now, each once."""
+    return list(dict.fromkeys(sentence(prompt) for prompt in fixed_prompts()))

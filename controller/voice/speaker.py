@@ -1,0 +1,141 @@
+"""The voice the loop talks to: :class:`Voice`, the real :class:`Speaker`, and fakes.
+
+Why an interface with a fake beside it, like the hardware drivers: the table and the
+loop decide which prompts are said; a test plays a seeded game against a
+:class:`FakeVoice` and reads the prompts in order, with no sound and no synthesiser.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from controller import i18n
+from controller.voice.catalog import Prompt, sentence
+from controller.voice.player import Player
+from controller.voice.render import DEFAULT_CACHE, ESPEAK, Renderer, missing
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceSettings:
+    """The config's ``[voice]`` section."""
+
+    enabled: bool = True
+    volume: int = 80
+    """Loudness in percent, 0 to 100: espeak-ng's amplitude, rendered into the files."""
+    only_important: bool = False
+    """Say only what a player must act on and who won (:data:`catalog.IMPORTANT`)."""
+    cache: Path = DEFAULT_CACHE
+
+
+class Voice(Protocol):
+    def say(self, prompt: Prompt) -> None:
+        """Say ``prompt`` soon, instead of what is said now; never blocks."""
+
+    def close(self) -> None: ...
+
+
+class NullVoice:
+    """No voice: switched off, or nothing to speak with."""
+
+    def say(self, prompt: Prompt) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class FakeVoice:
+    """Keeps what it was asked to say, and its words, for the tests."""
+
+    def __init__(self) -> None:
+        self.prompts: list[Prompt] = []
+        self.sentences: list[str] = []
+
+    def say(self, prompt: Prompt) -> None:
+        self.prompts.append(prompt)
+        self.sentences.append(sentence(prompt))
+
+    def kinds(self) -> list[str]:
+        return [prompt.kind for prompt in self.prompts]
+
+    def close(self) -> None:
+        pass
+
+
+class Speaker:
+    """Says prompts through a :class:`~controller.voice.player.Player`: the words in the
+    table's language now (the loop thread's only work: a catalog look-up and a lock),
+    the file found, rendered if need be, and played on the player's thread."""
+
+    def __init__(self, settings: VoiceSettings, player: Player) -> None:
+        self.settings = settings
+        self.player = player
+
+    def say(self, prompt: Prompt) -> None:
+        if self.settings.only_important and not prompt.important:
+            return
+        self.player.play(i18n.active_language(), sentence(prompt))
+
+    def close(self) -> None:
+        self.player.close()
+
+
+def play_command(simulator: bool) -> list[str] | None:
+    """How to play a wav file here: ALSA's aplay on the table; in the simulator the
+    laptop's sound server first (paplay), then aplay. None: nothing to play with."""
+    names = ("paplay", "aplay") if simulator else ("aplay",)
+    for name in names:
+        path = shutil.which(name)
+        if path is not None:
+            return [path] if name == "paplay" else [path, "-q"]
+    return None
+
+
+def build_voice(settings: VoiceSettings, simulator: bool = False, warm: bool = True) -> Voice:
+    """The table's voice, or a silent one with one line in the log saying why. ``warm``:
+    render the sentences the cache lacks in the background (:func:`warm_up`)."""
+    if not settings.enabled:
+        return NullVoice()
+    command = play_command(simulator)
+    if command is None:
+        log.warning("voice: no aplay%s found; the table stays silent", "/paplay" * simulator)
+        return NullVoice()
+    renderer = Renderer(settings.cache, settings.volume)
+    if shutil.which(ESPEAK) is None:
+        if not any(settings.cache.glob("*.wav")):
+            log.warning("voice: no %s and no rendered prompts; the table stays silent", ESPEAK)
+            return NullVoice()
+    elif warm:
+        warm_up(renderer)
+    return Speaker(settings, Player(command, renderer.path))
+
+
+def warm_up(renderer: Renderer) -> threading.Thread | None:
+    """Render, on a thread of its own and at the lowest priority, the fixed sentences
+    the cache lacks in the table's language (a new volume, words changed by an update
+    without ``spieltisch voice render``), so that they are ready before they are due."""
+    language = i18n.active_language()
+    texts = missing(renderer, language)
+    if not texts:
+        return None
+    log.info("voice: rendering %d sentences missing from %s", len(texts), renderer.cache)
+    background = Renderer(renderer.cache, renderer.volume, niceness=19)
+
+    def render() -> None:
+        for text in texts:
+            try:
+                background.path(language, text)
+            except OSError as exc:
+                log.warning("voice: %s", exc)
+                return
+
+    thread = threading.Thread(target=render, name="voice-warm-up", daemon=True)
+    thread.start()
+    return thread
