@@ -17,10 +17,12 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from controller import config, selftest
+from controller.backup import cli as backup_cli
 from controller.cli import history as history_cli
 from controller.cli import rules as rules_cli
 from controller.cli import run as run_cli
 from controller.input_checks import clip
+from controller.release import cli as update_cli
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -41,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_parser(sub)
     config.add_parser(sub)
     history_cli.add_parser(sub)
+    update_cli.add_parser(sub)
+    backup_cli.add_parser(sub)
     return parser
 
 
@@ -51,6 +55,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "selftest": selftest.run,
     "config": config.run,
     "history": history_cli.run,
+    "update": update_cli.run,
+    "backup": backup_cli.run,
 }
 
 
