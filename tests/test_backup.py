@@ -8,27 +8,15 @@ import gzip
 import hashlib
 import json
 import sqlite3
-import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
 import pytest
 
 from controller.history.store import HistoryStore
-from tests.update_fixtures import regular, special, tar_with
+from tests.update_fixtures import Ran, regular, special, spieltisch, tar_with
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def spieltisch(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
 
 
 @pytest.fixture
@@ -71,7 +59,7 @@ def games(db: Path) -> list[str]:
         connection.close()
 
 
-def backup(table: dict[str, Path], *args: str) -> subprocess.CompletedProcess[str]:
+def backup(table: dict[str, Path], *args: str) -> Ran:
     return spieltisch(
         "backup", "--state-dir", str(table["state"]), "--config", str(table["config"]), *args
     )

@@ -7,8 +7,6 @@ import base64
 import gzip
 import json
 import os
-import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
@@ -17,17 +15,7 @@ import pytest
 from controller.release.bundle import BundleError, check_bundle, this_arch, this_python
 from controller.release.keys import load_private, sign, trusted_keys
 from controller.release.layout import Layout, switch
-from tests.update_fixtures import keys, regular, special, tar_with, toy_bundle
-
-
-def spieltisch(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+from tests.update_fixtures import Ran, keys, regular, special, spieltisch, tar_with, toy_bundle
 
 
 @pytest.fixture
@@ -57,7 +45,7 @@ def snapshot(root: Path) -> dict[str, bytes | str]:
     return found
 
 
-def apply(table: dict[str, Path], bundle: Path) -> subprocess.CompletedProcess[str]:
+def apply(table: dict[str, Path], bundle: Path) -> Ran:
     return spieltisch(
         "update",
         "--prefix",

@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import io
 import json
 import sys
 import tarfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
+from controller.cli import main
 from controller.release.bundle import write_bundle
 from controller.release.keys import load_private, make_key_pair
 
@@ -140,3 +143,19 @@ def special(name: str, kind: bytes, target: str = "") -> tuple[tarfile.TarInfo, 
 
 def manifest_bytes(data: dict[str, object]) -> bytes:
     return json.dumps(data).encode()
+
+
+@dataclass
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def spieltisch(*args: str) -> Ran:
+    """``spieltisch ARGS`` in this process (the same ``main`` the console script runs),
+    with what it prints caught; the subprocesses it starts are real."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return Ran(code, out.getvalue(), err.getvalue())

@@ -45,6 +45,7 @@ from controller.persistence import SAVE_NAME, sync_directory
 from controller.release import keys as keyring
 from controller.release.bundle import Bundle, BundleError, check_bundle
 from controller.release.layout import Layout, LayoutError, prune, switch, switch_back
+from controller.release.notice import read_notice
 
 UPDATE_DIR = "update"
 STATE_FILE = "state.json"
@@ -65,6 +66,11 @@ TRIAL_LIMITS = (
 )
 CHECK_TIMEOUT_S = 600.0
 CHECK_TIMEOUT = 180.0
+
+
+FAILED_TO_START = "the table failed to start"
+NOT_READY = "the table was not ready in time"
+NO_SWITCH = "the switch did not happen"
 
 
 class UpdateError(ValueError):
@@ -121,13 +127,14 @@ def read_state(places: Places) -> dict[str, Any] | None:
     return read_json(places.update_dir / STATE_FILE)
 
 
-def read_notice(state_dir: Path) -> dict[str, Any] | None:
-    """The last update's outcome in words (``text``, ``ok``, ``time``), if any."""
-    return read_json(state_dir / UPDATE_DIR / NOTICE_FILE)
-
-
-def _notice(places: Places, text: str, ok: bool) -> None:
-    write_json(places.update_dir / NOTICE_FILE, {"text": text, "ok": ok, "time": time.time()})
+def _notice(places: Places, text: str, ok: bool, **fields: str | None) -> None:
+    """The outcome for the panel and the page: ``text`` in English for logs and the
+    command line, ``fields`` (kind, to, back, reason) for the table to say in its
+    language (controller.release.notice)."""
+    write_json(
+        places.update_dir / NOTICE_FILE,
+        {"text": text, "ok": ok, "time": time.time(), **fields},
+    )
 
 
 def game_in_progress(state_dir: Path) -> bool:
@@ -385,7 +392,7 @@ def confirm(places: Places) -> str:
     write_json(
         places.update_dir / STATE_FILE, {**state, "phase": "confirmed", "ended": time.time()}
     )
-    _notice(places, f"updated to {to}", True)
+    _notice(places, f"updated to {to}", True, kind="confirmed", to=to)
     _trial_limits(places, False)
     gone = f"; removed {', '.join(removed)}" if removed else ""
     return f"update to {to} confirmed{gone}"
@@ -399,6 +406,7 @@ def rollback(places: Places, reason: str, *, restart: bool = True) -> str:
     if state.get("phase") == "trial" and current == state.get("from"):
         # the power went between "trial" and the switch: the old release never left
         text = f"update to {state.get('to')} did not finish; still on {current}"
+        kind, failed, back = "unfinished", state.get("to"), current
     else:
         try:
             failed, back = switch_back(layout)
@@ -412,11 +420,12 @@ def rollback(places: Places, reason: str, *, restart: bool = True) -> str:
                 # the new release migrated the history: the old one cannot read it
                 restore_database(Path(copy), history)
         text = f"update to {failed} failed: {reason}; back on {back}"
+        kind = "rolled-back"
     write_json(
         places.update_dir / STATE_FILE,
         {**state, "phase": "rolled-back", "ended": time.time(), "reason": reason},
     )
-    _notice(places, text, False)
+    _notice(places, text, False, kind=kind, to=failed, back=back, reason=reason)
     _trial_limits(places, False)
     if restart:
         systemctl(places, "reset-failed", SERVICE)
@@ -461,14 +470,14 @@ def check(
     if state is None or state.get("phase") != "trial":
         return "no update is being tried"
     if places.layout.current_name() != state.get("to"):
-        return rollback(places, "the switch did not happen")
+        return rollback(places, NO_SWITCH)
     start = clock()
     up_since: float | None = None
     restarts: int | None = None
     while clock() - start < timeout:
         now = unit_state(places)
         if now.active == "failed":
-            return rollback(places, "the table failed to start")
+            return rollback(places, FAILED_TO_START)
         if now.active == "active" and (restarts is None or now.restarts == restarts):
             up_since = clock() if up_since is None else up_since
             if clock() - up_since >= settle:
@@ -477,7 +486,7 @@ def check(
             up_since = None
         restarts = now.restarts
         wait(poll)
-    return rollback(places, f"the table was not ready within {timeout:.0f} s")
+    return rollback(places, NOT_READY)
 
 
 def status(places: Places) -> dict[str, Any]:
