@@ -61,7 +61,14 @@ def games(db: Path) -> list[str]:
 
 def backup(table: dict[str, Path], *args: str) -> Ran:
     return spieltisch(
-        "backup", "--state-dir", str(table["state"]), "--config", str(table["config"]), *args
+        "backup",
+        "--state-dir",
+        str(table["state"]),
+        "--config",
+        str(table["config"]),
+        "--keys",
+        str(table["state"] / "keys"),
+        *args,
     )
 
 

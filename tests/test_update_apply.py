@@ -52,6 +52,8 @@ def update(table: dict[str, Path], *args: str) -> Ran:
         str(table["prefix"]),
         "--state-dir",
         str(table["state"]),
+        "--keys",
+        str(table["state"] / "keys"),
         "--config",
         str(table["tmp"] / "no-config.toml"),
         "--systemctl",

@@ -52,6 +52,8 @@ def apply(table: dict[str, Path], bundle: Path) -> Ran:
         str(table["prefix"]),
         "--state-dir",
         str(table["state"]),
+        "--keys",
+        str(table["state"] / "keys"),
         "--config",
         str(table["tmp"] / "no-config.toml"),
         "--systemctl",
@@ -231,15 +233,24 @@ def test_keygen_trust_and_status_from_the_command_line(tmp_path: Path) -> None:
     assert made.returncode == 0, made.stderr
     assert private.stat().st_mode & 0o077 == 0
     state = tmp_path / "state"
-    trusted = spieltisch("update", "--state-dir", str(state), "trust", str(public), "--name", "me")
+    trusted = spieltisch(
+        "update", "--keys", str(state / "keys"), "trust", str(public), "--name", "me"
+    )
     assert trusted.returncode == 0, trusted.stderr
     assert (state / "keys" / "me.pub").read_bytes() == public.read_bytes()
-    refused = spieltisch("update", "--state-dir", str(state), "trust", str(private))
+    refused = spieltisch("update", "--keys", str(state / "keys"), "trust", str(private))
     assert refused.returncode == 2 and "not a PEM public key" in refused.stderr
     again = spieltisch("update", "keygen", str(private), str(public))
     assert again.returncode == 2 and again.stderr.count("\n") == 1  # never overwritten
     status = spieltisch(
-        "update", "--prefix", str(tmp_path / "opt"), "--state-dir", str(state), "status"
+        "update",
+        "--prefix",
+        str(tmp_path / "opt"),
+        "--state-dir",
+        str(state),
+        "--keys",
+        str(state / "keys"),
+        "status",
     )
     assert status.returncode == 0
     assert "trusted keys: me.pub" in status.stdout

@@ -301,8 +301,14 @@ def restore(places: Places, backup: Path) -> tuple[Path, dict[str, Any]]:
                 _place(work / name, places.state_dir / name)
             else:
                 (places.state_dir / name).unlink(missing_ok=True)
-        for name in sorted(n for n in present if n.startswith(f"{KEYS}/")):
-            _place(work / name, places.keys_dir / Path(name).name)
+        keys = sorted(n for n in present if n.startswith(f"{KEYS}/"))
+        for name in keys:
+            try:
+                _place(work / name, places.keys_dir / Path(name).name)
+            except PermissionError:
+                # the page runs as the service user, who may not change root's keys
+                manifest["keys_kept"] = True
+                break
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return kept, manifest

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from controller.backup.archive import BackupError, Places, create, factory_reset, restore
+from controller.release.keys import KEYS_DIR
 
 STATE_DIR = Path("/var/lib/spieltisch")
 RESTART = "restart the table to use it: sudo systemctl restart spieltisch"
@@ -23,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     top = sub.add_parser("backup", help="back up, restore, or factory-reset the table")
     top.add_argument("--state-dir", type=Path, default=STATE_DIR, help="the state directory")
     top.add_argument("--config", type=Path, default=Path("/etc/spieltisch/config.toml"))
-    top.add_argument("--keys", type=Path, help="trusted keys (default: STATE_DIR/keys)")
+    top.add_argument("--keys", type=Path, help=f"trusted keys (default: {KEYS_DIR})")
     cmds = top.add_subparsers(dest="backup_command", required=True, metavar="COMMAND")
     make = cmds.add_parser("create", help="write the config, history, save and keys to FILE")
     make.add_argument("file", type=Path)
@@ -35,15 +36,18 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     out = out or sys.stdout
-    places = Places(args.state_dir, args.config, args.keys or args.state_dir / "keys")
+    places = Places(args.state_dir, args.config, args.keys or KEYS_DIR)
     try:
         if args.backup_command == "create":
             manifest = create(places, args.file)
             out.write(f"{args.file}: {', '.join(sorted(manifest['files'])) or 'nothing'}\n")
         elif args.backup_command == "restore":
             kept, manifest = restore(places, args.file)
+            keys = ""
+            if manifest.get("keys_kept"):
+                keys = " (the trusted keys were left as they are: changing them needs root)"
             out.write(
-                f"restored {args.file} (made {manifest.get('created')}); what it "
+                f"restored {args.file} (made {manifest.get('created')}){keys}; what it "
                 f"replaced is in {kept}; {RESTART}\n"
             )
         elif not args.yes:

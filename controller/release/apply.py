@@ -44,7 +44,14 @@ from typing import Any
 from controller.persistence import SAVE_NAME, sync_directory
 from controller.release import keys as keyring
 from controller.release.bundle import Bundle, BundleError, check_bundle
-from controller.release.layout import Layout, LayoutError, prune, switch, switch_back
+from controller.release.layout import (
+    Layout,
+    LayoutError,
+    check_release_name,
+    prune,
+    switch,
+    switch_back,
+)
 from controller.release.notice import read_notice
 
 UPDATE_DIR = "update"
@@ -101,7 +108,11 @@ class Places:
 
 
 def write_json(path: Path, data: object) -> None:
-    """``data`` as ``path``, atomically (a synced new file renamed over the old)."""
+    """``data`` as ``path``, atomically (a synced new file renamed over the old). A
+    directory that is a symlink is refused: the state directory is the service user's,
+    and root must not be led to write elsewhere."""
+    if path.parent.is_symlink():
+        raise UpdateError(f"{path.parent} is a symlink: refused")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -144,6 +155,12 @@ def game_in_progress(state_dir: Path) -> bool:
 
 
 # -- the history copy -------------------------------------------------------------------
+
+
+def history_copy(places: Places, release: str) -> Path:
+    """Where the history is copied before ``release`` runs: computed from the checked
+    release name, never read from a file the service user could have written."""
+    return places.update_dir / f"history-before-{check_release_name(release)}.sqlite3"
 
 
 def copy_database(source: Path, target: Path) -> None:
@@ -357,7 +374,7 @@ def apply(
     history = places.state_dir / HISTORY_DB
     copy: Path | None = None
     if history.is_file():
-        copy = places.update_dir / f"history-before-{bundle.release}.sqlite3"
+        copy = history_copy(places, bundle.release)
         copy_database(history, copy)
     write_json(
         places.update_dir / STATE_FILE,
@@ -385,7 +402,7 @@ def confirm(places: Places) -> str:
     state = read_state(places) or {}
     to = state.get("to")
     removed = prune(places.layout)
-    copy = state.get("history_copy")
+    copy = str(history_copy(places, str(to))) if to else None
     for old in places.update_dir.glob("history-before-*.sqlite3"):
         if str(old) != copy:
             old.unlink(missing_ok=True)
@@ -412,13 +429,13 @@ def rollback(places: Places, reason: str, *, restart: bool = True) -> str:
             failed, back = switch_back(layout)
         except LayoutError as exc:
             raise UpdateError(str(exc)) from None
-        copy = state.get("history_copy")
+        copy = history_copy(places, failed)
         history = places.state_dir / HISTORY_DB
-        if copy and Path(copy).is_file() and history.is_file():
+        if copy.is_file() and not copy.is_symlink() and history.is_file():
             old = state.get("history_version")
             if isinstance(old, int) and schema_version(history) > old:
                 # the new release migrated the history: the old one cannot read it
-                restore_database(Path(copy), history)
+                restore_database(copy, history)
         text = f"update to {failed} failed: {reason}; back on {back}"
         kind = "rolled-back"
     write_json(

@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     top = sub.add_parser("update", help="update bundles: build, trust, apply, status")
     top.add_argument("--prefix", type=Path, default=PREFIX, help="where releases live")
     top.add_argument("--state-dir", type=Path, default=STATE_DIR, help="the state directory")
-    top.add_argument("--keys", type=Path, help="trusted keys (default: STATE_DIR/keys)")
+    top.add_argument("--keys", type=Path, help=f"trusted keys (default: {keyring.KEYS_DIR})")
     top.add_argument("--config", type=Path, default=Path("/etc/spieltisch/config.toml"))
     top.add_argument("--systemctl", default="systemctl", help=argparse.SUPPRESS)
     cmds = top.add_subparsers(dest="update_command", required=True, metavar="COMMAND")
@@ -79,7 +79,7 @@ def places_of(args: argparse.Namespace) -> updating.Places:
     return updating.Places(
         layout=Layout(args.prefix),
         state_dir=args.state_dir,
-        keys_dir=args.keys or args.state_dir / "keys",
+        keys_dir=args.keys or keyring.KEYS_DIR,
         config=args.config,
         systemctl=tuple(args.systemctl.split()),
     )

@@ -2,7 +2,7 @@
 
 All cryptography is the ``cryptography`` package's (OpenSSL underneath); nothing here
 computes anything itself. The table trusts the public keys in its keys directory
-(``/var/lib/spieltisch/keys/*.pub``, each a PEM ``PUBLIC KEY``): the installer and the
+(``/etc/spieltisch-keys/*.pub``, each a PEM ``PUBLIC KEY``): the installer and the
 image write the project's key there, and a builder who signs their own bundles adds
 theirs with ``spieltisch update trust FILE``. A signature is good when any one trusted
 key verifies it.
@@ -18,7 +18,10 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-KEYS_DIR = Path("/var/lib/spieltisch/keys")
+KEYS_DIR = Path("/etc/spieltisch-keys")
+"""Root's, outside the directories the service may write (its state directory and the
+config directory are the service user's): a table process that went wrong must not be
+able to make the root-run update trust a key of its own."""
 MAX_KEY_BYTES = 4096
 _KEY_NAME = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
