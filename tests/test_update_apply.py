@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from controller.history.store import HistoryStore
-from controller.release.layout import Layout, migrate, switch
+from controller.release.layout import ReleaseLayout, migrate, switch
 from controller.release.notice import read_notice
 from tests.update_fixtures import Ran, fake_systemctl, keys, spieltisch, systemctl_calls, toy_bundle
 
@@ -28,7 +28,7 @@ from tests.update_fixtures import Ran, fake_systemctl, keys, spieltisch, systemc
 def table(tmp_path: Path) -> dict[str, Path]:
     prefix = tmp_path / "opt"
     (prefix / "releases" / "0.1.0" / "venv").mkdir(parents=True)
-    switch(Layout(prefix), "0.1.0")
+    switch(ReleaseLayout(prefix), "0.1.0")
     state = tmp_path / "state"
     private, public = keys(tmp_path / "builder")
     (state / "keys").mkdir(parents=True)
@@ -71,7 +71,7 @@ def unit_state(table: dict[str, Path], text: str) -> None:
 def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
     table: dict[str, Path],
 ) -> None:
-    layout = Layout(table["prefix"])
+    layout = ReleaseLayout(table["prefix"])
     bundle = toy_bundle(table["tmp"] / "b2.tar", table["private"], "0.2.0")
     result = update(table, "apply", str(bundle))
     assert result.returncode == 0, result.stderr
@@ -109,10 +109,10 @@ def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
     assert layout.names() == ["0.1.0", "0.2.0"]
 
 
-def trial(table: dict[str, Path], migrate_history: bool) -> Layout:
+def trial(table: dict[str, Path], migrate_history: bool) -> ReleaseLayout:
     """The state right after applying 0.2.0 over 0.1.0 (made here without a venv), with
     the history copied before, and the new release having migrated it (or not)."""
-    layout = Layout(table["prefix"])
+    layout = ReleaseLayout(table["prefix"])
     (layout.releases / "0.2.0" / "venv").mkdir(parents=True)
     history = table["state"] / "history.sqlite3"
     copy = table["state"] / "update" / "history-before-0.2.0.sqlite3"
@@ -181,7 +181,7 @@ def test_on_failure_rolls_back_only_during_a_trial(table: dict[str, Path]) -> No
     fake_systemctl(table["systemd"])
     calm = update(table, "rollback", "--if-trial")
     assert calm.returncode == 0 and "nothing to roll back" in calm.stdout
-    assert Layout(table["prefix"]).current_name() == "0.1.0"
+    assert ReleaseLayout(table["prefix"]).current_name() == "0.1.0"
     layout = trial(table, migrate_history=False)
     result = update(table, "rollback", "--if-trial", "--reason", "the table failed to start")
     assert "back on 0.1.0" in result.stdout
@@ -204,7 +204,7 @@ def test_no_update_during_a_game(table: dict[str, Path]) -> None:
     result = update(table, "apply", str(bundle))
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "a game is in progress" in result.stderr
-    assert Layout(table["prefix"]).names() == ["0.1.0"]
+    assert ReleaseLayout(table["prefix"]).names() == ["0.1.0"]
 
 
 def test_the_confirmed_update_prunes_all_but_the_way_back(table: dict[str, Path]) -> None:
@@ -229,7 +229,7 @@ def test_an_older_install_is_migrated_in_place(tmp_path: Path) -> None:
     script = prefix / "venv" / "bin" / "hello"
     script.write_text(f"#!{prefix / 'venv' / 'bin' / 'python'}\nprint('hello')\n")
     script.chmod(0o755)
-    layout = Layout(prefix)
+    layout = ReleaseLayout(prefix)
     assert migrate(layout, "0.1.0-old") is True
     assert os.readlink(prefix / "current") == "releases/0.1.0-old"
     assert os.readlink(prefix / "venv") == "current/venv"
@@ -247,7 +247,7 @@ def test_a_migration_cut_halfway_is_finished_by_the_next_run(tmp_path: Path) -> 
     prefix = tmp_path / "opt"
     (prefix / "src").mkdir(parents=True)
     (prefix / "releases" / "r1" / "venv").mkdir(parents=True)  # venv moved, src not yet
-    layout = Layout(prefix)
+    layout = ReleaseLayout(prefix)
     assert migrate(layout, "r1") is True
     assert layout.current_name() == "r1"
     assert (layout.release("r1") / "src").is_dir() and (prefix / "src").is_symlink()

@@ -14,7 +14,7 @@ import pytest
 
 from controller.release.bundle import BundleError, check_bundle, this_arch, this_python
 from controller.release.keys import load_private, sign, trusted_keys
-from controller.release.layout import Layout, switch
+from controller.release.layout import ReleaseLayout, switch
 from tests.update_fixtures import Ran, keys, regular, special, spieltisch, tar_with, toy_bundle
 
 
@@ -24,7 +24,7 @@ def table(tmp_path: Path) -> dict[str, Path]:
     trusted project key."""
     prefix = tmp_path / "opt"
     (prefix / "releases" / "0.1.0" / "venv").mkdir(parents=True)
-    switch(Layout(prefix), "0.1.0")
+    switch(ReleaseLayout(prefix), "0.1.0")
     state = tmp_path / "state"
     private, public = keys(tmp_path / "builder")
     (state / "keys").mkdir(parents=True)

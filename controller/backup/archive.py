@@ -68,7 +68,7 @@ class BackupError(ValueError):
 
 
 @dataclass(frozen=True)
-class Places:
+class BackupPlaces:
     state_dir: Path
     config: Path
     keys_dir: Path
@@ -94,7 +94,7 @@ def _program_version() -> str:
         return "unknown"
 
 
-def create(places: Places, out: Path) -> dict[str, Any]:
+def create(places: BackupPlaces, out: Path) -> dict[str, Any]:
     """Write the backup ``out`` (a new file renamed into place); returns its manifest."""
     with tempfile.TemporaryDirectory() as work:
         stage = Path(work)
@@ -245,7 +245,7 @@ def _stamp() -> str:
     return time.strftime("%Y%m%d-%H%M%S", time.gmtime())
 
 
-def safety_copy(places: Places, why: str) -> Path:
+def safety_copy(places: BackupPlaces, why: str) -> Path:
     """A backup of the table as it is now, in the state directory's ``backups/``."""
     target = places.state_dir / BACKUPS_DIR / f"{why}-{_stamp()}.tar.gz"
     n = 1
@@ -256,7 +256,7 @@ def safety_copy(places: Places, why: str) -> Path:
     return target
 
 
-def _refuse_during_game(places: Places) -> None:
+def _refuse_during_game(places: BackupPlaces) -> None:
     if game_in_progress(places.state_dir):
         raise BackupError(
             f"a game is in progress (saved in {places.state_dir / SAVE_NAME}): "
@@ -280,7 +280,7 @@ def _place(source: Path, target: Path) -> None:
     sync_directory(target.parent)
 
 
-def restore(places: Places, backup: Path) -> tuple[Path, dict[str, Any]]:
+def restore(places: BackupPlaces, backup: Path) -> tuple[Path, dict[str, Any]]:
     """Check ``backup`` whole, back up what it replaces, then put it in place; returns
     the safety backup's path and the restored manifest."""
     _refuse_during_game(places)
@@ -333,7 +333,7 @@ def new_config(old: Path) -> str:
     )
 
 
-def factory_reset(places: Places) -> Path:
+def factory_reset(places: BackupPlaces) -> Path:
     """Back up, then return the config, history, saved game and setups to new; returns
     the backup's path. The trusted keys stay: they are the way to future updates."""
     _refuse_during_game(places)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from controller.backup.archive import BackupError, Places, create, factory_reset, restore
+from controller.backup.archive import BackupError, BackupPlaces, create, factory_reset, restore
 from controller.release.keys import KEYS_DIR
 
 STATE_DIR = Path("/var/lib/spieltisch")
@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     out = out or sys.stdout
-    places = Places(args.state_dir, args.config, args.keys or KEYS_DIR)
+    places = BackupPlaces(args.state_dir, args.config, args.keys or KEYS_DIR)
     try:
         if args.backup_command == "create":
             manifest = create(places, args.file)

@@ -45,8 +45,8 @@ from controller.persistence import SAVE_NAME, sync_directory
 from controller.release import keys as keyring
 from controller.release.bundle import Bundle, BundleError, check_bundle
 from controller.release.layout import (
-    Layout,
     LayoutError,
+    ReleaseLayout,
     check_release_name,
     prune,
     switch,
@@ -85,10 +85,10 @@ class UpdateError(ValueError):
 
 
 @dataclass
-class Places:
+class UpdatePlaces:
     """Where an installed table keeps things (all overridable, for tests and staging)."""
 
-    layout: Layout = field(default_factory=Layout)
+    layout: ReleaseLayout = field(default_factory=ReleaseLayout)
     state_dir: Path = Path("/var/lib/spieltisch")
     keys_dir: Path = keyring.KEYS_DIR
     config: Path = Path("/etc/spieltisch/config.toml")
@@ -134,11 +134,11 @@ def read_json(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def read_state(places: Places) -> dict[str, Any] | None:
+def read_state(places: UpdatePlaces) -> dict[str, Any] | None:
     return read_json(places.update_dir / STATE_FILE)
 
 
-def _notice(places: Places, text: str, ok: bool, **fields: str | None) -> None:
+def _notice(places: UpdatePlaces, text: str, ok: bool, **fields: str | None) -> None:
     """The outcome for the panel and the page: ``text`` in English for logs and the
     command line, ``fields`` (kind, to, back, reason) for the table to say in its
     language (controller.release.notice)."""
@@ -157,7 +157,7 @@ def game_in_progress(state_dir: Path) -> bool:
 # -- the history copy -------------------------------------------------------------------
 
 
-def history_copy(places: Places, release: str) -> Path:
+def history_copy(places: UpdatePlaces, release: str) -> Path:
     """Where the history is copied before ``release`` runs: computed from the checked
     release name, never read from a file the service user could have written."""
     return places.update_dir / f"history-before-{check_release_name(release)}.sqlite3"
@@ -238,6 +238,9 @@ def _run(command: Sequence[str], what: str, timeout: float = 900.0) -> None:
 
 def check_commands(program: Path, config: Path) -> list[tuple[list[str], str]]:
     """What the new release must pass before it may run the table, none needing hardware."""
+    from rules.registry import game_names
+
+    game = game_names()[0]  # any game: the check is that one plays to its end
     checks = [
         (
             [
@@ -256,7 +259,7 @@ def check_commands(program: Path, config: Path) -> list[tuple[list[str], str]]:
                 "--display",
                 "text",
                 "--game",
-                "maedn",
+                game,
                 "--seats",
                 "bot,bot",
                 "--seed",
@@ -277,7 +280,7 @@ def check_commands(program: Path, config: Path) -> list[tuple[list[str], str]]:
     return checks
 
 
-def install_release(bundle: Bundle, places: Places, name: str, python: str) -> Path:
+def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str) -> Path:
     """Make ``releases/<name>`` from the checked bundle and check it; on any failure the
     directory is removed again. Returns the release directory."""
     release = places.layout.release(name)
@@ -323,12 +326,12 @@ def install_release(bundle: Bundle, places: Places, name: str, python: str) -> P
     return release
 
 
-def systemctl(places: Places, *args: str) -> bool:
+def systemctl(places: UpdatePlaces, *args: str) -> bool:
     done = subprocess.run([*places.systemctl, *args], capture_output=True, check=False)
     return done.returncode == 0
 
 
-def _trial_limits(places: Places, on: bool) -> None:
+def _trial_limits(places: UpdatePlaces, on: bool) -> None:
     try:
         if on:
             places.trial_dropin.parent.mkdir(parents=True, exist_ok=True)
@@ -341,7 +344,7 @@ def _trial_limits(places: Places, on: bool) -> None:
 
 
 def apply(
-    bundle_path: Path, places: Places, *, python: str | None = None, restart: bool = True
+    bundle_path: Path, places: UpdatePlaces, *, python: str | None = None, restart: bool = True
 ) -> str:
     """Apply ``bundle_path`` (see the module's docstring); returns the line to print."""
     if game_in_progress(places.state_dir):
@@ -396,7 +399,7 @@ def apply(
     return f"switched to {bundle.release} (was {running}); it is being tried"
 
 
-def confirm(places: Places) -> str:
+def confirm(places: UpdatePlaces) -> str:
     """The new release reached READY and stayed up: end the trial, keep ``previous``,
     remove the releases before it and the older history copies."""
     state = read_state(places) or {}
@@ -415,7 +418,7 @@ def confirm(places: Places) -> str:
     return f"update to {to} confirmed{gone}"
 
 
-def rollback(places: Places, reason: str, *, restart: bool = True) -> str:
+def rollback(places: UpdatePlaces, reason: str, *, restart: bool = True) -> str:
     """Back to ``previous`` (see the module's docstring); returns the notice's words."""
     layout = places.layout
     state = read_state(places) or {}
@@ -456,7 +459,7 @@ class UnitState:
     restarts: int
 
 
-def unit_state(places: Places) -> UnitState:
+def unit_state(places: UpdatePlaces) -> UnitState:
     done = subprocess.run(
         [*places.systemctl, "show", "-p", "ActiveState", "-p", "NRestarts", SERVICE],
         capture_output=True,
@@ -472,7 +475,7 @@ def unit_state(places: Places) -> UnitState:
 
 
 def check(
-    places: Places,
+    places: UpdatePlaces,
     *,
     settle: float = 60.0,
     timeout: float = CHECK_TIMEOUT_S,
@@ -506,7 +509,7 @@ def check(
     return rollback(places, NOT_READY)
 
 
-def status(places: Places) -> dict[str, Any]:
+def status(places: UpdatePlaces) -> dict[str, Any]:
     """What ``update status`` and the page show."""
     layout = places.layout
     current = layout.current_name()

@@ -27,7 +27,7 @@ from typing import IO, Any
 from controller.release import apply as updating
 from controller.release import keys as keyring
 from controller.release.bundle import BundleError, build_bundle
-from controller.release.layout import PREFIX, Layout, LayoutError, migrate
+from controller.release.layout import PREFIX, LayoutError, ReleaseLayout, migrate
 
 STATE_DIR = Path("/var/lib/spieltisch")
 
@@ -75,9 +75,9 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     mig.add_argument("--name", required=True)
 
 
-def places_of(args: argparse.Namespace) -> updating.Places:
-    return updating.Places(
-        layout=Layout(args.prefix),
+def places_of(args: argparse.Namespace) -> updating.UpdatePlaces:
+    return updating.UpdatePlaces(
+        layout=ReleaseLayout(args.prefix),
         state_dir=args.state_dir,
         keys_dir=args.keys or keyring.KEYS_DIR,
         config=args.config,
@@ -141,7 +141,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     return 0
 
 
-def _apply(args: argparse.Namespace, places: updating.Places) -> str:
+def _apply(args: argparse.Namespace, places: updating.UpdatePlaces) -> str:
     if not args.inbox:
         return updating.apply(args.bundle, places, python=args.python, restart=not args.no_restart)
     # The page (the unprivileged service) left the upload here: move it out of the
@@ -165,7 +165,7 @@ def _apply(args: argparse.Namespace, places: updating.Places) -> str:
             raise
 
 
-def _status(places: updating.Places, as_json: bool, out: IO[str]) -> int:
+def _status(places: updating.UpdatePlaces, as_json: bool, out: IO[str]) -> int:
     info = updating.status(places)
     if as_json:
         out.write(json.dumps(info, indent=1, sort_keys=True) + "\n")

@@ -44,7 +44,7 @@ def check_release_name(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class Layout:
+class ReleaseLayout:
     prefix: Path = PREFIX
 
     @property
@@ -101,7 +101,7 @@ def point(link: Path, target: str) -> None:
     sync_directory(link.parent)
 
 
-def switch(layout: Layout, name: str) -> str | None:
+def switch(layout: ReleaseLayout, name: str) -> str | None:
     """Make release ``name`` current and the one running so far ``previous``; returns the
     previous name. ``previous`` moves first, so a cut between the two renames leaves
     both links naming whole releases."""
@@ -115,7 +115,7 @@ def switch(layout: Layout, name: str) -> str | None:
     return old
 
 
-def switch_back(layout: Layout) -> tuple[str, str]:
+def switch_back(layout: ReleaseLayout) -> tuple[str, str]:
     """Make ``previous`` current again; returns (the failed release, the one now
     running). The failed one becomes ``previous`` so that its files can be looked at."""
     failed = layout.current_name()
@@ -127,7 +127,7 @@ def switch_back(layout: Layout) -> tuple[str, str]:
     return failed, back
 
 
-def prune(layout: Layout) -> list[str]:
+def prune(layout: ReleaseLayout) -> list[str]:
     """Remove every release but ``current`` and ``previous`` (after an update succeeded:
     the one before the way back is no longer needed); returns the removed names."""
     keep = {layout.current_name(), layout.previous_name()}
@@ -139,7 +139,7 @@ def prune(layout: Layout) -> list[str]:
     return removed
 
 
-def _ensure_paths(layout: Layout) -> None:
+def _ensure_paths(layout: ReleaseLayout) -> None:
     """``venv`` and ``src`` in the prefix as symlinks through ``current`` (if they are
     missing or already links; a real directory is :func:`migrate`'s job)."""
     for item in ("venv", "src"):
@@ -149,7 +149,7 @@ def _ensure_paths(layout: Layout) -> None:
             point(path, f"current/{item}")
 
 
-def migrate(layout: Layout, name: str) -> bool:
+def migrate(layout: ReleaseLayout, name: str) -> bool:
     """Turn an install with a real ``venv`` (and ``src``) directory in the prefix into
     release ``name``; returns False when there was nothing to migrate. Each step is one
     rename, and running it again after a power cut finishes what was begun."""

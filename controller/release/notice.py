@@ -20,6 +20,9 @@ from controller.i18n import N_, _
 
 SEEN = "update-notice.seen"
 NOTICE = Path("update") / "notice.json"
+BACKUP_NOTICE = Path("backup-notice.json")
+"""A restore or factory reset asked for on the page and done at start
+(controller.backup.staged): said the same way."""
 
 REASONS = {
     "the table failed to start": N_("the table failed to start"),
@@ -28,11 +31,11 @@ REASONS = {
 }
 
 
-def read_notice(state_dir: Path) -> dict[str, Any] | None:
+def read_notice(state_dir: Path, name: Path = NOTICE) -> dict[str, Any] | None:
     """The last update's outcome (``text``, ``ok``, ``time``, ``kind``...), if any. Only
     ``json`` here: the table reads it at every start, before anything else is needed."""
     try:
-        with (state_dir / NOTICE).open(encoding="utf-8") as fh:
+        with (state_dir / name).open(encoding="utf-8") as fh:
             data = json.load(fh)
     except (OSError, ValueError, RecursionError):
         return None
@@ -58,21 +61,40 @@ def words(notice: dict[str, Any]) -> str:
         )
     if kind == "refused":
         return _("update refused: {reason}").format(reason=reason)
+    if kind == "restored":
+        return _("backup restored")
+    if kind == "reset":
+        return _("factory reset done")
+    if kind in ("restore-refused", "reset-refused"):
+        return _("not done: {reason}").format(reason=str(notice.get("text", "")))
     return str(notice.get("text", ""))
 
 
 def unseen(state_dir: Path) -> str | None:
-    """The notice's words if the table has not shown them yet; marks them shown."""
-    notice = read_notice(state_dir)
+    """The notices' words the table has not shown yet (the update's, then a restore's or
+    reset's); marks them shown."""
+    said = [
+        text
+        for text in (
+            _unseen(state_dir, NOTICE, SEEN),
+            _unseen(state_dir, BACKUP_NOTICE, "backup-notice.seen"),
+        )
+        if text
+    ]
+    return "; ".join(said) if said else None
+
+
+def _unseen(state_dir: Path, name: Path, seen_name: str) -> str | None:
+    notice = read_notice(state_dir, name)
     if notice is None:
         return None
     stamp = repr(notice.get("time"))
-    seen = state_dir / SEEN
+    seen = state_dir / seen_name
     with contextlib.suppress(OSError, UnicodeDecodeError):
         if seen.read_text(encoding="utf-8").strip() == stamp:
             return None
     with contextlib.suppress(OSError):
-        partial = seen.with_name(f".{SEEN}.new")
+        partial = seen.with_name(f".{seen_name}.new")
         partial.write_text(stamp + "\n", encoding="utf-8")
         os.replace(partial, seen)
     return words(notice) or None

@@ -31,6 +31,7 @@ from controller.i18n import N_, _
 from controller.web import page_words, qr
 from controller.web.connections import HEADER_TIMEOUT_S, Counted, Counter, Refuse
 from controller.web.history_routes import HistoryRoutes
+from controller.web.maintenance_routes import MaintenanceRoutes
 from controller.web.pairing import CODE_S, Pairing, PairingError
 from controller.web.publish import FramePublisher
 from controller.web.replies import json_body, json_error
@@ -48,11 +49,13 @@ STATIC = {
     "/": ("index.html", "text/html"),
     "/setup": ("setup.html", "text/html"),
     "/history": ("history.html", "text/html"),
+    "/care": ("care.html", "text/html"),
     "/static/style.css": ("style.css", "text/css"),
     "/static/app.js": ("app.js", "text/javascript"),
     "/static/common.js": ("common.js", "text/javascript"),
     "/static/setup.js": ("setup.js", "text/javascript"),
     "/static/history.js": ("history.js", "text/javascript"),
+    "/static/care.js": ("care.js", "text/javascript"),
 }
 """The only files served: fixed names, never a path taken from a request. The HTML
 files have their words filled in (:mod:`controller.web.page_words`)."""
@@ -102,6 +105,7 @@ class WebApp:
         self.setup = SetupRoutes(self, config_path)
         panel = (publisher.width, publisher.height, publisher.mode)
         self.history = HistoryRoutes(state_dir, panel)
+        self.maintenance = MaintenanceRoutes(self, config_path, state_dir)
 
     def build(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self.guard])
@@ -115,6 +119,7 @@ class WebApp:
         app.router.add_get(r"/P/{code:\d{6}}", self.scanned)
         self.setup.add(app.router)
         self.history.add(app.router)
+        self.maintenance.add(app.router)
         return app
 
     # -- safety ---------------------------------------------------------------------------
