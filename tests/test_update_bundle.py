@@ -7,6 +7,7 @@ import base64
 import gzip
 import json
 import os
+import subprocess
 import tarfile
 from pathlib import Path
 
@@ -15,7 +16,16 @@ import pytest
 from controller.release.bundle import BundleError, check_bundle, this_arch, this_python
 from controller.release.keys import load_private, sign, trusted_keys
 from controller.release.layout import ReleaseLayout, switch
-from tests.update_fixtures import Ran, keys, regular, special, spieltisch, tar_with, toy_bundle
+from tests.update_fixtures import (
+    Ran,
+    keys,
+    regular,
+    special,
+    spieltisch,
+    tar_with,
+    toy_bundle,
+    toy_wheel,
+)
 
 
 @pytest.fixture
@@ -254,3 +264,49 @@ def test_keygen_trust_and_status_from_the_command_line(tmp_path: Path) -> None:
     )
     assert status.returncode == 0
     assert "trusted keys: me.pub" in status.stdout
+
+
+def test_update_bundle_signs_the_wheels_of_a_checkout(tmp_path: Path) -> None:
+    """``spieltisch update bundle --wheels DIR``: the release is named after the
+    checkout's version and revision; the bundle passes the table's check."""
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "pyproject.toml").write_text('[project]\nname = "spieltisch"\nversion = "0.4.0"\n')
+    subprocess.run(["git", "init", "-q", str(checkout)], check=True)
+    wheels = tmp_path / "wheels"
+    toy_wheel(wheels, "0.4.0")
+    private, public = keys(tmp_path / "builder")
+    out = tmp_path / "b.tar"
+    made = spieltisch(
+        "update",
+        "bundle",
+        str(out),
+        "--key",
+        str(private),
+        "--checkout",
+        str(checkout),
+        "--wheels",
+        str(wheels),
+    )
+    assert made.returncode == 0, made.stderr
+    assert "release 0.4.0" in made.stdout and "1 wheels" in made.stdout
+    (tmp_path / "trusted").mkdir()
+    (tmp_path / "trusted" / "p.pub").write_bytes(public.read_bytes())
+    into = tmp_path / "u"
+    into.mkdir()
+    checked = check_bundle(out, into, trusted_keys(tmp_path / "trusted"))
+    assert checked.release.startswith("0.4.0")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    refused = spieltisch(
+        "update",
+        "bundle",
+        str(tmp_path / "c.tar"),
+        "--key",
+        str(private),
+        "--checkout",
+        str(checkout),
+        "--wheels",
+        str(empty),
+    )
+    assert refused.returncode == 2 and "holds no spieltisch wheel" in refused.stderr
