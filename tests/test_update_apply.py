@@ -210,10 +210,11 @@ def test_no_update_during_a_game(table: dict[str, Path]) -> None:
 def test_the_confirmed_update_prunes_all_but_the_way_back(table: dict[str, Path]) -> None:
     layout = trial(table, migrate_history=False)
     (layout.releases / "0.0.9").mkdir()
+    (layout.releases / ".bundle-cut-by-a-power-cut").mkdir()  # an apply's leftover
     fake_systemctl(table["systemd"])
     result = update(table, "confirm")
-    assert "removed 0.0.9" in result.stdout
-    assert layout.names() == ["0.1.0", "0.2.0"]
+    assert "removed .bundle-cut-by-a-power-cut, 0.0.9" in result.stdout
+    assert layout.entries() == ["0.1.0", "0.2.0"]
 
 
 def test_an_older_install_is_migrated_in_place(tmp_path: Path) -> None:

@@ -80,6 +80,11 @@ class ReleaseLayout:
         return self._target(self.previous)
 
     def names(self) -> list[str]:
+        """The releases installed (not the work directories of an update in progress)."""
+        return [name for name in self.entries() if NAME.match(name)]
+
+    def entries(self) -> list[str]:
+        """Every directory in ``releases/``, a power cut's leftovers included."""
         try:
             return sorted(p.name for p in self.releases.iterdir() if p.is_dir())
         except FileNotFoundError:
@@ -132,7 +137,7 @@ def prune(layout: ReleaseLayout) -> list[str]:
     the one before the way back is no longer needed); returns the removed names."""
     keep = {layout.current_name(), layout.previous_name()}
     removed = []
-    for name in layout.names():
+    for name in layout.entries():
         if name not in keep:
             shutil.rmtree(layout.releases / name)
             removed.append(name)
