@@ -69,11 +69,28 @@ def unit_state(table: dict[str, Path], text: str) -> None:
 
 
 def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
-    table: dict[str, Path],
+    table: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     layout = ReleaseLayout(table["prefix"])
     bundle = toy_bundle(table["tmp"] / "b2.tar", table["private"], "0.2.0")
-    result = update(table, "apply", str(bundle))
+    # relative paths, as typed in a shell: the new release's checks still find it
+    monkeypatch.chdir(table["tmp"])
+    fake_systemctl(table["systemd"])
+    result = spieltisch(
+        "update",
+        "--prefix",
+        "opt",
+        "--state-dir",
+        "state",
+        "--keys",
+        "state/keys",
+        "--config",
+        "no-config.toml",
+        "--systemctl",
+        f"{sys.executable} {table['systemd'] / 'systemctl.py'}",
+        "apply",
+        "b2.tar",
+    )
     assert result.returncode == 0, result.stderr
     assert "switched to 0.2.0 (was 0.1.0)" in result.stdout
     assert layout.current_name() == "0.2.0" and layout.previous_name() == "0.1.0"

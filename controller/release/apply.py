@@ -283,7 +283,7 @@ def check_commands(program: Path, config: Path) -> list[tuple[list[str], str]]:
 def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str) -> Path:
     """Make ``releases/<name>`` from the checked bundle and check it; on any failure the
     directory is removed again. Returns the release directory."""
-    release = places.layout.release(name)
+    release = places.layout.release(name).absolute()  # its checks run from /
     if release.exists():
         shutil.rmtree(release)
     release.mkdir(parents=True)
@@ -358,7 +358,7 @@ def apply(
     layout = places.layout
     layout.releases.mkdir(parents=True, exist_ok=True)
     trusted = keyring.trusted_keys(places.keys_dir)
-    work = Path(tempfile.mkdtemp(prefix=".bundle-", dir=layout.releases))
+    work = Path(tempfile.mkdtemp(prefix=".bundle-", dir=layout.releases)).absolute()
     try:
         try:
             bundle = check_bundle(bundle_path, work, trusted)

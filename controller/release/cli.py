@@ -76,11 +76,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def places_of(args: argparse.Namespace) -> updating.UpdatePlaces:
+    """The places as absolute paths: the new release's checks run from ``/``."""
     return updating.UpdatePlaces(
-        layout=ReleaseLayout(args.prefix),
-        state_dir=args.state_dir,
-        keys_dir=args.keys or keyring.KEYS_DIR,
-        config=args.config,
+        layout=ReleaseLayout(args.prefix.absolute()),
+        state_dir=args.state_dir.absolute(),
+        keys_dir=(args.keys or keyring.KEYS_DIR).absolute(),
+        config=args.config.absolute(),
         systemctl=tuple(args.systemctl.split()),
     )
 
