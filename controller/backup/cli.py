@@ -23,13 +23,18 @@ RESTART = "restart the table to use it: sudo systemctl restart spieltisch"
 def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     top = sub.add_parser("backup", help="back up, restore, or factory-reset the table")
     top.add_argument("--state-dir", type=Path, default=STATE_DIR, help="the state directory")
-    top.add_argument("--config", type=Path, default=Path("/etc/spieltisch/config.toml"))
+    top.add_argument(
+        "--config",
+        type=Path,
+        default=Path("/etc/spieltisch/config.toml"),
+        help="the table's config file",
+    )
     top.add_argument("--keys", type=Path, help=f"trusted keys (default: {KEYS_DIR})")
     cmds = top.add_subparsers(dest="backup_command", required=True, metavar="COMMAND")
     make = cmds.add_parser("create", help="write the config, history, save and keys to FILE")
-    make.add_argument("file", type=Path)
+    make.add_argument("file", type=Path, help="the backup file to write (.tar.gz)")
     back = cmds.add_parser("restore", help="check FILE whole, then put it in place")
-    back.add_argument("file", type=Path)
+    back.add_argument("file", type=Path, help="the backup file to restore")
     reset = cmds.add_parser("reset", help="factory reset: config and history back to new")
     reset.add_argument("--yes", action="store_true", help="do it (without: only say what)")
 

@@ -37,34 +37,50 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     top.add_argument("--prefix", type=Path, default=PREFIX, help="where releases live")
     top.add_argument("--state-dir", type=Path, default=STATE_DIR, help="the state directory")
     top.add_argument("--keys", type=Path, help=f"trusted keys (default: {keyring.KEYS_DIR})")
-    top.add_argument("--config", type=Path, default=Path("/etc/spieltisch/config.toml"))
-    top.add_argument("--systemctl", default="systemctl", help=argparse.SUPPRESS)
+    top.add_argument(
+        "--config",
+        type=Path,
+        default=Path("/etc/spieltisch/config.toml"),
+        help="the config a new release must accept",
+    )
+    top.add_argument(
+        "--systemctl", default="systemctl", help="the systemctl command (for tests and staging)"
+    )
     cmds = top.add_subparsers(dest="update_command", required=True, metavar="COMMAND")
     keygen = cmds.add_parser("keygen", help="make an Ed25519 key pair for signing bundles")
-    keygen.add_argument("private", type=Path)
-    keygen.add_argument("public", type=Path)
+    keygen.add_argument("private", type=Path, help="the private key file to write (kept secret)")
+    keygen.add_argument("public", type=Path, help="the public key file to write")
     bundle = cmds.add_parser("bundle", help="build a signed bundle from a checkout")
     bundle.add_argument("out", type=Path, help="the bundle file to write")
     bundle.add_argument("--key", type=Path, required=True, help="the private key (PEM)")
-    bundle.add_argument("--checkout", type=Path, default=Path("."))
+    bundle.add_argument(
+        "--checkout", type=Path, default=Path("."), help="the checkout to build (default: here)"
+    )
     bundle.add_argument("--wheels", type=Path, help="use the wheels in this directory")
     bundle.add_argument("--pure", action="store_true", help="do not compile the rules")
     trust = cmds.add_parser("trust", help="trust bundles signed with this public key")
-    trust.add_argument("public", type=Path)
+    trust.add_argument("public", type=Path, help="the public key file (PEM)")
     trust.add_argument("--name", help="the key's name on the table")
     do = cmds.add_parser("apply", help="install a bundle beside the running release")
     source = do.add_mutually_exclusive_group(required=True)
-    source.add_argument("bundle", type=Path, nargs="?")
+    source.add_argument("bundle", type=Path, nargs="?", help="the bundle file")
     source.add_argument("--inbox", action="store_true", help="the bundle the page received")
-    do.add_argument("--no-restart", action="store_true", help=argparse.SUPPRESS)
-    do.add_argument("--python", help=argparse.SUPPRESS)
+    do.add_argument(
+        "--no-restart", action="store_true", help="switch, but leave restarting to the caller"
+    )
+    do.add_argument("--python", help="the Python that makes the new venv (default: this one's)")
     status = cmds.add_parser("status", help="the running release and the last update")
-    status.add_argument("--json", action="store_true")
+    status.add_argument("--json", action="store_true", help="print JSON")
     chk = cmds.add_parser("check", help="confirm or roll back a release being tried")
     chk.add_argument("--settle", type=float, default=60.0, help="seconds READY to confirm")
-    chk.add_argument("--timeout", type=float, default=updating.CHECK_TIMEOUT_S)
+    chk.add_argument(
+        "--timeout",
+        type=float,
+        default=updating.CHECK_TIMEOUT_S,
+        help="seconds to wait for READY before rolling back",
+    )
     back = cmds.add_parser("rollback", help="go back to the previous release")
-    back.add_argument("--reason", default="asked for")
+    back.add_argument("--reason", default="asked for", help="the reason, in the notice")
     back.add_argument(
         "--if-trial",
         action="store_true",
@@ -72,7 +88,7 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     )
     cmds.add_parser("confirm", help="keep the release being tried")
     mig = cmds.add_parser("migrate", help="move an older install into releases/NAME")
-    mig.add_argument("--name", required=True)
+    mig.add_argument("--name", required=True, help="the release name to give the old install")
 
 
 def places_of(args: argparse.Namespace) -> updating.UpdatePlaces:
