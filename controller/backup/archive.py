@@ -46,10 +46,10 @@ from controller.history import pending as pending_records
 from controller.history.store import VERSION as HISTORY_VERSION
 from controller.history.store import HistoryError, HistoryStore
 from controller.persistence import MAX_SAVE_BYTES, SAVE_NAME, check_history, sync_directory
-from controller.release.apply import copy_database, game_in_progress, restore_database
+from controller.release.apply import game_in_progress
+from controller.release.dbcopy import copy_database, restore_database
 from controller.release.safe_archive import ArchiveError, Limits, check_name, unpack
 from controller.session import Session
-from controller.web.toml_out import dumps
 
 KIND = "spieltisch-backup"
 FORMAT = 1
@@ -321,6 +321,8 @@ def _remove_history(state_dir: Path) -> None:
 
 def new_config(old: Path) -> str:
     """A config with every setting at its default but the table's hardware."""
+    from controller.web.toml_out import dumps  # the page's TOML writer, only when needed
+
     document: dict[str, Any] = {}
     with contextlib.suppress(OSError, tomllib.TOMLDecodeError):
         with old.open("rb") as fh:

@@ -13,8 +13,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from controller.backup.archive import BackupError, BackupPlaces, create, factory_reset, restore
-from controller.release.keys import KEYS_DIR
+from controller.release.layout import KEYS_DIR
 
 STATE_DIR = Path("/var/lib/spieltisch")
 RESTART = "restart the table to use it: sudo systemctl restart spieltisch"
@@ -40,6 +39,17 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    # imported here: every other command starts without the backup's imports
+    from controller.backup.archive import (
+        BackupError,
+        BackupPlaces,
+        create,
+        factory_reset,
+        restore,
+    )
+
+    # imported here: every other command starts without the backup's imports
+
     out = out or sys.stdout
     places = BackupPlaces(args.state_dir, args.config, args.keys or KEYS_DIR)
     try:

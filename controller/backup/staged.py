@@ -62,7 +62,7 @@ def at_start(state_dir: Path, config: Path) -> str | None:
     if not ((inbox / RESTORE).is_file() or (inbox / RESET).is_file()):
         return None
     from controller.backup.archive import BackupPlaces
-    from controller.release.keys import KEYS_DIR
+    from controller.release.layout import KEYS_DIR
 
     return carry_out(BackupPlaces(state_dir, config, KEYS_DIR))
 

@@ -27,11 +27,9 @@ after every boot) confirms or rolls back (systemd/).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -44,7 +42,9 @@ from typing import Any
 from controller.persistence import SAVE_NAME, sync_directory
 from controller.release import keys as keyring
 from controller.release.bundle import Bundle, BundleError, check_bundle
+from controller.release.dbcopy import copy_database, restore_database, schema_version
 from controller.release.layout import (
+    KEYS_DIR,
     LayoutError,
     ReleaseLayout,
     check_release_name,
@@ -90,7 +90,7 @@ class UpdatePlaces:
 
     layout: ReleaseLayout = field(default_factory=ReleaseLayout)
     state_dir: Path = Path("/var/lib/spieltisch")
-    keys_dir: Path = keyring.KEYS_DIR
+    keys_dir: Path = KEYS_DIR
     config: Path = Path("/etc/spieltisch/config.toml")
     systemctl: Sequence[str] = ("systemctl",)
     trial_dropin: Path = TRIAL_DROPIN
@@ -161,51 +161,6 @@ def history_copy(places: UpdatePlaces, release: str) -> Path:
     """Where the history is copied before ``release`` runs: computed from the checked
     release name, never read from a file the service user could have written."""
     return places.update_dir / f"history-before-{check_release_name(release)}.sqlite3"
-
-
-def copy_database(source: Path, target: Path) -> None:
-    """A consistent copy of SQLite database ``source`` (its WAL included) as ``target``,
-    through SQLite's backup API; ``target`` appears whole or not at all."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".part")
-    with contextlib.suppress(FileNotFoundError):
-        partial.unlink()
-    src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        dst = sqlite3.connect(partial)
-        try:
-            src.backup(dst)
-            dst.execute("PRAGMA journal_mode=DELETE")
-        finally:
-            dst.close()
-    finally:
-        src.close()
-    with partial.open("rb+") as fh:
-        os.fsync(fh.fileno())
-    os.replace(partial, target)
-    sync_directory(target.parent)
-
-
-def schema_version(path: Path) -> int:
-    connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        return int(connection.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        connection.close()
-
-
-def restore_database(copy: Path, target: Path) -> None:
-    """Put ``copy`` back as ``target`` (its stale ``-wal``/``-shm`` removed first, so
-    SQLite cannot replay the newer log onto the older file)."""
-    partial = target.with_name(target.name + ".restoring")
-    shutil.copyfile(copy, partial)
-    with partial.open("rb+") as fh:
-        os.fsync(fh.fileno())
-    for suffix in ("-wal", "-shm"):
-        with contextlib.suppress(FileNotFoundError):
-            target.with_name(target.name + suffix).unlink()
-    os.replace(partial, target)
-    sync_directory(target.parent)
 
 
 # -- installing a release ---------------------------------------------------------------

@@ -22,12 +22,12 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from controller.release import apply as updating
-from controller.release import keys as keyring
-from controller.release.bundle import BundleError, build_bundle
-from controller.release.layout import PREFIX, LayoutError, ReleaseLayout, migrate
+from controller.release.layout import KEYS_DIR, PREFIX, LayoutError, ReleaseLayout, migrate
+
+if TYPE_CHECKING:
+    from controller.release import apply as updating
 
 STATE_DIR = Path("/var/lib/spieltisch")
 
@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     top = sub.add_parser("update", help="update bundles: build, trust, apply, status")
     top.add_argument("--prefix", type=Path, default=PREFIX, help="where releases live")
     top.add_argument("--state-dir", type=Path, default=STATE_DIR, help="the state directory")
-    top.add_argument("--keys", type=Path, help=f"trusted keys (default: {keyring.KEYS_DIR})")
+    top.add_argument("--keys", type=Path, help=f"trusted keys (default: {KEYS_DIR})")
     top.add_argument(
         "--config",
         type=Path,
@@ -76,8 +76,7 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     chk.add_argument(
         "--timeout",
         type=float,
-        default=updating.CHECK_TIMEOUT_S,
-        help="seconds to wait for READY before rolling back",
+        help="seconds to wait for READY before rolling back (default: ten minutes)",
     )
     back = cmds.add_parser("rollback", help="go back to the previous release")
     back.add_argument("--reason", default="asked for", help="the reason, in the notice")
@@ -93,16 +92,23 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
 
 def places_of(args: argparse.Namespace) -> updating.UpdatePlaces:
     """The places as absolute paths: the new release's checks run from ``/``."""
+    from controller.release import apply as updating
+
     return updating.UpdatePlaces(
         layout=ReleaseLayout(args.prefix.absolute()),
         state_dir=args.state_dir.absolute(),
-        keys_dir=(args.keys or keyring.KEYS_DIR).absolute(),
+        keys_dir=(args.keys or KEYS_DIR).absolute(),
         config=args.config.absolute(),
         systemctl=tuple(args.systemctl.split()),
     )
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    # imported here: every other command (``run`` above all) starts without cryptography
+    from controller.release import apply as updating
+    from controller.release import keys as keyring
+    from controller.release.bundle import BundleError, build_bundle
+
     out = out or sys.stdout
     places = places_of(args)
     command = args.update_command
@@ -135,7 +141,14 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         elif command == "status":
             return _status(places, args.json, out)
         elif command == "check":
-            out.write(updating.check(places, settle=args.settle, timeout=args.timeout) + "\n")
+            out.write(
+                updating.check(
+                    places,
+                    settle=args.settle,
+                    timeout=updating.CHECK_TIMEOUT_S if args.timeout is None else args.timeout,
+                )
+                + "\n"
+            )
         elif command == "rollback":
             state = updating.read_state(places) or {}
             if args.if_trial and state.get("phase") != "trial":
@@ -159,6 +172,8 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 
 
 def _apply(args: argparse.Namespace, places: updating.UpdatePlaces) -> str:
+    from controller.release import apply as updating
+
     if not args.inbox:
         return updating.apply(args.bundle, places, python=args.python, restart=not args.no_restart)
     # The page (the unprivileged service) left the upload here: move it out of the
@@ -183,6 +198,8 @@ def _apply(args: argparse.Namespace, places: updating.UpdatePlaces) -> str:
 
 
 def _status(places: updating.UpdatePlaces, as_json: bool, out: IO[str]) -> int:
+    from controller.release import apply as updating
+
     info = updating.status(places)
     if as_json:
         out.write(json.dumps(info, indent=1, sort_keys=True) + "\n")

@@ -18,10 +18,6 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-KEYS_DIR = Path("/etc/spieltisch-keys")
-"""Root's, outside the directories the service may write (its state directory and the
-config directory are the service user's): a table process that went wrong must not be
-able to make the root-run update trust a key of its own."""
 MAX_KEY_BYTES = 4096
 _KEY_NAME = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 

@@ -30,6 +30,10 @@ from pathlib import Path
 from controller.persistence import sync_directory
 
 PREFIX = Path("/opt/spieltisch")
+KEYS_DIR = Path("/etc/spieltisch-keys")
+"""Root's, outside the directories the service may write (its state directory and the
+config directory are the service user's): a table process that went wrong must not be
+able to make the root-run update trust a key of its own."""
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,79}$")
 
 

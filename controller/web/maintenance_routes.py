@@ -60,7 +60,7 @@ class MaintenanceRoutes:
 
     def places(self) -> Any:
         from controller.backup.archive import BackupPlaces
-        from controller.release.keys import KEYS_DIR
+        from controller.release.layout import KEYS_DIR
 
         assert self.state_dir is not None and self.config_path is not None
         return BackupPlaces(self.state_dir, self.config_path, KEYS_DIR)
@@ -184,7 +184,8 @@ def precheck_bundle(bundle: Path, work: Path) -> str | None:
     """The bundle's one-line refusal, or None; checked against the keys this table
     trusts, as the root unit will check it again."""
     from controller.release.bundle import BundleError, check_bundle
-    from controller.release.keys import KEYS_DIR, trusted_keys
+    from controller.release.keys import trusted_keys
+    from controller.release.layout import KEYS_DIR
 
     into = work / "unpacked"
     into.mkdir()
