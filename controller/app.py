@@ -26,6 +26,7 @@ from controller.history.keeper import HistoryKeeper
 from controller.i18n import _
 from controller.loop import Loop, Renderer
 from controller.persistence import CorruptSaveError, SaveStore
+from controller.release import notice as update_notice
 from controller.safekeeping import Safekeeping
 from controller.scene import STATISTICS_ITEM, MenuItem, MessageScene
 from controller.sdnotify import Notifier
@@ -173,6 +174,11 @@ class Appliance:
                 if not self.history.backlog:
                     with contextlib.suppress(OSError):
                         self.store.drop_pending()
+        if self.store is not None and readable:
+            # what the last update did (installed, or switched back), said once
+            notice = update_notice.unseen(self.store.directory)
+            if notice is not None:
+                self.table.show_text(notice)
         if new_game is not None:
             self.table.start_session(new_game)
         elif resume is not None:

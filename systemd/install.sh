@@ -17,15 +17,21 @@
 #   1. apt packages: python3-venv, the Debian builds of lgpio and spidev, a compiler
 #      for wheels piwheels lacks, espeak-ng and alsa-utils (aplay) for the voice;
 #   2. a system user "spieltisch" in the gpio, spi, dialout and audio groups;
-#   3. a copy of this checkout in /opt/spieltisch/src and a venv in /opt/spieltisch/venv
-#      with the "pi" extra (--system-site-packages, so the Debian lgpio is used), the
-#      rules compiled with mypyc (SPIELTISCH_COMPILE=1); if that fails, pure Python,
-#      and one line says so;
+#   3. a release in /opt/spieltisch/releases/VERSION-REVISION: a copy of this checkout
+#      (src) and a venv with the "pi" extra (--system-site-packages, so the Debian lgpio
+#      is used), the rules compiled with mypyc (SPIELTISCH_COMPILE=1); if that fails,
+#      pure Python, and one line says so. Then one rename of the symlink "current" makes
+#      it the release the unit starts (/opt/spieltisch/venv and src point through it);
+#      the release before stays as "previous", the way back, and older ones go. An
+#      install from before releases (a real venv and src in /opt/spieltisch) is first
+#      moved into releases/ as it is;
 #   4. /etc/spieltisch/config.toml from config.example.toml if there is none yet (an
 #      existing config is never overwritten), a config check, the voice's sentences
 #      rendered ahead of time, and the state directory /var/lib/spieltisch;
 #   5. the unit (and the ws2812 root drop-in if the config chooses ws2812), enabled,
-#      and a polkit rule that lets the service user power off (the system button).
+#      and a polkit rule that lets the service user power off (the system button);
+#      the update units (rollback, the check after an update, the page's inbox) and the
+#      project's update-signing key in /etc/spieltisch-keys (docs/install.md, "Updating").
 # Running it again upgrades in place: the config and the saved game are kept, and a
 # summary says what changed (each installed file new / updated / unchanged, the
 # program version before -> after).
@@ -118,6 +124,10 @@ ACTIONS_LOG=$ROOT/install-actions.log
 UNIT=$UNIT_DIR/spieltisch.service
 DROPIN_DIR=$UNIT_DIR/spieltisch.service.d
 POLKIT_RULE=$POLKIT_DIR/50-spieltisch-poweroff.rules
+RELEASES=$PREFIX/releases
+KEYS_DIR=$ROOT/etc/spieltisch-keys
+UPDATE_UNITS=(spieltisch-rollback.service spieltisch-update-check.service
+    spieltisch-update.service spieltisch-update.path)
 
 # A file change in the target: printed, and executed unless --dry-run.
 run() {
@@ -127,6 +137,25 @@ run() {
     if [ "$DRY_RUN" -eq 0 ]; then
         "$@"
     fi
+}
+
+# Make symlink $1 point at $2 with one rename: a new link moved over the old, so that
+# at every moment (power cut or not) $1 names one whole release.
+point() {
+    run ln -sfn "$2" "$1.new"
+    run mv -Tf "$1.new" "$1"
+}
+
+# The release a symlink in $PREFIX ($1: current or previous) names ("" if none).
+release_of() {
+    local target
+    target=$(readlink "$PREFIX/$1" 2>/dev/null) || return 0
+    basename "$target"
+}
+
+# $1 as a release directory's name: letters, digits and . + _ - only.
+safe_name() {
+    printf '%s' "$1" | tr -c 'A-Za-z0-9.+_-' '_' | cut -c1-80
 }
 
 # A change to the running system (packages, users, ownership, systemd): printed, and
@@ -188,10 +217,10 @@ install_file() {
     fi
 }
 
-# A package's version in $PREFIX's venv (fails if it is not installed there); from /,
-# so that a checkout in the working directory is not what answers.
+# A package's version in $PREFIX's venv, or in venv $2 (fails if it is not installed
+# there); from /, so that a checkout in the working directory is not what answers.
 package_version() {
-    (cd / && "$PREFIX/venv/bin/python" -I -c \
+    (cd / && "${2:-$PREFIX/venv}/bin/python" -I -c \
         'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' "$1" 2>/dev/null)
 }
 # The program's version as installed in $PREFIX ("" if none): the package version and
@@ -334,7 +363,14 @@ if [ "$UNINSTALL" -eq 1 ]; then
     fi
 
     step "2. remove the program, unit, drop-ins, polkit rule and config"
-    for path in "$PREFIX" "$UNIT" "$DROPIN_DIR" "$POLKIT_RULE" "$CONF_DIR"; do
+    for unit in "${UPDATE_UNITS[@]}"; do
+        if [ -e "$UNIT_DIR/$unit" ]; then
+            system systemctl disable --now "$unit"
+            run rm -f "$UNIT_DIR/$unit"
+            note "removed: $UNIT_DIR/$unit"
+        fi
+    done
+    for path in "$PREFIX" "$UNIT" "$DROPIN_DIR" "$POLKIT_RULE" "$CONF_DIR" "$KEYS_DIR"; do
         if [ -e "$path" ]; then
             run rm -rf "$path"
             note "removed: $path"
@@ -531,6 +567,21 @@ system usermod --append --groups "$groups_csv" "$USER_NAME"
 
 step "3. program in $PREFIX"
 hint "pip's lines above say why (network? space: df -h /opt); then run sudo systemd/install.sh again (--pure skips compiling)"
+# An install from before releases: its venv and source move into releases/ as they are
+# (a rename each, nothing rebuilt); the old paths become symlinks through "current", so
+# the venv's scripts, which name $PREFIX/venv/bin/python, keep working.
+if [ -d "$PREFIX/venv" ] && [ ! -L "$PREFIX/venv" ]; then
+    legacy=$(safe_name "$(package_version spieltisch || echo 0)-$(cat "$PREFIX/src/REVISION" 2>/dev/null || echo old)")
+    run install -d -m 0755 "$RELEASES/$legacy"
+    run mv -T "$PREFIX/venv" "$RELEASES/$legacy/venv"
+    if [ -d "$PREFIX/src" ] && [ ! -L "$PREFIX/src" ]; then
+        run mv -T "$PREFIX/src" "$RELEASES/$legacy/src"
+    fi
+    point "$PREFIX/current" "releases/$legacy"
+    point "$PREFIX/venv" current/venv
+    point "$PREFIX/src" current/src
+    note "migrated: $PREFIX/venv and $PREFIX/src into $RELEASES/$legacy (releases side by side)"
+fi
 report_source_changes
 revision_file=$(mktemp)
 TEMP_FILES+=("$revision_file")
@@ -558,7 +609,7 @@ inputs_hash() {
 install_pi_extra() {
     local requirement name log
     if [ "$DRY_RUN" -eq 1 ]; then
-        run env PYPI=1 "$PREFIX/venv/bin/pip" install "(each package of the pi extra in $PREFIX/src/pyproject.toml)"
+        run env PYPI=1 "$REL/venv/bin/pip" install "(each package of the pi extra in $REL/src/pyproject.toml)"
         return 0
     fi
     log=$(mktemp)
@@ -568,22 +619,26 @@ install_pi_extra() {
         # not --quiet: pip's "Ignoring NAME: markers ..." says it is not for this machine;
         # not --upgrade: a Debian build (the venv sees the system's packages) that
         # satisfies it is kept
-        if run env PYPI=1 "$PREFIX/venv/bin/pip" install "$requirement" >"$log" 2>&1; then
+        if run env PYPI=1 "$REL/venv/bin/pip" install "$requirement" >"$log" 2>&1; then
             head -n 1 "$log"
             if grep -q "^Ignoring $name: markers" "$log"; then
                 echo "pi extra: $name: not for this machine ($(uname -m))"
             else
-                echo "pi extra: $name $(package_version "$name")"
+                echo "pi extra: $name $(package_version "$name" "$REL/venv")"
             fi
         else
             cat "$log"
             echo "pi extra: $name: not installed (no wheel for $(uname -m), and building it failed: see above)"
             note "pi extra: $name missing (see its lines above): what needs it stays unavailable"
         fi
-    done < <("$PREFIX/venv/bin/python" -I "$SRC/systemd/pi_extra.py" "$PREFIX/src/pyproject.toml")
+    done < <("$REL/venv/bin/python" -I "$SRC/systemd/pi_extra.py" "$REL/src/pyproject.toml")
 }
 INPUTS_FILE=$PREFIX/venv/.spieltisch-inputs
 inputs=$(inputs_hash)
+# The new release's name: the program's version and the checkout's revision.
+NAME=$(safe_name "$(sed -n 's/^version = "\(.*\)"/\1/p' "$SRC/pyproject.toml")-$(cat "$revision_file")")
+running=$(release_of current)
+REL=$RELEASES/$NAME
 reuse=0
 if [ "$REBUILD" -eq 0 ] && [ -f "$INPUTS_FILE" ] && [ "$(cat "$INPUTS_FILE")" = "$inputs" ] \
     && (cd / && "$PREFIX/venv/bin/python" -I -c 'import controller.cli, rules' 2>/dev/null); then
@@ -595,17 +650,24 @@ if [ "$reuse" -eq 1 ]; then
     compiled_ok=0
     run install -m 0644 "$revision_file" "$PREFIX/src/REVISION"
 else
-    # A fresh copy each time, so an upgrade leaves no stale modules behind.
-    run rm -rf "$PREFIX/src"
-    run install -d -m 0755 "$PREFIX" "$PREFIX/src"
+    # A new release beside the running one; only when it has the running one's name
+    # (the same revision, rebuilt) is it rebuilt in place. A leftover of a run that
+    # failed halfway is removed first. A fresh source copy each time, so an upgrade
+    # leaves no stale modules behind.
+    if [ "$NAME" != "$running" ]; then
+        run rm -rf "$REL"
+    else
+        run rm -rf "$REL/src"
+    fi
+    run install -d -m 0755 "$PREFIX" "$RELEASES" "$REL" "$REL/src"
     copy=()
     for item in "${SOURCE_ITEMS[@]}"; do
         [ -e "$SRC/$item" ] && copy+=("$SRC/$item")
     done
-    run cp -r "${copy[@]}" "$PREFIX/src/"
-    run find "$PREFIX/src" -name __pycache__ -prune -exec rm -rf {} +
-    run install -m 0644 "$revision_file" "$PREFIX/src/REVISION"
-    run python3 -m venv --system-site-packages "$PREFIX/venv"
+    run cp -r "${copy[@]}" "$REL/src/"
+    run find "$REL/src" -name __pycache__ -prune -exec rm -rf {} +
+    run install -m 0644 "$revision_file" "$REL/src/REVISION"
+    run python3 -m venv --system-site-packages "$REL/venv"
     # The rules compiled (docs/install.md, "The compiled build"): step 1 brought the compiler
     # and the Python headers. Should compiling fail anyway (say, out of memory on a small
     # board), the pure-Python rules play the same games, only the bots think slower.
@@ -613,22 +675,53 @@ else
     # packages will not build still gets a table that plays.
     compiled_ok=0
     if [ "$COMPILE" -eq 1 ]; then
-        if run env SPIELTISCH_COMPILE=1 "$PREFIX/venv/bin/pip" install --quiet --upgrade \
-            "$PREFIX/src[web]"; then
+        if run env SPIELTISCH_COMPILE=1 "$REL/venv/bin/pip" install --quiet --upgrade \
+            "$REL/src[web]"; then
             compiled_ok=1
         else
             echo "install.sh: compiling the rules failed (see above): installing them as pure Python"
         fi
     fi
     if [ "$compiled_ok" -eq 0 ]; then
-        run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$PREFIX/src[web]"
+        run "$REL/venv/bin/pip" install --quiet --upgrade "$REL/src[web]"
     fi
     install_pi_extra
     # pip builds in the source tree; the copy stays a plain copy of the checkout
-    run rm -rf "$PREFIX/src/build" "$PREFIX/src/spieltisch.egg-info"
+    run rm -rf "$REL/src/build" "$REL/src/spieltisch.egg-info"
     if [ "$DRY_RUN" -eq 0 ]; then
-        printf '%s\n' "$inputs" >"$INPUTS_FILE"
+        printf '%s\n' "$inputs" >"$REL/venv/.spieltisch-inputs"
     fi
+    # The switch: the running release becomes the way back, then one rename makes the
+    # new one current.
+    if [ -n "$running" ] && [ "$running" != "$NAME" ]; then
+        point "$PREFIX/previous" "releases/$running"
+    fi
+    point "$PREFIX/current" "releases/$NAME"
+    [ "$NAME" = "$running" ] || note "current: $RELEASES/$NAME${running:+ (the way back: $running)}"
+fi
+# The paths the unit and the docs name, through "current" (a directory left by a
+# migration cut short is a copy of the checkout: it goes).
+for item in venv src; do
+    if [ -L "$PREFIX/$item" ] && [ "$(readlink "$PREFIX/$item")" = "current/$item" ]; then
+        continue
+    fi
+    if [ -e "$PREFIX/$item" ] && [ ! -L "$PREFIX/$item" ]; then
+        run rm -rf "$PREFIX/${item:?}"
+    fi
+    point "$PREFIX/$item" "current/$item"
+done
+# Only the current release and the way back are kept.
+if [ -d "$RELEASES" ] && [ "$DRY_RUN" -eq 0 ]; then
+    keep_current=$(release_of current)
+    keep_previous=$(release_of previous)
+    for dir in "$RELEASES"/*/; do
+        [ -d "$dir" ] || continue
+        name=$(basename "$dir")
+        if [ "$name" != "$keep_current" ] && [ "$name" != "$keep_previous" ]; then
+            run rm -rf "$RELEASES/${name:?}"
+            note "removed: the old release $RELEASES/$name"
+        fi
+    done
 fi
 if [ "$DRY_RUN" -eq 0 ]; then
     version_after=$(installed_version)
@@ -753,11 +846,22 @@ elif [ -e "$GPIO_DROPIN" ]; then
     run rm -f "$GPIO_DROPIN"
     note "removed: $GPIO_DROPIN (lgpio is there now)"
 fi
+# Updates: the units that roll back, confirm, and take the page's bundles; the keys
+# the table trusts (root's: the service cannot change them). Keys the owner added with
+# spieltisch update trust stay.
+for unit in "${UPDATE_UNITS[@]}"; do
+    install_file "$SRC/systemd/$unit" "$UNIT_DIR/$unit"
+done
+run install -d -m 0755 "$KEYS_DIR"
+for key in "$SRC"/systemd/keys/*.pub; do
+    [ -e "$key" ] || continue
+    install_file "$key" "$KEYS_DIR/$(basename "$key")"
+done
 # The system button's poweroff: logind asks polkit, which must say yes for our user.
 run install -d -m 0755 "$POLKIT_DIR"
 install_file "$SRC/systemd/50-spieltisch-poweroff.rules" "$POLKIT_RULE"
 system systemctl daemon-reload
-system systemctl enable spieltisch.service
+system systemctl enable spieltisch.service spieltisch-update.path spieltisch-update-check.service
 start_failed=0
 if [ "$START" -eq 1 ]; then
     hint "see journalctl -u spieltisch -b"

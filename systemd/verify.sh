@@ -62,4 +62,19 @@ if [ "$DOCS_UPDATE" = yes ]; then
         "$DOCS"
     echo "verify.sh: wrote $installed, $ws2812 (systemd $version) into $DOCS"
 fi
+# The update units run a release's own python (-m controller): checked the same way,
+# with that python being this checkout's venv's.
+PY=$(dirname "$EXE")/python
+[ -x "$PY" ] || { echo "verify.sh: error: no python beside $EXE" >&2; exit 2; }
+for unit in spieltisch-rollback.service spieltisch-update-check.service \
+    spieltisch-update.service spieltisch-update.path; do
+    sed -E "s#^ExecStart=/opt/spieltisch/(previous|current)/venv/bin/python #ExecStart=$PY #" \
+        "$ROOT/systemd/$unit" > "$work/$unit"
+done
+grep -q "^ExecStart=$PY -I -m controller update " "$work/spieltisch-rollback.service" \
+    || { echo "verify.sh: error: the rollback unit's ExecStart is not in the expected form" >&2; exit 2; }
+systemd-analyze verify --man=no "$work/spieltisch.service" "$work/spieltisch-rollback.service" \
+    "$work/spieltisch-update-check.service" "$work/spieltisch-update.service" \
+    "$work/spieltisch-update.path"
+echo "the update units: verified"
 echo "verify.sh: ok"

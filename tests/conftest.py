@@ -61,6 +61,8 @@ def appliance_rig(fake_clock: FakeClock) -> Iterator[Callable[..., ApplianceRig]
 SLOW = (
     "tests/test_packaging.py",  # builds the wheel, installs it with its dependencies
     "tests/test_install.py",  # runs the installer into a staging root
+    # makes a venv and installs a release into it
+    "tests/test_update_apply.py::test_update_confirm_then_a_broken_release_is_refused_before_the_switch",
     "tests/test_compiled.py",  # compiles the rules with mypyc
     "tests/test_conformance.py::test_random_games_keep_invariants",  # thousands of games
     "tests/test_conformance.py::test_fast_random_playout_matches_generic_driver",

@@ -223,10 +223,26 @@ def check_first_install(
         f"chgrp spieltisch {etc / 'spieltisch'}",  # the page's Setup saves the config
         f"chown spieltisch:spieltisch {state}",
         "systemctl daemon-reload",
-        "systemctl enable spieltisch.service",
+        "systemctl enable spieltisch.service spieltisch-update.path "
+        "spieltisch-update-check.service",
         "systemctl restart spieltisch.service",
     ]
     assert actions == expected
+    # the program is a release beside which the next one will go, chosen by "current"
+    name = f"0.1.0-{revision}"
+    assert os.readlink(prefix / "current") == f"releases/{name}"
+    assert os.readlink(venv) == "current/venv" and os.readlink(src) == "current/src"
+    assert not (prefix / "previous").exists()
+    for unit in (
+        "spieltisch-rollback.service",
+        "spieltisch-update-check.service",
+        "spieltisch-update.service",
+        "spieltisch-update.path",
+    ):
+        installed = etc / "systemd" / "system" / unit
+        assert installed.read_bytes() == (checkout / "systemd" / unit).read_bytes()
+    project_key = checkout / "systemd" / "keys" / "spieltisch-project.pub"
+    assert (etc / "spieltisch-keys" / project_key.name).read_bytes() == project_key.read_bytes()
     assert f"program: new, 0.1.0 (git {revision})" in result.stdout
     # the rules compiled, as on a Pi (where step 1 installs the compiler)
     report = result.stdout[result.stdout.index("== done") :].splitlines()
@@ -262,14 +278,26 @@ def in_archive(package: str) -> bool:
 def check_a_rerun_reuses_the_venv_and_changes_the_panel(checkout: Path, root: Path) -> None:
     """Nothing new to install: the same venv and build are kept (no venv, no pip), and
     --panel none rewrites only the display type; the unit then waits for a panel."""
-    venv = root / "opt" / "spieltisch" / "venv"
+    prefix = root / "opt" / "spieltisch"
+    venv = prefix / "venv"
     modules = sorted(site_packages(venv).glob("rules/**/*.so")) or [venv / "bin" / "spieltisch"]
     before = [(m, m.stat().st_ino, m.stat().st_mtime_ns) for m in modules]
     config = root / "etc" / "spieltisch" / "config.toml"
     example = config.read_text(encoding="utf-8")
+    # As an install from before releases had it: a real venv and src in the prefix. The
+    # installer moves them into releases/ (renames: the same files) and reuses them.
+    release = prefix / os.readlink(prefix / "current")
+    for item in ("venv", "src", "current"):
+        (prefix / item).unlink()
+    (release / "venv").rename(venv)
+    (release / "src").rename(prefix / "src")
+    release.rmdir()
 
     result = install(checkout, root, "--panel", "none")
 
+    assert os.readlink(prefix / "current") == f"releases/{release.name}"
+    assert os.readlink(venv) == "current/venv"
+    assert f"migrated: {venv} and {prefix / 'src'} into {release}" in result.stdout
     assert "/venv/bin/pip install" not in result.stdout
     assert "-m venv" not in result.stdout
     assert [(m, m.stat().st_ino, m.stat().st_mtime_ns) for m in modules] == before
@@ -363,6 +391,13 @@ def check_upgrade(checkout: Path, root: Path, first_revision: str, save: bytes) 
     actions = recorded(root, "upgrade")
     assert not [a for a in actions if a.startswith("useradd")]
     assert actions[-1] == "systemctl restart spieltisch.service"
+    # the upgrade is a second release beside the first, which stays as the way back
+    prefix = root / "opt" / "spieltisch"
+    assert os.readlink(prefix / "current") == f"releases/0.1.0-{revision}"
+    assert os.readlink(prefix / "previous") == f"releases/0.1.0-{first_revision}"
+    assert sorted(p.name for p in (prefix / "releases").iterdir()) == sorted(
+        [f"0.1.0-{revision}", f"0.1.0-{first_revision}"]
+    )
 
 
 def check_uninstall(checkout: Path, root: Path, save: bytes) -> None:
@@ -380,6 +415,10 @@ def check_uninstall(checkout: Path, root: Path, save: bytes) -> None:
     assert f"kept: the saved games in {state}" in result.stdout
     assert recorded(root, "uninstall") == [
         "systemctl disable --now spieltisch.service",
+        "systemctl disable --now spieltisch-rollback.service",
+        "systemctl disable --now spieltisch-update-check.service",
+        "systemctl disable --now spieltisch-update.service",
+        "systemctl disable --now spieltisch-update.path",
         "systemctl daemon-reload",
         "userdel spieltisch",
     ]

@@ -215,21 +215,30 @@ def test_install_dry_run_plan() -> None:
     commands = [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
     expected = [
         r"apt-get install -y .*python3-venv",
-        r"usermod --append --groups gpio\\?,spi\\?,dialout\\?,audio spieltisch",  # %q: \,
-        r"python3 -m venv --system-site-packages /opt/spieltisch/venv",
-        r"env SPIELTISCH_COMPILE=1 /opt/spieltisch/venv/bin/pip install .*/opt/spieltisch/src"
-        r"\\\[web\\\]",
+        r"usermod --append --groups gpio\\?,spi\\?,dialout\\?,audio spieltisch",  # %q may escape ,
+        # a new release beside the running one, with its own venv
+        r"python3 -m venv --system-site-packages /opt/spieltisch/releases/0\.1\.0-\S+/venv$",
+        r"env SPIELTISCH_COMPILE=1 /opt/spieltisch/releases/\S+/venv/bin/pip install "
+        r".*/opt/spieltisch/releases/\S+/src\\\[web\\\]",
         # then the pi extra one package at a time, each optional
-        r"env PYPI=1 /opt/spieltisch/venv/bin/pip install .*pi\\ extra",
+        r"env PYPI=1 /opt/spieltisch/releases/\S+/venv/bin/pip install .*pi\\ extra",
+        # then one rename makes it current; the old paths point through current
+        r"ln -sfn releases/0\.1\.0-\S+ /opt/spieltisch/current\.new",
+        r"mv -Tf /opt/spieltisch/current\.new /opt/spieltisch/current",
+        r"ln -sfn current/venv /opt/spieltisch/venv\.new",
         r"install -m 0644 \S+ /etc/spieltisch/config.toml",  # the example, with the panel
         r"/opt/spieltisch/venv/bin/spieltisch config check /etc/spieltisch/config.toml",
         r"/opt/spieltisch/venv/bin/spieltisch voice render --config /etc/spieltisch/config.toml",
         r"install -d -m 0750 /var/lib/spieltisch",
         r"chown spieltisch:spieltisch /var/lib/spieltisch",
         r"install -m 0644 \S+/systemd/spieltisch.service /etc/systemd/system/spieltisch.service",
+        r"install -m 0644 \S+/systemd/spieltisch-rollback.service /etc/systemd/system/",
+        r"install -m 0644 \S+/systemd/spieltisch-update-check.service /etc/systemd/system/",
+        r"install -m 0644 \S+/systemd/keys/spieltisch-project.pub /etc/spieltisch-keys/",
         r"install -m 0644 \S+/50-spieltisch-poweroff.rules /etc/polkit-1/rules.d/",
         r"systemctl daemon-reload",
-        r"systemctl enable spieltisch.service",
+        r"systemctl enable spieltisch.service spieltisch-update.path "
+        r"spieltisch-update-check.service",
         r"systemctl restart spieltisch.service",
     ]
     position = 0
@@ -244,11 +253,15 @@ def test_install_pure_skips_compiling() -> None:
     result = run_install("--dry-run", "--pure")
     assert result.returncode == 0, result.stderr
     pips = [line for line in result.stdout.splitlines() if "/venv/bin/pip install" in line]
-    assert pips == [
-        r"+ /opt/spieltisch/venv/bin/pip install --quiet --upgrade /opt/spieltisch/src\[web\]",
-        r"+ env PYPI=1 /opt/spieltisch/venv/bin/pip install \(each\ package\ of\ the\ pi\ extra"
-        r"\ in\ /opt/spieltisch/src/pyproject.toml\)",
+    release = r"/opt/spieltisch/releases/0\.1\.0-[^/ ]+"
+    patterns = [
+        rf"\+ {release}/venv/bin/pip install --quiet --upgrade {release}/src\\\[web\\\]$",
+        rf"\+ env PYPI=1 {release}/venv/bin/pip install \\\(each\\ package\\ of\\ the\\ pi"
+        rf"\\ extra\\ in\\ {release}/src/pyproject.toml\\\)$",
     ]
+    assert len(pips) == len(patterns), pips
+    for line, pattern in zip(pips, patterns, strict=True):
+        assert re.match(pattern, line), (line, pattern)
 
 
 def test_install_keeps_an_existing_config_and_picks_the_root_exception(tmp_path: Path) -> None:

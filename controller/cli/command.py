@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from controller import config, i18n, selftest
+from controller.backup import cli as backup_cli
 from controller.cli import appliance as appliance_cli
 from controller.cli import history as history_cli
 from controller.cli import rules as rules_cli
@@ -27,6 +28,7 @@ from controller.cli.argparse_words import speak_argparse
 from controller.i18n import _
 from controller.input_checks import clip
 from controller.voice import cli as voice_cli
+from controller.release import cli as update_cli
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -50,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     history_cli.add_parser(sub)
     appliance_cli.add_parser(sub)
     voice_cli.add_parser(sub)
+    update_cli.add_parser(sub)
+    backup_cli.add_parser(sub)
     return parser
 
 
@@ -62,6 +66,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "history": history_cli.run,
     "appliance": appliance_cli.run,
     "voice": voice_cli.run,
+    "update": update_cli.run,
+    "backup": backup_cli.run,
 }
 
 

@@ -273,6 +273,11 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 
     setup_logging(args.log_level)
     log.info("starting; %s", describe_build())
+    from controller.backup.staged import at_start
+
+    staged = at_start(resolve_state_dir(args.state_dir, DEFAULT_STATE_DIR), Path(args.config))
+    if staged is not None:
+        log.warning("%s", staged)
     events = EventQueue()
     notifier = Notifier()
     install_signal_handlers(events)

@@ -29,6 +29,7 @@ from controller import i18n
 from controller.config import PLAYERS
 from controller.games import presentation, preset_name_in, title
 from controller.i18n import N_
+from controller.web import maintenance_words
 
 WORDS: dict[str, str] = {
     # every page
@@ -267,3 +268,7 @@ def render(page: str, language: str) -> bytes:
         return html.escape(found[key], quote=True)
 
     return PLACEHOLDER.sub(fill, page).encode("utf-8")
+
+
+# The Care page's words live beside its routes (controller.web.maintenance_words).
+WORDS.update(maintenance_words.WORDS)

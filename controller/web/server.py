@@ -32,6 +32,7 @@ from controller.i18n import N_
 from controller.web import page_words
 from controller.web.connections import MAX_CONNECTIONS, REQUEST_TIMEOUT_S, Counter, Gate
 from controller.web.history_routes import HistoryRoutes
+from controller.web.maintenance_routes import MaintenanceRoutes
 from controller.web.origin import same_origin
 from controller.web.pairing import Pairing
 from controller.web.pairing_routes import COOKIE, PairingRoutes
@@ -49,6 +50,7 @@ STATIC = {
     "/": ("index.html", "text/html"),
     "/setup": ("setup.html", "text/html"),
     "/history": ("history.html", "text/html"),
+    "/care": ("care.html", "text/html"),
     "/static/style.css": ("style.css", "text/css"),
     "/static/app.js": ("app.js", "text/javascript"),
     "/static/common.js": ("common.js", "text/javascript"),
@@ -57,6 +59,7 @@ STATIC = {
     "/static/icon.svg": ("icon.svg", "image/svg+xml"),
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
     "/static/phones.js": ("phones.js", "text/javascript"),
+    "/static/care.js": ("care.js", "text/javascript"),
 }
 """The only files served: fixed names, never a path taken from a request. The HTML
 files have their words filled in (:mod:`controller.web.page_words`)."""
@@ -116,6 +119,7 @@ class WebApp:
         self.pairing_routes = PairingRoutes(self)
         panel = (publisher.width, publisher.height, publisher.mode)
         self.history = HistoryRoutes(state_dir, panel)
+        self.maintenance = MaintenanceRoutes(self, config_path, state_dir)
 
     def build(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self.guard])
@@ -127,6 +131,7 @@ class WebApp:
         self.pairing_routes.add(app.router)
         self.setup.add(app.router)
         self.history.add(app.router)
+        self.maintenance.add(app.router)
         return app
 
     # -- safety ---------------------------------------------------------------------------

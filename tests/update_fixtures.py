@@ -1,0 +1,161 @@
+"""Helpers for the update and backup tests: small real wheels, keys, bundles, a recording
+``systemctl``, and hostile tar files made byte by byte with ``tarfile``."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import io
+import json
+import sys
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.cli import main
+from controller.release.bundle import write_bundle
+from controller.release.keys import load_private, make_key_pair
+
+TOY_CLI = """
+import sys
+
+def main():
+    args = sys.argv[1:]
+    if args[:1] == ["sim"] and {broken!r}:
+        print("Traceback: the toy release is broken", file=sys.stderr)
+        return 1
+    print("toy spieltisch {version}", " ".join(args))
+    return 0
+"""
+
+
+def toy_wheel(directory: Path, version: str, broken: bool = False) -> Path:
+    """A real installable wheel named spieltisch: its ``spieltisch`` command passes (or,
+    ``broken``, fails) the new release's check, and it imports what the check imports."""
+    files = {
+        "controller/__init__.py": "",
+        "controller/__main__.py": "import sys\nfrom controller.cli import main\nsys.exit(main())\n",
+        "controller/app.py": "",
+        "controller/cli.py": TOY_CLI.format(broken=broken, version=version),
+        "rules/__init__.py": "",
+        "rules/build_info.py": "def describe_build():\n    return 'rules: pure Python'\n",
+    }
+    info = f"spieltisch-{version}.dist-info"
+    files[f"{info}/METADATA"] = f"Metadata-Version: 2.1\nName: spieltisch\nVersion: {version}\n"
+    files[f"{info}/WHEEL"] = (
+        "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    files[f"{info}/entry_points.txt"] = "[console_scripts]\nspieltisch = controller.cli:main\n"
+    record = []
+    for name, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+        record.append(f"{name},sha256={digest.decode()},{len(text.encode())}")
+    record.append(f"{info}/RECORD,,")
+    files[f"{info}/RECORD"] = "\n".join(record) + "\n"
+    directory.mkdir(parents=True, exist_ok=True)
+    wheel = directory / f"spieltisch-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for name, text in files.items():
+            zf.writestr(name, text)
+    return wheel
+
+
+def keys(directory: Path, name: str = "project") -> tuple[Path, Path]:
+    """A fresh key pair (private, public) in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    private, public = directory / f"{name}.key", directory / f"{name}.pub"
+    make_key_pair(private, public)
+    return private, public
+
+
+def toy_bundle(
+    out: Path,
+    private: Path,
+    version: str,
+    *,
+    broken: bool = False,
+    arch: str | None = None,
+    python: str | None = None,
+) -> Path:
+    wheel = toy_wheel(out.parent / f"wheels-{version}", version, broken)
+    write_bundle(
+        [wheel],
+        out,
+        load_private(private),
+        release=version,
+        version=version,
+        compiled=False,
+        arch=arch,
+        python=python,
+        extras="",
+    )
+    return out
+
+
+FAKE_SYSTEMCTL = """
+import sys
+from pathlib import Path
+here = Path(__file__).parent
+with open(here / "systemctl.log", "a") as log:
+    log.write(" ".join(sys.argv[1:]) + "\\n")
+if sys.argv[1:2] == ["show"]:
+    print((here / "unit-state").read_text())
+"""
+
+
+def fake_systemctl(directory: Path, state: str = "ActiveState=active\nNRestarts=0") -> str:
+    """A ``systemctl`` stand-in (a real program) that logs its arguments to
+    ``directory/systemctl.log`` and answers ``show`` from ``directory/unit-state``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "systemctl.py").write_text(FAKE_SYSTEMCTL, encoding="utf-8")
+    (directory / "unit-state").write_text(state, encoding="utf-8")
+    return f"{sys.executable} {directory / 'systemctl.py'}"
+
+
+def systemctl_calls(directory: Path) -> list[str]:
+    log = directory / "systemctl.log"
+    return log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+
+
+def tar_with(out: Path, members: list[tuple[tarfile.TarInfo, bytes | None]], gz: bool) -> Path:
+    with tarfile.open(out, "w:gz" if gz else "w", format=tarfile.PAX_FORMAT) as tar:
+        for info, data in members:
+            if data is not None:
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+            else:
+                tar.addfile(info)
+    return out
+
+
+def regular(name: str, data: bytes = b"x") -> tuple[tarfile.TarInfo, bytes]:
+    return tarfile.TarInfo(name), data
+
+
+def special(name: str, kind: bytes, target: str = "") -> tuple[tarfile.TarInfo, None]:
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.linkname = target
+    return info, None
+
+
+def manifest_bytes(data: dict[str, object]) -> bytes:
+    return json.dumps(data).encode()
+
+
+@dataclass
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def spieltisch(*args: str) -> Ran:
+    """``spieltisch ARGS`` in this process (the same ``main`` the console script runs),
+    with what it prints caught; the subprocesses it starts are real."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return Ran(code, out.getvalue(), err.getvalue())
