@@ -92,14 +92,19 @@ def test_a_backup_restored_from_the_page_at_the_next_start(
             unpaired = await post(client, table.url + "/api/backup", None)
             csrf = await pair(client, table)
             backup = await post(client, table.url + "/api/backup", csrf)
+            strange = client_session()
+            async with strange as other:  # not paired: refused before its body is read
+                unpaired_upload = await post(
+                    other, table.url + "/api/backup/restore", None, backup[2]
+                )
             unconfirmed = await post(client, table.url + "/api/backup/restore", csrf, backup[2])
             restored = await post(
                 client, table.url + "/api/backup/restore", csrf, backup[2], X_Confirm="restore"
             )
-            return [unpaired, backup, unconfirmed, restored]
+            return [unpaired, backup, unconfirmed, restored, unpaired_upload]
 
-    unpaired, backup, unconfirmed, restored = run(flow())
-    assert unpaired[0] == 403
+    unpaired, backup, unconfirmed, restored, unpaired_upload = run(flow())
+    assert unpaired[0] == 403 and unpaired_upload[0] == 403
     assert backup[0] == 200
     with tarfile.open(fileobj=io.BytesIO(backup[2])) as tar:
         assert "history.sqlite3" in tar.getnames()

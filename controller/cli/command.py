@@ -27,8 +27,8 @@ from controller.cli import run as run_cli
 from controller.cli.argparse_words import speak_argparse
 from controller.i18n import _
 from controller.input_checks import clip
-from controller.voice import cli as voice_cli
 from controller.release import cli as update_cli
+from controller.voice import cli as voice_cli
 
 
 class OneLineParser(argparse.ArgumentParser):

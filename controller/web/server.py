@@ -44,6 +44,10 @@ from hardware.interfaces import ButtonEvent
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
+UPLOADS = frozenset({"/api/update", "/api/backup/restore"})
+"""The two requests whose body is a file (an update bundle, a backup): their handlers
+stream it to disk under their own cap, so the guard neither reads them whole nor caps
+them at :data:`MAX_BODY`; it lets only a paired page send one."""
 MAX_STREAMS = 48
 SEND_TIMEOUT_S = 5.0
 STATIC = {
@@ -146,11 +150,21 @@ class WebApp:
         try:
             if request.method not in ("GET", "HEAD") and not self.own_origin(request):
                 return json_error(403, "cross-site request refused")
-            if request.content_length is not None and request.content_length > MAX_BODY:
+            upload = request.method == "POST" and request.path in UPLOADS
+            if upload and not self.paired(request):
+                # an upload's body is read by its handler, so only a paired page may send one
+                refused = json_error(403, "pair this phone with the table first")
+                refused.force_close()  # its bytes are not read, so the connection ends
+                return refused
+            if (
+                not upload
+                and request.content_length is not None
+                and request.content_length > MAX_BODY
+            ):
                 refused = json_error(413, f"the body is over {MAX_BODY} bytes")
                 refused.force_close()  # its bytes are not read, so the connection ends
                 return refused
-            if request.body_exists:
+            if request.body_exists and not upload:
                 try:
                     await request.read()  # over client_max_size: 413, raised by aiohttp
                 except (ConnectionError, RuntimeError):
@@ -165,6 +179,8 @@ class WebApp:
             finally:
                 if gate is not None:
                     gate.answered()
+            if upload and not request.content.at_eof():
+                response.force_close()  # refused before its body was read
         except web.HTTPException as exc:
             error = json_error(exc.status, exc.reason)
             if exc.status == 413:
