@@ -16,8 +16,8 @@ mkdir -p "$A/boot" "$A/data"
 mv "$R/boot/firmware"/* "$A/boot/"
 cp -a "$R/var/lib/spieltisch/." "$A/data/"
 rm -rf "${R:?}/var/lib/spieltisch"/* "${R:?}/boot/firmware"/*
-uid=$(chroot "$R" id -u spieltisch)
-gid=$(chroot "$R" id -g spieltisch)
+uid=$(awk -F: '$1 == "spieltisch" {print $3}' "$R/etc/passwd")
+gid=$(awk -F: '$1 == "spieltisch" {print $4}' "$R/etc/passwd")
 
 root_kib=$(du -sk --apparent-size "$R" | cut -f1)
 ROOT_MIB=$(((root_kib * 12 / 10) / 1024 + 128))

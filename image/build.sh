@@ -93,14 +93,14 @@ if [ ! -d "$DEPS" ] || [ ! -d "$COMPILED" ]; then
     mkdir -p "$B"
     tar -xf "$BASE" -C "$B"
     chroot_up "$B"
-    chroot "$B" apt-get update -q
-    DEBIAN_FRONTEND=noninteractive chroot "$B" apt-get install -y -q --no-install-recommends "${IMG_BUILD_PACKAGES[@]}"
+    run_in "$B" apt-get update -q
+    run_in "$B" apt-get install -y -q --no-install-recommends "${IMG_BUILD_PACKAGES[@]}"
     mkdir -p "$B/tmp/src"
     cp -a "$SRC/." "$B/tmp/src/"
-    chroot "$B" python3 -m venv /tmp/venv
+    run_in "$B" python3 -m venv /tmp/venv
     if [ ! -d "$DEPS" ]; then
         # every dependency of the pi and web extras, as wheels for this architecture
-        chroot "$B" /tmp/venv/bin/pip wheel -q --wheel-dir /tmp/deps '/tmp/src[pi,web]'
+        run_in "$B" /tmp/venv/bin/pip wheel -q --wheel-dir /tmp/deps '/tmp/src[pi,web]'
         rm -f "$B"/tmp/deps/spieltisch-*.whl
         mkdir -p "$DEPS.tmp" && cp "$B"/tmp/deps/*.whl "$DEPS.tmp/" && mv "$DEPS.tmp" "$DEPS"
         log "wheels-deps $ARCH built $(since "$T") s"
@@ -108,7 +108,7 @@ if [ ! -d "$DEPS" ] || [ ! -d "$COMPILED" ]; then
     if [ ! -d "$COMPILED" ]; then
         T=$(now)
         # the rules compiled by mypyc for this architecture (under qemu-user for arm64)
-        chroot "$B" env SPIELTISCH_COMPILE=1 /tmp/venv/bin/pip wheel -v --no-deps --wheel-dir /tmp/compiled /tmp/src \
+        SPIELTISCH_COMPILE=1 run_in "$B" /tmp/venv/bin/pip wheel -v --no-deps --wheel-dir /tmp/compiled /tmp/src \
             2>&1 | grep -E 'mypyc|error|warning|gcc.*-o|Building|Created' | tail -40
         ls "$B"/tmp/compiled/spieltisch-*-cp311-*.whl >/dev/null ||
             { echo "build.sh: the compiled wheel was not built (see above)" >&2; exit 1; }

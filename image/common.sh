@@ -70,6 +70,18 @@ chroot_up() {
     mount -t tmpfs tmpfs "$r/tmp" && CHROOT_MOUNTS+=("$r/tmp")
     rm -f "$r/etc/resolv.conf"
     cp -L /etc/resolv.conf "$r/etc/resolv.conf"
+    # pip in the chroot trusts what the host trusts (a build machine behind a proxy with
+    # its own CA); the copy is on the chroot's /tmp, a tmpfs, so it never reaches the image
+    cp -L "${PIP_CERT:-${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}}" "$r/tmp/build-ca.pem"
+}
+# Run a command in the chroot $1 with a clean environment: nothing of the host's shell
+# (its pip settings, locale, paths) leaks into the build.
+run_in() {
+    local r=$1
+    shift
+    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+        PIP_CERT=/tmp/build-ca.pem PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=60 \
+        ${SPIELTISCH_COMPILE:+SPIELTISCH_COMPILE=$SPIELTISCH_COMPILE} chroot "$r" "$@"
 }
 chroot_down() {
     local i

@@ -2,7 +2,7 @@
 # card's system. $R's chroot mounts are up; $ARCH, $VERSION, $SRC, $DEPS, $COMPILED, $W,
 # $IMG_HERE, $IMG_OUT and $NAME come from build.sh.
 F=$IMG_HERE/files
-in_root() { chroot "$R" "$@"; }
+in_root() { run_in "$R" "$@"; }
 
 # ---- the service user, as systemd/install.sh makes it
 for group in gpio spi dialout; do in_root groupadd --force --system "$group"; done

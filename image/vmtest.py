@@ -50,7 +50,9 @@ from pathlib import Path
 from typing import Any
 
 CARD_BYTES = 4 << 30
-READY = re.compile(rb"Started .{0,40}spieltisch\.service|Started .{0,40}spieltisch dice board game table")
+READY = re.compile(
+    rb"Started .{0,40}spieltisch\.service|Started .{0,40}spieltisch dice board game table"
+)
 OVMF_CODE = Path("/usr/share/OVMF/OVMF_CODE_4M.fd")
 OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
 
@@ -67,7 +69,9 @@ class Partition:
 
 
 def partitions(disk: Path) -> list[Partition]:
-    out = subprocess.run(["sfdisk", "-J", str(disk)], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["sfdisk", "-J", str(disk)], capture_output=True, text=True, check=True
+    ).stdout
     table = json.loads(out)["partitiontable"]
     sector = int(table.get("sectorsize", 512))
     return [
@@ -139,7 +143,9 @@ def free_port() -> int:
 class Machine:
     """One power-on of a card in qemu; its serial console goes to a file."""
 
-    def __init__(self, arch: str, disk: Path, work: Path, name: str, ports: dict[int, int] | None = None):
+    def __init__(
+        self, arch: str, disk: Path, work: Path, name: str, ports: dict[int, int] | None = None
+    ):
         self.arch, self.disk, self.work, self.name = arch, disk, work, name
         self.console = work / f"{name}.serial"
         self.ports = ports or {}
@@ -147,7 +153,9 @@ class Machine:
         self.t0 = 0.0
 
     def command(self) -> list[str]:
-        fwd = "".join(f",hostfwd=tcp:127.0.0.1:{host}-:{guest}" for guest, host in self.ports.items())
+        fwd = "".join(
+            f",hostfwd=tcp:127.0.0.1:{host}-:{guest}" for guest, host in self.ports.items()
+        )
         common = [
             "-m", "1024", "-smp", "2", "-display", "none", "-monitor", "none", "-no-reboot",
             "-serial", f"file:{self.console}",
@@ -160,7 +168,8 @@ class Machine:
             if not vars_copy.exists():
                 shutil.copy(OVMF_VARS, vars_copy)
             return [
-                "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg,thread=multi", "-cpu", "max",
+                "qemu-system-x86_64", "-machine", "q35", "-cpu", "max",
+                "-accel", "tcg,thread=multi",
                 "-drive", f"if=pflash,format=raw,unit=0,readonly=on,file={OVMF_CODE}",
                 "-drive", f"if=pflash,format=raw,unit=1,file={vars_copy}",
                 *common,
@@ -176,10 +185,15 @@ class Machine:
     def start(self) -> None:
         self.console.write_bytes(b"")
         self.t0 = time.monotonic()
-        self.proc = subprocess.Popen(
-            self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=open(self.work / f"{self.name}.qemu-stderr", "wb"), start_new_session=True,
-        )  # fmt: skip
+        # qemu keeps its own copy of the file: this one closes once it has started
+        with open(self.work / f"{self.name}.qemu-stderr", "wb") as err:
+            self.proc = subprocess.Popen(
+                self.command(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                start_new_session=True,
+            )
 
     def wait_ready(self, timeout: float) -> float | None:
         """Seconds from power-on to READY, or None (qemu ended, or the timeout)."""
@@ -223,7 +237,9 @@ def arm64_boot_files(card: Path, work: Path) -> None:
     assert kernel and initrd, config
     for src, dst in ((kernel.group(1), "vmlinuz"), (initrd.group(1), "initrd.img")):
         subprocess.run(
-            ["mcopy", "-o", "-i", f"{card}@@{part.start}", f"::/{src}", str(boot / dst)], check=True, env=env
+            ["mcopy", "-o", "-i", f"{card}@@{part.start}", f"::/{src}", str(boot / dst)],
+            check=True,
+            env=env,
         )
     cmdline = mtype(card, part, "/cmdline.txt").split()
     # the Pi's consoles do not exist on -M virt; its PL011 is ttyAMA0
@@ -242,18 +258,28 @@ def card_identity(card: Path) -> dict[str, Any]:
     usable = [
         line.split(":")[0]
         for line in shadow.splitlines()
-        if line.count(":") >= 2 and not line.split(":")[1].startswith(("!", "*")) and line.split(":")[1] != ""
+        if line.count(":") >= 2
+        and not line.split(":")[1].startswith(("!", "*"))
+        and line.split(":")[1] != ""
     ]
-    empty = [line.split(":")[0] for line in shadow.splitlines() if line.count(":") >= 2 and line.split(":")[1] == ""]
+    empty = [
+        line.split(":")[0]
+        for line in shadow.splitlines()
+        if line.count(":") >= 2 and line.split(":")[1] == ""
+    ]
     return {
         "machine_id": debugfs(card, data, "cat /system/machine-id").strip(),
         "hostname": debugfs(card, data, "cat /system/hostname").strip(),
         "host_key": debugfs(card, data, "cat /system/ssh/ssh_host_ed25519_key.pub").strip(),
-        "root_host_keys": [n for n in debugfs(card, root, "ls -l /etc/ssh").split() if n.startswith("ssh_host_")],
+        "root_host_keys": [
+            n for n in debugfs(card, root, "ls -l /etc/ssh").split() if n.startswith("ssh_host_")
+        ],
         "passwords": usable,
         "empty_passwords": empty,
         "grown": debugfs(card, data, "stat /system/grown").startswith("Inode"),
-        "data_mib": (int(blocks.group(1)) * int(bsize.group(1)) >> 20) if blocks and bsize else None,
+        "data_mib": (int(blocks.group(1)) * int(bsize.group(1)) >> 20)
+        if blocks and bsize
+        else None,
         "partition_mib": data.size >> 20,
     }
 
@@ -298,7 +324,9 @@ def boot_once(arch: str, raw: Path, work: Path, name: str, timeout: float) -> di
         m2.start()
         result["second_boot_ready_s"] = m2.wait_ready(timeout)
         m2.cut()
-    result["console_tail"] = m.console.read_bytes()[-1500:].decode(errors="replace") if first is None else ""
+    result["console_tail"] = (
+        m.console.read_bytes()[-1500:].decode(errors="replace") if first is None else ""
+    )
     return result
 
 
@@ -341,11 +369,25 @@ def cmd_cuts(args: argparse.Namespace) -> int:
             after.cut()
             ident = card_identity(card)
             same_root = region_sha256(card, partitions(card)[1]) == root_sha
-            good = ready is not None and same_root and bool(ident["machine_id"]) and bool(ident["host_key"])
+            good = (
+                ready is not None
+                and same_root
+                and bool(ident["machine_id"])
+                and bool(ident["host_key"])
+            )
             ok += good
             identities.append(ident)
-            emit("cut", card=name, cut_at_s=at, cut_after_ready=reached is not None, ready_after_s=ready,
-                 root_unchanged=same_root, grown=ident["grown"], hostname=ident["hostname"], ok=good)  # fmt: skip
+            emit(
+                "cut",
+                card=name,
+                cut_at_s=at,
+                cut_after_ready=reached is not None,
+                ready_after_s=ready,
+                root_unchanged=same_root,
+                grown=ident["grown"],
+                hostname=ident["hostname"],
+                ok=good,
+            )
             if not good:
                 tail = after.console.read_bytes()[-2000:].decode(errors="replace")
                 print(tail, file=sys.stderr)
@@ -385,16 +427,20 @@ def cmd_stranger(args: argparse.Namespace) -> int:
             ident = card_identity(card)
             findings[name] = ident
         a, b = findings["card-a"], findings["card-b"]
-        findings["shared"] = [k for k in ("machine_id", "hostname", "host_key") if a[k] and a[k] == b[k]]
+        findings["shared"] = [
+            k for k in ("machine_id", "hostname", "host_key") if a[k] and a[k] == b[k]
+        ]
         # Now give card a a key, as the settings file would, and look inside while it runs
         key = work / "id_ed25519"
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
         card = cards[0]
         data = partitions(card)[2]
+        write = f"write {key}.pub /system/ssh/authorized_keys"
         subprocess.run(
-            ["debugfs", "-w", "-R", f"write {key}.pub /system/ssh/authorized_keys", f"{card}?offset={data.start}"],
-            check=True, capture_output=True,
-        )  # fmt: skip
+            ["debugfs", "-w", "-R", write, f"{card}?offset={data.start}"],
+            check=True,
+            capture_output=True,
+        )
         m = Machine(args.arch, card, work, "card-a-ssh", ports={8080: free_port(), 22: free_port()})
         m.start()
         findings["ssh_boot_ready_s"] = m.wait_ready(args.timeout)
@@ -407,8 +453,9 @@ def cmd_stranger(args: argparse.Namespace) -> int:
                     time.sleep(2)
         script = (
             "ss -Htlnp; echo ---; ss -Hulnp; echo ---; findmnt -no OPTIONS /; echo ---;"
-            " systemctl show -p StatusText --value spieltisch; echo ---; systemctl --failed --no-legend;"
-            " echo ---; touch /usr/x 2>&1; echo ---; hostname; echo ---;"
+            " systemctl show -p StatusText --value spieltisch; echo ---;"
+            " systemctl --failed --no-legend; echo ---; touch /usr/x 2>&1; echo ---;"
+            " hostname; echo ---;"
             " /opt/spieltisch/venv/bin/spieltisch selftest 2>&1 | tail -n 3"
         )
         out = ssh(m.ports[22], work, script).split("---\n")
@@ -434,7 +481,9 @@ def cmd_stranger(args: argparse.Namespace) -> int:
             region_sha256(c, partitions(c)[1]) == root_sha for c in cards
         ]
         emit("stranger", arch=args.arch, **findings)
-        tcp_ports = sorted({line.split()[3].rsplit(":", 1)[1] for line in findings["listening_tcp"]})
+        tcp_ports = sorted(
+            {line.split()[3].rsplit(":", 1)[1] for line in findings["listening_tcp"]}
+        )
         good = (
             not findings["shared"]
             and not a["passwords"] and not a["empty_passwords"]
@@ -449,13 +498,19 @@ def cmd_stranger(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("command", choices=["boot", "cuts", "stranger"])
     parser.add_argument("image", type=Path)
     parser.add_argument("--cuts", type=int, default=20)
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--timeout", type=float, default=900.0, help="seconds a boot may take to READY")
-    parser.add_argument("--keep", action="store_true", help="keep the cards (disk images) afterwards")
+    parser.add_argument(
+        "--timeout", type=float, default=900.0, help="seconds a boot may take to READY"
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the cards (disk images) afterwards"
+    )
     args = parser.parse_args(argv)
     args.arch = "arm64" if "-arm64." in args.image.name else "amd64"
     handlers = {"boot": cmd_boot, "cuts": cmd_cuts, "stranger": cmd_stranger}
