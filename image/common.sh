@@ -14,7 +14,8 @@ IMG_PACKAGES=(
     # boot and base system
     systemd-sysv udev dbus kmod iproute2 netbase procps ca-certificates tzdata
     initramfs-tools zstd e2fsprogs dosfstools fdisk
-    # the data partition grows to fill the card at first boot
+    # growpart, to grow a partition by hand (the first boot grows the data partition
+    # with sfdisk and resize2fs: image/files/spieltisch-grow-data)
     cloud-guest-utils
     # the program: Python and its venv; polkit lets the service user power off
     python3 python3-venv polkitd

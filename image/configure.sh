@@ -72,30 +72,34 @@ done
 in_root systemctl enable "${units[@]}"
 echo "enabled: ${units[*]}" | tee -a "$LOG"
 
-# ---- the config, on the data partition: config.example.toml with no panel chosen yet
-# (the table starts and waits, saying so; the settings file or the page sets it).
-# $R/var/lib/spieltisch is the data partition's content here; image/assemble.sh makes
-# the data file system from it and leaves the mount point empty on the root.
-D=$R/var/lib/spieltisch
-install -d -m 0750 "$D"
-install -d -m 0775 "$D/etc"
-sed '0,/^type = /s/^type = .*/type = "none"/' "$SRC/config.example.toml" >"$D/etc/config.toml"
-chmod 0664 "$D/etc/config.toml"
-install -d -m 0755 "$D/system" "$D/system/ssh" "$D/system/nm-lib" "$D/system/systemd-lib"
+# ---- the data partition, mounted on /data: $R/data is its content here; image/assemble.sh
+# makes the data file system from it and leaves the mount point empty on the root.
+#   spieltisch/      the service's state: the saved game, the history (/var/lib/spieltisch)
+#   etc-spieltisch/  the config (/etc/spieltisch): config.example.toml with no panel
+#                    chosen yet; the table starts and waits, saying so, until the
+#                    settings file or the page names one
+#   system/          the card's own: machine-id, hostname, SSH key, Wi-Fi networks,
+#                    systemd's random seed and clock; root's, out of the service's reach
+D=$R/data
+install -d -m 0755 "$D" "$D/system" "$D/system/ssh" "$D/system/nm-lib" "$D/system/systemd-lib"
+install -d -m 0750 "$D/spieltisch"
+install -d -m 0775 "$D/etc-spieltisch"
 install -d -m 0700 "$D/system/nm-connections"
+sed '0,/^type = /s/^type = .*/type = "none"/' "$SRC/config.example.toml" >"$D/etc-spieltisch/config.toml"
+chmod 0664 "$D/etc-spieltisch/config.toml"
 cp -a "$R/var/lib/NetworkManager/." "$D/system/nm-lib/" 2>/dev/null || true
 cp -a "$R/var/lib/systemd/." "$D/system/systemd-lib/"
-in_root chown spieltisch:spieltisch /var/lib/spieltisch
-in_root chown root:spieltisch /var/lib/spieltisch/etc /var/lib/spieltisch/etc/config.toml
-in_root /opt/spieltisch/venv/bin/spieltisch config check /var/lib/spieltisch/etc/config.toml
-install -d "$R/etc/spieltisch" "$R/etc/ssh/spieltisch" "$R/boot/firmware"
+in_root chown spieltisch:spieltisch /data/spieltisch
+in_root chown root:spieltisch /data/etc-spieltisch /data/etc-spieltisch/config.toml
+in_root /opt/spieltisch/venv/bin/spieltisch config check /data/etc-spieltisch/config.toml
+install -d "$R/etc/spieltisch" "$R/etc/ssh/spieltisch" "$R/boot/firmware" "$R/var/lib/spieltisch"
 
 # ---- a read-only root (docs/install.md says why not an overlay)
 install -m 0644 "$F/fstab" "$R/etc/fstab"
 # systemd reads both before anything is mounted; the initramfs has mounted the data
 # partition by then and made them on the first boot (image/files/initramfs-data)
-ln -sfn /var/lib/spieltisch/system/machine-id "$R/etc/machine-id"
-ln -sfn /var/lib/spieltisch/system/hostname "$R/etc/hostname"
+ln -sfn /data/system/machine-id "$R/etc/machine-id"
+ln -sfn /data/system/hostname "$R/etc/hostname"
 rm -f "$R/var/lib/dbus/machine-id"
 ln -sfn /etc/machine-id "$R/var/lib/dbus/machine-id"
 printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$R/etc/hosts"
@@ -105,8 +109,15 @@ install -d "$R/etc/systemd/journald.conf.d"
 printf '# spieltisch: the journal stays in RAM; the card is not worn by logs\n[Journal]\nStorage=volatile\nRuntimeMaxUse=32M\n' \
     >"$R/etc/systemd/journald.conf.d/spieltisch.conf"
 install -d "$R/etc/NetworkManager/conf.d"
-printf '# spieltisch: the host name is the card'"'"'s own (spieltisch-XXXX), made at first boot\n[main]\nhostname-mode=none\n' \
-    >"$R/etc/NetworkManager/conf.d/spieltisch.conf"
+cat >"$R/etc/NetworkManager/conf.d/spieltisch.conf" <<'EOF'
+# spieltisch: the host name is the card's own (spieltisch-XXXX), made at first boot; the
+# DNS servers go to /run/NetworkManager/resolv.conf, which /etc/resolv.conf points to
+# (the root is read-only, so NetworkManager must not try to replace that link)
+[main]
+hostname-mode=none
+rc-manager=unmanaged
+EOF
+echo 'LANG=C.UTF-8' >"$R/etc/default/locale"
 # SSH: no shared host keys (each card makes its own), off until a key is given
 rm -f "$R"/etc/ssh/ssh_host_*
 install -m 0644 "$F/sshd-spieltisch.conf" "$R/etc/ssh/sshd_config.d/spieltisch.conf"
@@ -117,6 +128,10 @@ in_root systemctl enable ssh.service
 in_root systemctl disable apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer \
     e2scrub_all.timer fstrim.timer e2scrub_reap.service NetworkManager-wait-online.service 2>/dev/null || true
 in_root passwd -l root >/dev/null
+# No login prompt on the serial console: with no password nobody could use it, and a
+# getty there would silence systemd's boot status on that console, which is how the
+# VM test (and anyone with a serial cable) sees the table become ready.
+in_root systemctl mask serial-getty@.service
 
 # ---- the initramfs: mounts the data partition and makes the card's identity
 install -m 0755 "$F/initramfs-hook" "$R/etc/initramfs-tools/hooks/spieltisch-data"
@@ -131,6 +146,10 @@ in_root dpkg-query -W -f '${Package}\t${Version}\t${Architecture}\n' >"$IMG_OUT/
 (cd "$R$REL" && find . -path '*/__pycache__' -prune -o -type f -print0 | sort -z | xargs -0 sha256sum) \
     >"$IMG_OUT/$NAME.manifest"
 echo "$BUILD_LINE" >"$R$REL/BUILD"
+
+# what systemd-tmpfiles would set up under /etc at every boot (it cannot on a
+# read-only root): done once here
+in_root systemd-tmpfiles --create --prefix=/etc >/dev/null 2>&1 || true
 
 # ---- clean up: no caches, no build DNS, no logs
 in_root apt-get clean

@@ -435,6 +435,11 @@ def cmd_stranger(args: argparse.Namespace) -> int:
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
         card = cards[0]
         data = partitions(card)[2]
+        # the card was switched off by a cut: its journal is replayed first (as the
+        # initramfs would), since debugfs writes past an unreplayed journal
+        subprocess.run(
+            ["e2fsck", "-fy", f"{card}?offset={data.start}"], capture_output=True, check=False
+        )
         write = f"write {key}.pub /system/ssh/authorized_keys"
         subprocess.run(
             ["debugfs", "-w", "-R", write, f"{card}?offset={data.start}"],
@@ -489,7 +494,7 @@ def cmd_stranger(args: argparse.Namespace) -> int:
             and not a["passwords"] and not a["empty_passwords"]
             and not a["root_host_keys"]
             and findings["card-a_ssh_banner_without_key"] == ""
-            and tcp_ports in (["22", "8080"], ["8080"])
+            and set(tcp_ports) <= {"22", "8080"}
             and "ro" in findings["root_mount"].split(",")
             and all(findings["root_unchanged_after_all_boots"])
         )  # fmt: skip

@@ -127,19 +127,21 @@ def fstab() -> list[list[str]]:
 def test_the_root_is_read_only_and_everything_that_changes_is_elsewhere() -> None:
     entries = {fields[1]: fields for fields in fstab()}
     assert "ro" in entries["/"][3].split(",")
-    assert entries["/var/lib/spieltisch"][0] == "LABEL=spieltisch-data"
-    # the config and the system's few changing files: bind mounts from the data partition
+    assert entries["/data"][0] == "LABEL=spieltisch-data"
+    # the saves, the config and the system's few changing files: bind mounts from the
+    # data partition
     for target in (
+        "/var/lib/spieltisch",
         "/etc/spieltisch",
         "/etc/ssh/spieltisch",
         "/etc/NetworkManager/system-connections",
     ):
-        assert entries[target][0].startswith("/var/lib/spieltisch/"), target
+        assert entries[target][0].startswith("/data/"), target
         assert "bind" in entries[target][3].split(",")
     for target in ("/tmp", "/var/tmp", "/var/log"):
         assert entries[target][2] == "tmpfs", target
     # the initramfs checked the data partition; a second fsck of a mounted one must not run
-    assert entries["/var/lib/spieltisch"][5] == "0"
+    assert entries["/data"][5] == "0"
 
 
 def test_sshd_takes_its_key_from_the_data_partition_and_no_password() -> None:
