@@ -84,7 +84,12 @@ D=$R/data
 install -d -m 0755 "$D" "$D/system" "$D/system/ssh" "$D/system/nm-lib" "$D/system/systemd-lib"
 install -d -m 0750 "$D/spieltisch"
 install -d -m 0775 "$D/etc-spieltisch"
-install -d -m 0700 "$D/system/nm-connections"
+install -d -m 0700 "$D/system/nm-connections" "$D/system/spieltisch-boot"
+# the time zone: /etc/localtime points into the data partition, where the first-boot
+# step can point it at another zone (UTC until then)
+ln -sfn /usr/share/zoneinfo/Etc/UTC "$D/system/localtime"
+ln -sfn /data/system/localtime "$R/etc/localtime"
+echo Etc/UTC >"$R/etc/timezone"
 sed '0,/^type = /s/^type = .*/type = "none"/' "$SRC/config.example.toml" >"$D/etc-spieltisch/config.toml"
 chmod 0664 "$D/etc-spieltisch/config.toml"
 cp -a "$R/var/lib/NetworkManager/." "$D/system/nm-lib/" 2>/dev/null || true
@@ -92,7 +97,8 @@ cp -a "$R/var/lib/systemd/." "$D/system/systemd-lib/"
 in_root chown spieltisch:spieltisch /data/spieltisch
 in_root chown root:spieltisch /data/etc-spieltisch /data/etc-spieltisch/config.toml
 in_root /opt/spieltisch/venv/bin/spieltisch config check /data/etc-spieltisch/config.toml
-install -d "$R/etc/spieltisch" "$R/etc/ssh/spieltisch" "$R/boot/firmware" "$R/var/lib/spieltisch"
+install -d "$R/etc/spieltisch" "$R/etc/ssh/spieltisch" "$R/boot/firmware" "$R/var/lib/spieltisch" \
+    "$R/var/lib/spieltisch-boot"
 
 # ---- a read-only root (docs/install.md says why not an overlay)
 install -m 0644 "$F/fstab" "$R/etc/fstab"
@@ -137,9 +143,17 @@ in_root systemctl mask serial-getty@.service
 install -m 0755 "$F/initramfs-hook" "$R/etc/initramfs-tools/hooks/spieltisch-data"
 install -m 0755 "$F/initramfs-data" "$R/etc/initramfs-tools/scripts/local-bottom/spieltisch-data"
 
-# ---- the boot partition's files, staged in $R/boot/firmware
+# ---- the boot partition's files, staged in $R/boot/firmware; the settings file as a
+# template to fill in on any laptop, and the hotspot's captive-portal DNS answer
 BOOTFILES=$R/boot/firmware
 . "$IMG_HERE/boot-$ARCH.sh"
+if [ -f "$SRC/systemd/image/spieltisch.toml" ]; then
+    install -m 0644 "$SRC/systemd/image/spieltisch.toml" "$BOOTFILES/spieltisch.toml"
+fi
+if [ -d "$SRC/systemd/image/dnsmasq-shared.d" ]; then
+    install -d "$R/etc/NetworkManager/dnsmasq-shared.d"
+    install -m 0644 "$SRC"/systemd/image/dnsmasq-shared.d/*.conf "$R/etc/NetworkManager/dnsmasq-shared.d/"
+fi
 
 # ---- what was built: the packages and the program's files
 in_root dpkg-query -W -f '${Package}\t${Version}\t${Architecture}\n' >"$IMG_OUT/$NAME.packages"

@@ -440,7 +440,18 @@ def cmd_stranger(args: argparse.Namespace) -> int:
         subprocess.run(
             ["e2fsck", "-fy", f"{card}?offset={data.start}"], capture_output=True, check=False
         )
-        write = f"write {key}.pub /system/ssh/authorized_keys"
+        subprocess.run(
+            [
+                "debugfs",
+                "-w",
+                "-R",
+                "mkdir /system/spieltisch-boot/ssh",
+                f"{card}?offset={data.start}",
+            ],
+            capture_output=True,
+            check=False,
+        )
+        write = f"write {key}.pub /system/spieltisch-boot/ssh/authorized_keys"
         subprocess.run(
             ["debugfs", "-w", "-R", write, f"{card}?offset={data.start}"],
             check=True,

@@ -135,6 +135,7 @@ def test_the_root_is_read_only_and_everything_that_changes_is_elsewhere() -> Non
         "/etc/spieltisch",
         "/etc/ssh/spieltisch",
         "/etc/NetworkManager/system-connections",
+        "/var/lib/spieltisch-boot",
     ):
         assert entries[target][0].startswith("/data/"), target
         assert "bind" in entries[target][3].split(",")
@@ -155,7 +156,10 @@ def test_sshd_takes_its_key_from_the_data_partition_and_no_password() -> None:
     assert config["KbdInteractiveAuthentication"] == "no"
     assert config["PermitRootLogin"] == "prohibit-password"
     dropin = (FILES / "ssh-dropin.conf").read_text()
-    assert "ConditionPathExists=/etc/ssh/spieltisch/authorized_keys" in dropin
+    # the key the settings file gave, where the first-boot step keeps it
+    keys = config["AuthorizedKeysFile"]
+    assert keys == "/var/lib/spieltisch-boot/ssh/authorized_keys"
+    assert f"ConditionPathExists={keys}" in dropin
 
 
 @pytest.mark.skipif(shutil.which("sfdisk") is None, reason="needs sfdisk")
