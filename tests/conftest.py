@@ -78,6 +78,7 @@ SLOW = (
     "tests/test_backgammon_analysis.py::test_error_rates_rank_like_gnu_backgammons_analysis",
     "tests/test_cube_agreement.py::test_gnubg_answers_every_collected_position",
     "tests/test_web_browser.py",  # the companion page in headless Chromium
+    "tests/test_setup_portal_browser.py",  # the hotspot's setup page in headless Chromium
     "tests/test_pending_records.py",  # SQLite's 2 s busy timeout, per locked write
     "tests/test_rules_fuzz.py::test_every_mutated_line_gets_one_answer",  # 20 000 lines
     "tests/test_rules_fuzz.py::test_the_bots_answer_mutated_lines_too",
@@ -99,6 +100,7 @@ PROCESS = (
     "tests/test_style.py",  # ruff and mypy over the whole tree
     "tests/test_language_process.py",  # spieltisch --lang xx, as a shell starts it
     "tests/test_rules_fuzz.py::test_a_real_stream_of_the_nastiest_lines",
+    "tests/test_network_supervisor.py::test_a_running_table_",  # spieltisch run, a status file
 )
 
 

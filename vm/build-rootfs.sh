@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build a Debian bookworm root file system with debootstrap, systemd as PID 1, in
 # $VM_DIR/$VM_ARCH/rootfs. Only a minimal system: the project's packages come from the
-# project's installer later, exactly as on a Pi.
+# project's installer later, exactly as on a Pi. VM_EXTRA_PACKAGES (comma-separated) adds
+# packages for another test's VM (vm/wifi.sh: NetworkManager, hostapd, ...).
 #   sudo vm/build-rootfs.sh                 # amd64
 #   sudo VM_ARCH=arm64 vm/build-rootfs.sh   # arm64 on an x86 host: the first (foreign)
 #       stage, then the second stage in a chroot through qemu-user (apt-get install
@@ -16,7 +17,8 @@ rm -rf "$R"
 foreign=()
 [ "$VM_ARCH" = "$(dpkg --print-architecture)" ] || foreign=(--foreign)
 debootstrap --arch "$VM_ARCH" "${foreign[@]}" --variant=minbase \
-    --include="$VM_BASE_PACKAGES,$VM_KERNEL_PACKAGE" "$VM_SUITE" "$R" "$VM_MIRROR"
+    --include="$VM_BASE_PACKAGES,$VM_KERNEL_PACKAGE${VM_EXTRA_PACKAGES:+,$VM_EXTRA_PACKAGES}" \
+    "$VM_SUITE" "$R" "$VM_MIRROR"
 if [ ${#foreign[@]} -eq 0 ]; then
     echo "VMSTEP debootstrap $VM_ARCH $(since "$t0") s" | tee -a "$LOGS/steps.log"
     exit 0

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from controller import config, selftest
+from controller.cli import appliance as appliance_cli
 from controller.cli import history as history_cli
 from controller.cli import rules as rules_cli
 from controller.cli import run as run_cli
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_parser(sub)
     config.add_parser(sub)
     history_cli.add_parser(sub)
+    appliance_cli.add_parser(sub)
     return parser
 
 
@@ -51,6 +53,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "selftest": selftest.run,
     "config": config.run,
     "history": history_cli.run,
+    "appliance": appliance_cli.run,
 }
 
 

@@ -47,6 +47,14 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         help="where the game is saved (default: $STATE_DIRECTORY or /var/lib/spieltisch)",
     )
     run.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING, ERROR")
+    run.add_argument(
+        "--network-status",
+        type=Path,
+        default=Path("/run/spieltisch/network.json"),
+        metavar="FILE",
+        help="the network supervisor's status, shown on the panel when it changes "
+        "(the image's hotspot and address; a missing file shows nothing)",
+    )
 
     sim = sub.add_parser(
         "sim",
@@ -276,9 +284,16 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         page = PageBeside(
             app, publisher, config.web.port, phones, Path(args.config), config.language
         ).start()
+    from controller.appliance.watch import NetworkWatch
+
+    # The image's network supervisor says what the panel should show (hotspot, address)
+    # through a file; a thread of its own turns it into notices on the table's queue.
+    refresh = page.refresh_addresses if page is not None else None
+    watch = NetworkWatch(args.network_status, events, on_online=refresh).start()
     try:
         shutdown = app.run()
     finally:
+        watch.close()
         if page is not None:
             page.close()
     app.notifier.stopping()

@@ -48,6 +48,7 @@ class ApplianceProcess:
         program: Sequence[str] | None = None,
         as_unit: bool = False,
         cwd: Path | None = None,
+        network_status: Path | None = None,
     ) -> None:
         env = dict(os.environ)
         if program is not None:
@@ -67,6 +68,8 @@ class ApplianceProcess:
             env["STATE_DIRECTORY"] = str(state_dir)
         else:
             command += ["--state-dir", str(state_dir), "--log-level", log_level]
+        if network_status is not None:
+            command += ["--network-status", str(network_status)]
         self.started = time.monotonic()
         """When the process was spawned (time.monotonic), to time its start-up."""
         self.process = subprocess.Popen(

@@ -73,6 +73,21 @@ class PageBeside:
 
         self.announcement = announce(server.port)
 
+    def refresh_addresses(self) -> None:
+        """The host's addresses changed (a network was joined): announce the name at
+        them, or announce it at all if that failed at the start (no network then)."""
+        if self._thread.is_alive() or self.server is None:
+            return
+        from controller.web.mdns import announce
+
+        try:
+            if self.announcement is None:
+                self.announcement = announce(self.server.port)
+            else:
+                self.announcement.refresh()
+        except Exception as exc:  # mDNS is a convenience: the page works by its address
+            log.error("cannot announce spieltisch.local again: %s", exc)
+
     def close(self) -> None:
         """Withdraw the announcement and stop the server, once its start is over."""
         self._thread.join(START_WAIT_S)

@@ -31,10 +31,10 @@ def local_addresses() -> list[str]:
 class Announcement:
     """Registered on start, withdrawn on :meth:`close`."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, addresses: list[str] | None = None) -> None:
         from zeroconf import ServiceInfo, Zeroconf
 
-        addresses = local_addresses()
+        addresses = local_addresses() if addresses is None else addresses
         self.zeroconf: Any = Zeroconf()
         self.info: Any = ServiceInfo(
             "_http._tcp.local.",
@@ -46,6 +46,18 @@ class Announcement:
         )
         self.zeroconf.register_service(self.info, allow_name_change=True)
         log.warning("companion page announced as http://%s:%d/", HOST.rstrip("."), port)
+
+    def refresh(self) -> bool:
+        """Claim the host's addresses as they are now; True if they changed. A table
+        that started before its network (the image's first start, which joins the home
+        network later) would otherwise announce the name with no address at all."""
+        addresses = sorted(socket.inet_aton(a) for a in local_addresses())
+        if addresses == sorted(self.info.addresses):
+            return False
+        self.info.addresses = addresses
+        self.zeroconf.update_service(self.info)
+        log.warning("companion page announced again, at %s", ", ".join(local_addresses()))
+        return True
 
     def close(self) -> None:
         try:

@@ -1,0 +1,230 @@
+"""Apply the boot partition's settings file: read at every start, each value applied once.
+
+"Once" is kept in a small record on the data partition (``boot-settings.json``): a
+value is applied when it differs from the one applied last time, so a family that
+later changes the panel or the language on the companion page's Setup is not
+overruled at the next start by an old line on the card, and a power cut in the middle
+only means the same step is done again next time (every step may be repeated). The
+order for the Wi-Fi is: store it in NetworkManager, note it in the record, and only
+then blank the password in the file, so the password is never lost and never stays.
+
+The country (Wi-Fi's regulatory domain) is not kept by the kernel across a restart, so
+it is set at every start; SSH is started at every start while a key is installed.
+
+Everything here works on paths it is given and on a :class:`System` (the few commands
+that need root), so the whole sequence runs in tests against a temporary directory and
+:class:`FakeSystem`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from controller import config as config_module
+from controller.appliance import settings_file
+from controller.appliance.settings_file import BootSettings
+from controller.i18n import _
+from controller.input_checks import TomlError, read_toml
+from controller.web.settings import write_atomic
+from controller.web.toml_out import TomlWriteError, dumps
+
+log = logging.getLogger(__name__)
+
+RECORD_NAME = "boot-settings.json"
+SSH_KEYS = Path("ssh") / "authorized_keys"
+"""Under the data directory; the image's sshd reads it (``AuthorizedKeysFile``), for root
+alone: there is no password and no other login."""
+
+
+class System(Protocol):
+    def store_wifi(self, name: str, password: str) -> None:
+        """Keep the network in NetworkManager, to join whenever in reach (OSError if not)."""
+        ...
+
+    def set_country(self, country: str) -> None: ...
+
+    def set_timezone(self, timezone: str) -> None: ...
+
+    def start_ssh(self) -> None: ...
+
+
+def _run(*args: str) -> None:
+    try:
+        done = subprocess.run(list(args), capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise OSError(f"{args[0]}: {exc}") from None
+    if done.returncode != 0:
+        raise OSError(f"{' '.join(args[:2])}: {(done.stderr or done.stdout).strip()[:200]}")
+
+
+class Commands:
+    """The real system: nmcli, iw, timedatectl, systemctl (fixed argument lists)."""
+
+    def store_wifi(self, name: str, password: str) -> None:
+        with contextlib.suppress(OSError):
+            _run("nmcli", "connection", "delete", name)
+        args = ["nmcli", "connection", "add", "type", "wifi", "ifname", "*", "con-name", name]
+        args += ["ssid", name, "connection.autoconnect", "yes"]
+        if password:
+            args += ["wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.psk", password]
+        _run(*args)
+
+    def set_country(self, country: str) -> None:
+        _run("iw", "reg", "set", country)
+
+    def set_timezone(self, timezone: str) -> None:
+        _run("timedatectl", "set-timezone", timezone)
+
+    def start_ssh(self) -> None:
+        _run("systemctl", "start", "ssh.service")
+
+
+@dataclass
+class FakeSystem:
+    """Records what would have been done; ``fail`` names steps that raise OSError."""
+
+    done: list[str] = field(default_factory=list)
+    fail: set[str] = field(default_factory=set)
+
+    def _do(self, step: str, value: str) -> None:
+        if step in self.fail:
+            raise OSError(f"{step} failed")
+        self.done.append(f"{step} {value}")
+
+    def store_wifi(self, name: str, password: str) -> None:
+        self._do("wifi", f"{name} {password}")
+
+    def set_country(self, country: str) -> None:
+        self._do("country", country)
+
+    def set_timezone(self, timezone: str) -> None:
+        self._do("timezone", timezone)
+
+    def start_ssh(self) -> None:
+        self._do("ssh", "start")
+
+
+@dataclass(frozen=True, slots=True)
+class Paths:
+    settings: Path
+    """The settings file on the boot partition."""
+    config: Path
+    """The table's config (the panel and the language go there)."""
+    data: Path
+    """The data partition's directory (the record, the SSH key)."""
+
+
+def fingerprint(value: str) -> str:
+    return hashlib.sha256(value.encode("utf-8")).hexdigest()[:16]
+
+
+def read_record(path: Path) -> dict[str, str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def apply(paths: Paths, system: System) -> list[str]:
+    """Apply what is new in the settings file; the problems in words (the table still
+    starts with every problem: they are shown on its panel)."""
+    checked = settings_file.read(paths.settings)
+    problems = list(checked.errors)
+    settings = checked.settings
+    paths.data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    record_path = paths.data / RECORD_NAME
+    record = read_record(record_path)
+
+    def note(key: str, value: str) -> None:
+        record[key] = value
+        write_atomic(record_path, json.dumps(record, sort_keys=True) + "\n")
+
+    if settings.country:
+        _step(problems, "wifi.country", lambda: system.set_country(settings.country))
+    problems += _config_values(paths.config, settings, record, note)
+    timezone = settings.timezone
+    if (
+        timezone
+        and record.get("timezone") != timezone
+        and _step(problems, "table.timezone", lambda: system.set_timezone(timezone))
+    ):
+        note("timezone", timezone)
+    if settings.ssh_key and record.get("ssh_key") != fingerprint(settings.ssh_key):
+        keys = paths.data / SSH_KEYS
+        keys.parent.mkdir(mode=0o700, exist_ok=True)
+        write_atomic(keys, settings.ssh_key + "\n")
+        os.chmod(keys, 0o600)
+        note("ssh_key", fingerprint(settings.ssh_key))
+    with contextlib.suppress(OSError):
+        if (paths.data / SSH_KEYS).stat().st_size > 0:
+            _step(problems, "ssh.key", system.start_ssh)
+    if settings.wifi_name and (settings.wifi_password or record.get("wifi") != settings.wifi_name):
+        name, password = settings.wifi_name, settings.wifi_password
+        if _step(problems, "wifi.name", lambda: system.store_wifi(name, password)):
+            note("wifi", name)
+            if password:
+                try:
+                    settings_file.remove_password(paths.settings)
+                except (OSError, ValueError) as exc:
+                    message = _("{file}: the Wi-Fi password could not be removed: {reason}")
+                    problems.append(message.format(file=paths.settings.name, reason=exc))
+    for line in problems:
+        log.warning("%s", line)
+    return problems
+
+
+def _step(problems: list[str], key: str, action: Any) -> bool:
+    try:
+        action()
+    except OSError as exc:
+        message = _("{file}: {key}: could not be applied: {reason}")
+        problems.append(message.format(file=settings_file.FILE_NAME, key=key, reason=exc))
+        return False
+    return True
+
+
+def _config_values(
+    path: Path, settings: BootSettings, record: dict[str, str], note: Any
+) -> list[str]:
+    """The panel and the language into the table's config, checked by the config's own
+    rules as a whole before the file is replaced (a config the table would refuse is
+    never written; the problem is said instead)."""
+    wanted = {
+        ("display", "type", "panel"): settings.panel,
+        ("table", "language", "language"): settings.language,
+    }
+    changes = {k: v for k, v in wanted.items() if v and record.get(k[2]) != v}
+    if not changes:
+        return []
+    try:
+        document: dict[str, Any] = read_toml(path) if path.exists() else {}
+    except (OSError, UnicodeDecodeError, TomlError) as exc:
+        message = _("{file}: the table's config cannot be read: {reason}")
+        return [message.format(file=settings_file.FILE_NAME, reason=exc)]
+    for (section, key, _name), value in changes.items():
+        table = document.setdefault(section, {})
+        if isinstance(table, dict):
+            table[key] = value
+    try:
+        config_module.parse_config(document, path.name)
+        text = dumps(document)
+    except config_module.ConfigError as exc:
+        return [f"{settings_file.FILE_NAME}: {line}" for line in exc.errors]
+    except TomlWriteError as exc:
+        return [f"{settings_file.FILE_NAME}: {exc}"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, text)
+    for (_section, _key, name), value in changes.items():
+        note(name, value)
+    return []
