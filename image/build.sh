@@ -83,7 +83,11 @@ fi
 
 # ---- wheels
 T=$(now)
-DEPS_KEY=$(hash_of pyproject.toml)
+# the dependencies' key: what pyproject.toml asks for, not the rest of the file
+DEPS_KEY=$(python3 -c 'import json, sys, tomllib
+p = tomllib.load(open(sys.argv[1], "rb"))["project"]
+extras = {k: v for k, v in p["optional-dependencies"].items() if k in ("pi", "web")}
+print(json.dumps([p["dependencies"], extras], sort_keys=True))' "$SRC/pyproject.toml" | sha256sum | cut -c1-16)
 RULES_KEY=$(hash_of rules setup.py)
 DEPS=$W/wheels-deps-$DEPS_KEY
 COMPILED=$W/wheels-compiled-$RULES_KEY

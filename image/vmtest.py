@@ -81,7 +81,10 @@ def partitions(disk: Path) -> list[Partition]:
 
 
 def unpack(image: Path, work: Path) -> Path:
-    """The image as a raw disk, kept beside the work directory; decompressed once."""
+    """The image as a raw disk, kept beside the work directory; decompressed once (a
+    raw .img is used as it is)."""
+    if image.suffix != ".xz":
+        return image
     raw = work / (image.name.removesuffix(".xz"))
     if not raw.exists() or raw.stat().st_mtime < image.stat().st_mtime:
         tmp = raw.with_suffix(".tmp")
