@@ -69,6 +69,8 @@ for f in spieltisch-grow-data spieltisch-ssh-keys; do
     install -m 0644 "$F/$f.service" "$R/etc/systemd/system/$f.service"
     units+=("$f.service")
 done
+install -m 0644 "$F/spieltisch-ready-console.service" "$R/etc/systemd/system/"
+units+=(spieltisch-ready-console.service)
 in_root systemctl enable "${units[@]}"
 echo "enabled: ${units[*]}" | tee -a "$LOG"
 

@@ -12,9 +12,10 @@ passed from outside. The arm64 image boots under ``qemu-system-aarch64 -M virt``
 the kernel and initrd taken from its boot partition (QEMU cannot run the Pi's GPU
 firmware, which would read config.txt), and the kernel command line of its cmdline.txt.
 
-READY is systemd's own line on the serial console, "Started spieltisch.service": the
-unit is Type=notify, so systemd prints it when the program has sent READY=1. The time
-from power-on (qemu started) to that line is the figure.
+READY is the line "spieltisch: ready (<status>)" on the serial console, printed by the
+image's spieltisch-ready-console.service, which is ordered after the Type=notify
+spieltisch.service and so starts only once the program has sent READY=1. The time from
+power-on (qemu started) to that line is the figure.
 
 A power cut is ``kill -9`` of qemu at a random moment between power-on and a little
 after the first boot's READY (growing the partition, making the SSH key and the card's
@@ -50,9 +51,7 @@ from pathlib import Path
 from typing import Any
 
 CARD_BYTES = 4 << 30
-READY = re.compile(
-    rb"Started .{0,40}spieltisch\.service|Started .{0,40}spieltisch dice board game table"
-)
+READY = re.compile(rb"spieltisch: ready \(")
 OVMF_CODE = Path("/usr/share/OVMF/OVMF_CODE_4M.fd")
 OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
 
