@@ -345,10 +345,17 @@ def cmd_cuts(args: argparse.Namespace) -> int:
     with workdir(args.keep) as work:
         raw = unpack(args.image, work.parent)
         root_sha = region_sha256(raw, partitions(raw)[1])
-        # the window: power-on to a little after the first boot's READY
-        probe = boot_once(args.arch, raw, work, "card-probe", args.timeout)
-        window = float(probe["first_boot_ready_s"] or args.timeout) + 15
-        emit("window", seconds=window, **{k: v for k, v in probe.items() if k != "console_tail"})
+        # the window: power-on to a little after the first boot's READY (measured by a
+        # probe boot, or given, e.g. by another run's probe on the same machine)
+        if args.window:
+            window = args.window
+            emit("window", seconds=window, given=True)
+        else:
+            probe = boot_once(args.arch, raw, work, "card-probe", args.timeout)
+            window = float(probe["first_boot_ready_s"] or args.timeout) + 15
+            emit(
+                "window", seconds=window, **{k: v for k, v in probe.items() if k != "console_tail"}
+            )
         ok = 0
         identities: list[dict[str, Any]] = []
         for i in range(args.cuts):
@@ -523,6 +530,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("image", type=Path)
     parser.add_argument("--cuts", type=int, default=20)
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--window", type=float, default=None, help="cut within this many seconds (no probe)"
+    )
     parser.add_argument(
         "--timeout", type=float, default=900.0, help="seconds a boot may take to READY"
     )
