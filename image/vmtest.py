@@ -253,6 +253,11 @@ def card_identity(card: Path) -> dict[str, Any]:
     """What a stranger reads off a card: its identity, keys, users' passwords, sizes."""
     parts = partitions(card)
     root, data = parts[1], parts[2]
+    # a card switched off by a cut: replay its data journal first, as the next boot's
+    # initramfs would, so debugfs sees what was committed (the root is never touched)
+    subprocess.run(
+        ["e2fsck", "-p", f"{card}?offset={data.start}"], capture_output=True, check=False
+    )
     stats = debugfs(card, data, "stats")
     blocks = re.search(r"Block count:\s+(\d+)", stats)
     bsize = re.search(r"Block size:\s+(\d+)", stats)
