@@ -527,11 +527,86 @@ def cmd_stranger(args: argparse.Namespace) -> int:
         return 0 if good else 1
 
 
+PLAY = r"""
+set -e
+/opt/spieltisch/venv/bin/python - /etc/spieltisch/config.toml <<'PY'
+import sys
+from controller.testing.files import config_text
+text = config_text(seats=("bot",) * 4)
+text = text.replace('bot = "random"', 'bot = "random"\nbot_delay_s = 0.2')
+open(sys.argv[1], "w").write(text)
+PY
+mkdir -p /run/systemd/system/spieltisch.service.d
+printf '[Service]\nEnvironment=GPIOZERO_PIN_FACTORY=mock\n' \
+    >/run/systemd/system/spieltisch.service.d/mock-pins.conf
+systemctl daemon-reload
+systemctl restart spieltisch
+"""
+
+
+MOVES = (
+    'python3 -c \'import json; d = json.load(open("/var/lib/spieltisch/session.json"));'
+    ' print(len(d["history"]))\' 2>/dev/null || echo 0'
+)
+
+
+def give_key(card: Path, work: Path) -> None:
+    """An SSH key on the card's data partition, where the settings file's step puts it."""
+    key = work / "id_ed25519"
+    if not key.exists():
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    data = partitions(card)[2]
+    target = f"{card}?offset={data.start}"
+    subprocess.run(["e2fsck", "-fy", target], capture_output=True, check=False)
+    for request in (
+        "mkdir /system/spieltisch-boot/ssh",
+        f"write {key}.pub /system/spieltisch-boot/ssh/authorized_keys",
+    ):
+        subprocess.run(["debugfs", "-w", "-R", request, target], capture_output=True, check=False)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Bots play on a card for a while; the root partition must not change."""
+    with workdir(args.keep) as work:
+        raw = unpack(args.image, work.parent)
+        root_sha = region_sha256(raw, partitions(raw)[1])
+        card = new_card(raw, work / "card-play.img")
+        give_key(card, work)
+        m = Machine(args.arch, card, work, "card-play", ports={22: free_port()})
+        m.start()
+        ready = m.wait_ready(args.timeout)
+        for _ in range(90):
+            if ssh(m.ports[22], work, "echo up", check=False).strip() == "up":
+                break
+            time.sleep(2)
+        ssh(m.ports[22], work, PLAY)
+        moves = []
+        for _ in range(args.play_checks):
+            time.sleep(20)
+            out = ssh(m.ports[22], work, MOVES, check=False)
+            moves.append(int(out.strip() or 0))
+        status = ssh(
+            m.ports[22], work, "systemctl show -p StatusText --value spieltisch", check=False
+        )
+        m.poweroff()
+        m.cut()
+        same = region_sha256(card, partitions(card)[1]) == root_sha
+        emit(
+            "play",
+            arch=args.arch,
+            ready_s=ready,
+            moves=moves,
+            status=status.strip(),
+            root_unchanged=same,
+        )
+        return 0 if same and moves and moves[-1] > 0 else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("command", choices=["boot", "cuts", "stranger"])
+    parser.add_argument("command", choices=["boot", "cuts", "stranger", "play"])
     parser.add_argument("image", type=Path)
     parser.add_argument("--cuts", type=int, default=20)
     parser.add_argument("--seed", type=int, default=None)
@@ -546,7 +621,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     args.arch = "arm64" if "-arm64." in args.image.name else "amd64"
-    handlers = {"boot": cmd_boot, "cuts": cmd_cuts, "stranger": cmd_stranger}
+    parser.add_argument("--play-checks", type=int, default=6, help="20 s looks at the game")
+    handlers = {"boot": cmd_boot, "cuts": cmd_cuts, "stranger": cmd_stranger, "play": cmd_play}
     return handlers[args.command](args)
 
 
