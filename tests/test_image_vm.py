@@ -1,4 +1,6 @@
-"""The card image built and booted: image/build.sh, then image/vmtest.py under qemu.
+"""The card image built and booted: image/build.sh, then image/vmtest.py under qemu
+(boot to READY, power cuts in the first boot, a stranger's look, bots playing on a
+read-only root).
 
 Needs root, qemu, OVMF and an hour or more under emulation, so it is a tier of its own,
 skipped unless asked for:
@@ -90,3 +92,10 @@ def test_a_stranger_finds_no_shared_secret_no_password_and_only_the_page(image: 
     assert set(verdict["tcp_ports"]) <= {"22", "8080"}, findings["listening_tcp"]
     assert all(findings["root_unchanged_after_all_boots"])
     assert verdict["ok"], findings
+
+
+def test_bots_play_on_a_card_and_nothing_is_written_to_its_root(image: Path) -> None:
+    (play,) = run_vmtest("play", str(image))
+    assert play["ready_s"] is not None
+    assert play["moves"][-1] > play["moves"][0] >= 0, play
+    assert play["root_unchanged"]
