@@ -599,7 +599,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             status=status.strip(),
             root_unchanged=same,
         )
-        return 0 if same and moves and moves[-1] > 0 else 1
+        return 0 if same and moves and max(moves) > 0 else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -97,5 +97,5 @@ def test_a_stranger_finds_no_shared_secret_no_password_and_only_the_page(image: 
 def test_bots_play_on_a_card_and_nothing_is_written_to_its_root(image: Path) -> None:
     (play,) = run_vmtest("play", str(image))
     assert play["ready_s"] is not None
-    assert play["moves"][-1] > play["moves"][0] >= 0, play
+    assert max(play["moves"]) > 0, play
     assert play["root_unchanged"]
