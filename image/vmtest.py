@@ -619,9 +619,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep", action="store_true", help="keep the cards (disk images) afterwards"
     )
+    parser.add_argument("--play-checks", type=int, default=6, help="20 s looks at the game")
     args = parser.parse_args(argv)
     args.arch = "arm64" if "-arm64." in args.image.name else "amd64"
-    parser.add_argument("--play-checks", type=int, default=6, help="20 s looks at the game")
     handlers = {"boot": cmd_boot, "cuts": cmd_cuts, "stranger": cmd_stranger, "play": cmd_play}
     return handlers[args.command](args)
 
