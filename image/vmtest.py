@@ -291,13 +291,13 @@ def card_identity(card: Path) -> dict[str, Any]:
     }
 
 
-def ssh(port: int, work: Path, command: str, check: bool = True) -> str:
+def ssh(port: int, work: Path, command: str, check: bool = True, stdin: str = "") -> str:
     key = work / "id_ed25519"
     result = subprocess.run(
         ["ssh", "-i", str(key), "-p", str(port), "-o", "StrictHostKeyChecking=no",
          "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
          "-o", "LogLevel=ERROR", "root@127.0.0.1", command],
-        capture_output=True, text=True, check=False, timeout=300,
+        capture_output=True, text=True, check=False, timeout=300, input=stdin,
     )  # fmt: skip
     if check and result.returncode != 0:
         raise RuntimeError(f"ssh {command!r}: {result.returncode} {result.stderr.strip()}")
@@ -540,8 +540,14 @@ mkdir -p /run/systemd/system/spieltisch.service.d
 printf '[Service]\nEnvironment=GPIOZERO_PIN_FACTORY=mock\n' \
     >/run/systemd/system/spieltisch.service.d/mock-pins.conf
 systemctl daemon-reload
-systemctl restart spieltisch
+# a fresh bot game on the table, as vm/guest/boot_check.py puts one there (the table
+# itself waits in its menu)
+systemctl stop spieltisch
+cd / && runuser -u spieltisch -- /opt/spieltisch/venv/bin/python -I /tmp/boot_check.py \
+    newgame /var/lib/spieltisch
+systemctl start spieltisch
 """
+BOOT_CHECK = Path(__file__).resolve().parent.parent / "vm" / "guest" / "boot_check.py"
 
 
 MOVES = (
@@ -579,6 +585,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if ssh(m.ports[22], work, "echo up", check=False).strip() == "up":
                 break
             time.sleep(2)
+        ssh(m.ports[22], work, "cat >/tmp/boot_check.py", stdin=BOOT_CHECK.read_text())
         ssh(m.ports[22], work, PLAY)
         moves = []
         for _ in range(args.play_checks):
