@@ -36,7 +36,7 @@ from controller.history.record import ABANDONED, FINISHED, RULES_SIDE, HistoryEn
 from controller.history.stats import tally
 from controller.history.store import HistoryError, HistoryStore
 from controller.i18n import _, ngettext
-from controller.words import colour_word, seat_word
+from controller.words import bot_word, colour_word, seat_word
 from rules.playout import PlayStep
 from rules.registry import RecordAnalysis, capabilities, game_info, game_names
 
@@ -200,14 +200,14 @@ def seat_label(seat: Seat) -> str:
         return _("seat {number} empty").format(number=seat.seat + 1)
     colour = colour_word(seat.colour)
     if seat.kind == "bot":
-        return _("{colour} bot ({bot})").format(colour=colour, bot=seat.bot)
+        return _("{colour} bot ({bot})").format(colour=colour, bot=bot_word(seat.bot or ""))
     return f"{colour} {seat_word(seat.kind)}"
 
 
 def kind_label(kind: str) -> str:
     """A kind of player the statistics count ("human", "bot (strong)", "rules")."""
-    if kind.startswith("bot ("):
-        return seat_word("bot") + kind[3:]
+    if kind.startswith("bot (") and kind.endswith(")"):
+        return f"{seat_word('bot')} ({bot_word(kind[5:-1])})"
     return _("the rules") if kind == RULES_SIDE else seat_word(kind)
 
 
