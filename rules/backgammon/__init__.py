@@ -110,7 +110,7 @@ register_game(
             side_moves=_side_moves,
             move_values=_move_values,
             # In cubeless equity; weakest level first (calibrated: docs/bots.md).
-            level_noise=(0.5, 0.15, 0.07, 0.02),
+            level_noise=(0.5, 0.15, 0.08, 0.02),
         ),
     )
 )
