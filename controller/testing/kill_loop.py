@@ -63,7 +63,8 @@ def reference_history(first: dict[str, Any], length: int) -> list[dict[str, Any]
     """The first ``length`` history entries of the game in save ``first`` played without
     interruption: dice from the session's RNG, each bot move from a bot seeded with the
     next 32 random bits of that RNG, as the appliance's bot worker does."""
-    from rules.bots import Bot, make_bot
+    from rules.bots import make_bot
+    from rules.core import Bot
 
     session = Session.from_json(first)
     bots: dict[str, Bot] = {}  # each seat's own level, made once
