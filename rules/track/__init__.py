@@ -53,7 +53,7 @@ _TRACK = Capabilities(
     preset_facts=facts.preset_facts,
     move_values=_move_values,
     # In steps of progress; weakest level first (calibrated: docs/bots.md).
-    level_noise=(30.0, 11.0, 6.0, 0.0),
+    level_noise=(30.0, 11.0, 4.0, 0.0),
 )
 
 register_game(
