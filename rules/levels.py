@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.budget import Budget
-from rules.core import Move, State
-from rules.registry import capabilities
+from rules.core import Bot, Move, State
+from rules.registry import capabilities, game_info
 
 
 @dataclass(frozen=True)
@@ -69,11 +69,25 @@ class LevelBot:
     """The strong player with noise on its move values (module docstring)."""
 
     def __init__(self, level: Level, budget: Budget | None = None) -> None:
-        from rules.bots import StrongBot
-
         self.level = level
         self.name = level.kind
-        self.strong = StrongBot(budget)
+        self.budget = budget or Budget()
+        self._players: dict[str, Bot] = {}
+
+    def player_for(self, game_name: str) -> Bot:
+        """The strong player of ``game_name`` (as ``rules.bots.StrongBot`` makes it),
+        made once per game: its values are blurred, its other decisions are taken."""
+        player = self._players.get(game_name)
+        if player is None:
+            factory = game_info(game_name).strong_bot
+            if factory is None:
+                from rules.generic_bot import MonteCarloBot
+
+                player = MonteCarloBot(self.budget)
+            else:
+                player = factory(self.budget)
+            self._players[game_name] = player
+        return player
 
     def sigma(self, game_name: str) -> float | None:
         """The level's noise in ``game_name``'s unit, or None: the game has no levels."""
@@ -87,7 +101,7 @@ class LevelBot:
         name = state.game.name
         rate = capabilities(name).move_values
         sigma = self.sigma(name)
-        player = self.strong.player_for(name)
+        player = self.player_for(name)
         if rate is None or sigma is None:
             return player.choose(state, rng)
         values = rate(player, state)
