@@ -97,7 +97,8 @@ class WebConfig:
 class Config:
     hardware: HardwareSpec
     players: tuple[str, ...]
-    """The default setup per seat: "human", "bot" or "empty"."""
+    """The default setup per seat: "human", "bot", "phone", "empty" or a bot kind
+    (``rules.bots.BOT_KINDS``: a bot seat with a level of its own)."""
     game: GameConfig = field(default_factory=GameConfig)
     source: str = "<defaults>"
     sleep_after_min: float = 10.0
@@ -370,7 +371,8 @@ def _seats(raw: Any, errors: list[str]) -> tuple[tuple[SeatPins, ...], tuple[str
         t = TomlTable(f"seats[{index}]", table, errors)
         ok = pin_value(t, "ok", None, required=True)
         nxt = pin_value(t, "next", None, required=True)
-        players.append(t.get("player", str, "human", choices=PLAYERS))
+        # a bot kind (a level) is a bot seat that plays that kind instead of [game] bot
+        players.append(t.get("player", str, "human", choices=(*PLAYERS, *BOT_KINDS)))
         t.finish()
         seats.append(SeatPins(ok if ok is not None else -1, nxt if nxt is not None else -1))
     return tuple(seats), tuple(players)
@@ -397,7 +399,7 @@ def _game(t: TomlTable) -> GameConfig:
         name=name,
         preset=preset,
         move_timer_s=t.get("move_timer_s", float, 5.0, lo=0.0, hi=600.0),
-        bot=t.get("bot", str, "strong", choices=sorted(BOT_KINDS)),
+        bot=t.get("bot", str, "strong", choices=list(BOT_KINDS)),
         physical_dice=t.get("physical_dice", bool, False),
         bot_delay_s=t.get("bot_delay_s", float, 0.6, lo=0.0, hi=30.0),
     )

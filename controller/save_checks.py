@@ -44,10 +44,11 @@ def check_playable(data: Mapping[str, Any], session: Session) -> None:
     idle = sorted(p for p, kind in session.kinds.items() if kind not in PLAYING)
     if idle:
         raise InvalidStateError(f"{', '.join(idle)[:40]} would have nobody to move for it")
-    if session.bot not in BOT_KINDS:
-        raise InvalidStateError(
-            f"bot kind {session.bot[:20]!r} is none of {', '.join(sorted(BOT_KINDS))}"
-        )
+    for kind in (session.bot, *session.bots.values()):
+        if kind not in BOT_KINDS:
+            raise InvalidStateError(
+                f"bot kind {kind[:20]!r} is none of {', '.join(sorted(BOT_KINDS))}"
+            )
     if session.started is not None:
         try:
             datetime.fromisoformat(session.started)

@@ -71,6 +71,10 @@ class Session:
     entered: list[tuple[int, int, bool]] = field(default_factory=list)
     """The checker steps a human has fixed of the play being entered (Backgammon), kept
     in the save so that a resumed game shows them again; empty between moves."""
+    bots: dict[str, str] = field(default_factory=dict)
+    """A bot kind of its own (a level, ``rules.bots.BOT_KINDS``) per bot player chosen
+    so at setup; a bot player not named here plays ``bot``. Kept in the save (old saves
+    have none) and in the history's record."""
 
     @classmethod
     def start(
@@ -82,7 +86,12 @@ class Session:
         seed: int | None = None,
         bot: str = "strong",
     ) -> Session:
-        """A new game for the non-empty entries of ``kinds`` (one per seat, in order)."""
+        """A new game for the non-empty entries of ``kinds`` (one per seat, in order).
+
+        A seat's entry may be a bot kind (``"beginner"``, ``"strong"``): a bot seat
+        that plays that kind instead of ``bot``."""
+        from rules.bots import BOT_KINDS
+
         playing = [i for i, k in enumerate(kinds) if k != "empty"]
         engine = rules.get_game(game, preset)
         if len(playing) not in engine.player_counts:
@@ -90,11 +99,14 @@ class Session:
         state = engine.new_state(len(playing))
         players = list(state.to_json().get("players", []))
         seats = dict(zip(players, seats_for(len(players), seat_count, playing), strict=True))
-        chosen = {p: kinds[s] for p, s in seats.items()}
+        chosen = {p: "bot" if kinds[s] in BOT_KINDS else kinds[s] for p, s in seats.items()}
+        levels = {p: kinds[s] for p, s in seats.items() if kinds[s] in BOT_KINDS}
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         rng = random.Random(seed)
-        return cls(game, engine.preset, state, seats, chosen, rng, bot=bot, started=utc_now())
+        return cls(
+            game, engine.preset, state, seats, chosen, rng, bot=bot, started=utc_now(), bots=levels
+        )
 
     # -- play -------------------------------------------------------------------------
 
@@ -104,6 +116,10 @@ class Session:
 
     def is_bot(self, player: str | None) -> bool:
         return player is not None and self.kinds.get(player) == "bot"
+
+    def bot_for(self, player: str | None) -> str:
+        """The bot kind that plays ``player``: its own level, else the game's ``bot``."""
+        return self.bots.get(player or "", self.bot)
 
     def draw_dice(self) -> Dice:
         """Throw the dice for the current chance node with the session's RNG."""
@@ -138,6 +154,8 @@ class Session:
         }
         if self.started is not None:
             data["started"] = self.started
+        if self.bots:
+            data["bots"] = dict(self.bots)
         if self.entered:
             data["entered"] = [list(step) for step in self.entered]
         return data
@@ -160,6 +178,7 @@ class Session:
             rng.setstate((int(rng_data["version"]), internal, gauss))
             history = list(data.get("history", []))
             bot = str(data.get("bot", "strong"))
+            bots = {str(k): str(v) for k, v in dict(data.get("bots", {})).items()}
             started = data.get("started")
             if started is not None and not isinstance(started, str):
                 raise TypeError('"started" must be a time stamp string')
@@ -173,6 +192,8 @@ class Session:
             raise InvalidStateError("save seats do not match the state's players")
         if any(k not in SEAT_KINDS for k in kinds.values()):
             raise InvalidStateError(f"seat kinds must be {', '.join(SEAT_KINDS)}")
+        if any(kinds.get(p) != "bot" for p in bots):
+            raise InvalidStateError("a bot kind is saved for a player who is no bot")
         return cls(
             state.game.name,
             state.game.preset,
@@ -184,7 +205,15 @@ class Session:
             bot,
             started,
             entered,
+            bots,
         )
+
+
+def seat_kind(kind: str) -> str:
+    """What sits at a seat set up as ``kind``: a bot kind (``"beginner"``) is a bot."""
+    from rules.bots import BOT_KINDS
+
+    return "bot" if kind in BOT_KINDS else kind
 
 
 def utc_now() -> str:

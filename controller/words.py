@@ -9,7 +9,25 @@ into words for a person, at the moment they are shown.
 
 from __future__ import annotations
 
-from controller.i18n import pgettext
+from controller.i18n import N_, _, pgettext
+
+BOT_WORDS = {
+    "random": N_("easy"),
+    "beginner": N_("beginner"),
+    "casual": N_("casual player"),
+    "advanced": N_("advanced"),
+    "expert": N_("expert"),
+    "strong": N_("strong"),
+}
+"""The bots' kinds (``rules.bots.BOT_KINDS``, weakest first) as a family names them:
+the levels' family names ("Anfänger", "Gelegenheitsspieler", "Fortgeschritten",
+"Profi" in German)."""
+
+
+def bot_word(kind: str) -> str:
+    """A bot kind (``"beginner"``, ``"strong"``) as a word; an unknown kind as it is."""
+    word = BOT_WORDS.get(kind)
+    return kind if word is None else _(word)
 
 
 def colour_word(colour: str) -> str:
@@ -39,15 +57,5 @@ def seat_word(kind: str) -> str:
         "empty": pgettext("seat", "empty"),
         "phone": pgettext("seat", "phone"),
         "you": pgettext("seat", "you"),
-    }
-    return words.get(kind, kind)
-
-
-def bot_word(kind: str) -> str:
-    """A computer player's kind (``"random"``, ``"strong"``) as a word; a kind this
-    table does not know keeps its own name rather than failing a listing."""
-    words = {
-        "random": pgettext("bot", "easy"),
-        "strong": pgettext("bot", "strong"),
     }
     return words.get(kind, kind)

@@ -11,7 +11,10 @@ Kinds (``BOT_KINDS``):
 * ``strong``: the best player this package has for the game of the state, chosen by
   ``state.game.name`` (each game registers its own, see :mod:`rules.registry`); a game
   without a dedicated player gets
-  :class:`rules.generic_bot.MonteCarloBot`, which works for any game of the protocol.
+  :class:`rules.generic_bot.MonteCarloBot`, which works for any game of the protocol;
+* ``beginner``, ``casual``, ``advanced``, ``expert``: the levels between them, weakest
+  first: the strong player's move values blurred by evaluation noise
+  (:mod:`rules.levels`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Callable
 from rules.budget import Budget
 from rules.core import Bot, Move, Pass, State
 from rules.errors import UnknownGameError, shown
+from rules.levels import LEVELS, Level, LevelBot
 from rules.playout import randbelow
 from rules.registry import game_info
 
@@ -79,10 +83,16 @@ class StrongBot:
         return self.player_for(state.game.name).choose(state, rng)
 
 
+def _level(level: Level) -> Callable[[Budget | None], Bot]:
+    return lambda budget: LevelBot(level, budget)
+
+
 BOT_KINDS: dict[str, Callable[[Budget | None], Bot]] = {
     "random": RandomBot,
+    **{level.kind: _level(level) for level in LEVELS},
     "strong": StrongBot,
 }
+"""Every bot kind, weakest first (``random``, the levels, ``strong``)."""
 
 
 def make_bot(kind: str, budget: Budget | None = None) -> Bot:

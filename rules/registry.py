@@ -64,6 +64,14 @@ class Capabilities:
     record_analysis: Callable[[Iterable[Any]], RecordAnalysis] | None = None
     """An analysis of a finished record's replayed steps (how well each side played):
     typed figures and their JSON. ``None``: the game has none."""
+    move_values: Callable[[Bot, State], Sequence[tuple[Move, float]] | None] | None = None
+    """The strong player's (the ``Bot`` given) value of every legal move of a decision,
+    higher better, in the game's own unit, for the levels (:mod:`rules.levels`).
+    ``None`` as a result: a decision the levels leave to the strong player (a cube
+    action). ``None``: the game has no levels; its level kinds play as ``strong``."""
+    level_noise: tuple[float, ...] = ()
+    """The standard deviation of the evaluation noise of each level, weakest first, in
+    the unit of ``move_values`` (calibrated: docs/bots.md)."""
     side_moves: Callable[[State], tuple[Move, ...]] | None = None
     """Moves the side on turn may make that are not among its legal moves, because no
     player should pick them by cycling or searching (Backgammon's offers to resign):

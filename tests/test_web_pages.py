@@ -120,7 +120,10 @@ def test_setup_shows_the_config_files_values(setup_table: tuple[ServedTable, Pat
     assert data["values"]["move_timer_s"] == 5.0
     assert "maedn" in data["choices"]["games"]
     assert data["choices"]["titles"]["maedn"] == "Mensch ärgere dich nicht"
-    assert data["choices"]["players"] == ["human", "bot", "phone", "empty"]
+    # a seat may also be a bot of a level of its own, weakest first
+    levels = ["random", "beginner", "casual", "advanced", "expert", "strong"]
+    assert data["choices"]["players"] == ["human", "bot", "phone", "empty", *levels]
+    assert data["choices"]["bots"] == levels
 
 
 def test_setup_changes_need_pairing_and_csrf(setup_table: tuple[ServedTable, Path]) -> None:

@@ -374,7 +374,9 @@ def test_setup_on_a_phone_marks_the_fields_and_says_the_seat_count_at_once(
         browser.get(table.url + "/setup")
         wait_for(lambda: browser.find_element("id", "game").get_attribute("value"), "the form")
         bots = [o.text for o in Select(browser.find_element("id", "bot")).options]
-        assert bots == ["leicht", "stark"], bots
+        # every bot kind, weakest first, in the family's words
+        levels = ["Anfänger", "Gelegenheitsspieler", "Fortgeschritten", "Profi"]
+        assert bots == ["leicht", *levels, "stark"], bots
         Select(browser.find_element("id", "game")).select_by_value("backgammon")
         Select(browser.find_element("id", "seat1")).select_by_value("empty")
         timer = browser.find_element("id", "move_timer_s")

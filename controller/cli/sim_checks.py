@@ -23,6 +23,7 @@ from controller.i18n import _
 from controller.input_checks import is_finite_number, quote
 from controller.persistence import MAX_SAVE_BYTES, SAVE_NAME
 from controller.session import SEAT_KINDS, Session
+from rules.bots import BOT_KINDS
 
 MAX_DELAY_S = 60.0
 """The text board's longest pause between moves (``--delay``)."""
@@ -151,7 +152,9 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
         return default_seats(args.game)
     kinds = [k.strip() for k in given.split(",")]
     # A phone seat (a human seat played from the companion page) needs the page.
-    known = (*SEAT_KINDS, "phone") if getattr(args, "web", None) is not None else SEAT_KINDS
+    known: tuple[str, ...] = (*SEAT_KINDS, *BOT_KINDS)  # a bot kind: a bot of that level
+    if getattr(args, "web", None) is not None:
+        known = (*known, "phone")
     bad = [k for k in kinds if k not in known]
     if bad:
         allowed = ", ".join(known)

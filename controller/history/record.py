@@ -145,13 +145,22 @@ class HistoryEntry:
         }
 
 
+def _seat_bot(session: Session, colour: str, bot: str) -> str | None:
+    """The bot kind recorded for ``colour``: its own level, else ``bot``; None for a
+    seat that is no bot."""
+    if session.kinds[colour] != "bot":
+        return None
+    return session.bots.get(colour, bot)
+
+
 def record_of(
     session: Session, outcome: str, ended: str, seat_count: int, bot: str
 ) -> HistoryEntry:
     """The record of ``session`` as it stands (``outcome``: finished or abandoned).
 
     ``seat_count`` is the number of seats wired at the table (the ones without a player
-    are recorded as empty), ``bot`` the bot kind that played the bot seats.
+    are recorded as empty), ``bot`` the bot kind that played the bot seats that have
+    no level of their own (``Session.bots``).
     """
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, got {outcome!r}")
@@ -159,7 +168,7 @@ def record_of(
     players = list(final.get("players", session.seats))
     start = rules.get_game(session.game, session.preset).new_state(len(players)).to_json()
     seats = [
-        Seat(number, colour, session.kinds[colour], bot if session.kinds[colour] == "bot" else None)
+        Seat(number, colour, session.kinds[colour], _seat_bot(session, colour, bot))
         for colour, number in session.seats.items()
     ]
     taken = set(session.seats.values())

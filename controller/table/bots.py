@@ -55,7 +55,7 @@ class Thinking:
         peek.setstate(session.rng.getstate())
         seed = peek.getrandbits(32)
         self.after_seed = peek.getstate()
-        self.ask(session.state, session.bot, request, seed)
+        self.ask(session.state, session.bot_for(session.player), request, seed)
 
     def taken(self, session: Session) -> None:
         """The bot's answer is played: the session's RNG moves past the seed it used."""

@@ -13,7 +13,7 @@ import rules
 from controller import setup_rows
 from controller.games import presentation
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage
-from controller.session import SEAT_KINDS, PlayerCountError, Session
+from controller.session import SEAT_KINDS, PlayerCountError, Session, seat_kind
 from controller.table.options import TableOptions
 
 START = "start"
@@ -80,7 +80,7 @@ class MenuRoom:
         most = min(max(game.player_counts), self.options.seat_count)
         if presentation(game_name).fewest_players_first:
             most = min(min(game.player_counts), self.options.seat_count)
-        defaults = list(self.options.default_seats) or ["human"] + ["bot"] * 3
+        defaults = [seat_kind(k) for k in self.options.default_seats] or ["human"] + ["bot"] * 3
         kinds = [defaults[i] if i < len(defaults) else "bot" for i in range(most)]
         while kinds.count("empty") > most - min(game.player_counts):
             kinds[kinds.index("empty")] = "bot"
@@ -122,10 +122,21 @@ class MenuRoom:
         return Session.start(
             item.game,
             self.preset or item.preset,
-            self.kinds,
+            self.with_levels(),
             seat_count=self.options.seat_count,
             bot=self.options.bot,
         )
+
+    def with_levels(self) -> list[str]:
+        """The seats set up, each bot seat that the config gives a level of its own
+        (``[[seats]] player = "beginner"``) as that bot kind. The panel's seat cycle
+        stays human, bot, empty: the levels cost a family no presses."""
+        configured = self.options.default_seats
+        levels = [k if seat_kind(k) == "bot" else "bot" for k in configured]
+        return [
+            levels[i] if kind == "bot" and i < len(levels) else kind
+            for i, kind in enumerate(self.kinds)
+        ]
 
     def open_statistics(self, statistics: Callable[[], tuple[StatisticsPage, ...]] | None) -> None:
         self.pages = statistics() if statistics is not None else ()

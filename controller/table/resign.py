@@ -112,7 +112,8 @@ def bot_side_move(table: ResigningTable, move: Move | None) -> bool:
 
         rng = random.Random()
         rng.setstate(session.rng.getstate())
-        kind = session.bot if session.bot in BOT_KINDS else "random"  # as the table does
+        kind = session.bot_for(session.player)
+        kind = kind if kind in BOT_KINDS else "random"  # as the table does
         move = make_bot(kind).choose(session.state, rng)
         if move not in offers:
             return False

@@ -64,15 +64,19 @@ def reference_history(first: dict[str, Any], length: int) -> list[dict[str, Any]
     interruption: dice from the session's RNG, each bot move from a bot seeded with the
     next 32 random bits of that RNG, as the appliance's bot worker does."""
     from rules.bots import make_bot
+    from rules.core import Bot
 
     session = Session.from_json(first)
-    bot = make_bot(session.bot)
+    bots: dict[str, Bot] = {}  # each seat's own level, made once
     while len(session.history) < length and not session.state.is_terminal():
         if session.state.is_chance():
             session.roll(session.draw_dice())
         else:
             seed = session.rng.getrandbits(32)
-            session.play(bot.choose(session.state, random.Random(seed)))
+            kind = session.bot_for(session.player)
+            if kind not in bots:
+                bots[kind] = make_bot(kind)
+            session.play(bots[kind].choose(session.state, random.Random(seed)))
     return session.history
 
 

@@ -30,6 +30,7 @@ from controller.config import PLAYERS
 from controller.games import presentation, preset_name_in, title
 from controller.i18n import N_
 from controller.web import maintenance_words
+from controller.words import BOT_WORDS
 
 WORDS: dict[str, str] = {
     # every page
@@ -174,8 +175,8 @@ WORDS: dict[str, str] = {
 }
 """Key -> English word; the pages and scripts name words by key only."""
 
-BOT_WORDS = {"random": N_("easy"), "strong": N_("strong")}
-"""The bots' kinds as Setup and the History name them (``bot.<kind>``)."""
+# The bots' kinds as Setup and the History name them (``bot.<kind>``): the table's own
+# words for them (``controller.words.BOT_WORDS``), imported above.
 PASS = N_("cannot move")
 """A replay's pass (``move.pass``), in every game; a game's own words for the moves it
 names by a word are ``move.<game>.<notation>`` (its presentation's ``replay_words``)."""
@@ -234,6 +235,8 @@ def words(language: str) -> dict[str, str]:
         found[f"language.{code}"] = name
     for kind, word in BOT_WORDS.items():
         found[f"bot.{kind}"] = catalog.gettext(word)
+        # a seat set up as a bot of this kind: "Computer (Anfänger)"
+        found[f"player.{kind}"] = f"{catalog.pgettext('seat', 'bot')} ({catalog.gettext(word)})"
     found["move.pass"] = catalog.gettext(PASS)
     for colour in COLOURS:
         found[f"colour.{colour}"] = catalog.pgettext("colour", colour)

@@ -70,8 +70,9 @@ def choices() -> dict[str, Any]:
         "default_presets": {name: rules.default_preset(name) for name in rules.game_names()},
         # the games' own names (Mensch ärgere dich nicht), as the panel's menu shows them
         "titles": {name: rules.game_info(name).title for name in rules.game_names()},
-        "bots": sorted(BOT_KINDS),
-        "players": list(PLAYERS),
+        "bots": list(BOT_KINDS),
+        # a seat may be a bot with a level of its own (the page names it "bot (beginner)")
+        "players": [*PLAYERS, *BOT_KINDS],
         "languages": list(LANGUAGES),
         "language_key": "table" in config_module.SECTIONS,
     }

@@ -29,6 +29,20 @@ def _strong_player(budget: Budget) -> Bot:
     return BackgammonBot(budget)
 
 
+def _move_values(player: Bot, state: State) -> list[tuple[Move, float]] | None:
+    # The strong player's ranking: cubeless equity after each play from its network
+    # (and the bear-off database), without the lookahead. Cube actions, offers and
+    # answers to them are left to the strong player.
+    from rules.backgammon.bot import BackgammonBot
+    from rules.backgammon.engine import MOVE, Play
+
+    assert isinstance(player, BackgammonBot) and isinstance(state, BackgammonState)
+    if state.phase != MOVE or state.offer or player.resignation(state) is not None:
+        return None
+    plays = [m for m in state.legal_moves() if isinstance(m, Play)]
+    return [(p, player.value(p.mover, p.other)) for p in plays] or None
+
+
 def _from_position_id(game: Game, text: str) -> State:
     """Either ID; the default cube-less preset gives way to the match or money preset
     when the ID is of a match or has a turned cube (the ID says what is played)."""
@@ -94,6 +108,9 @@ register_game(
             move_facts=facts.move_facts,
             hint_details=hint.hint_details,
             side_moves=_side_moves,
+            move_values=_move_values,
+            # In cubeless equity; weakest level first (calibrated: docs/bots.md).
+            level_noise=(0.5, 0.15, 0.08, 0.02),
         ),
     )
 )

@@ -7,7 +7,7 @@ import random
 from typing import cast
 
 from rules.budget import Budget
-from rules.core import Bot, State
+from rules.core import Bot, Move, State
 from rules.registry import Capabilities, GameInfo, PlayoutResult, register_game
 from rules.track import facts
 from rules.track.engine import MaednState, kleiner_aerger_game, maedn_game
@@ -30,12 +30,30 @@ def _kleiner_aerger_player(budget: Budget) -> Bot:
     return KleinerAergerBot(budget)
 
 
+def _move_values(player: Bot, state: State) -> list[tuple[Move, float]]:
+    # The strong player's evaluation of the position after each move: its search's
+    # first pass, in steps of progress (rules.track.bot.evaluate).
+    from rules.track.bot import TrackBot, evaluate
+    from rules.track.kleiner_aerger_bot import KleinerAergerBot
+
+    if isinstance(player, KleinerAergerBot):
+        player = player.fallback
+    assert isinstance(player, TrackBot) and isinstance(state, MaednState)
+    seat = state.turn
+    return [(m, evaluate(state.apply(m), seat, player.weights)) for m in state.legal_moves()]
+
+
 def _playout(state: State, rng: random.Random) -> PlayoutResult:
     return cast(MaednState, state).random_playout(rng)
 
 
 _TRACK = Capabilities(
-    fast_playout=_playout, move_facts=facts.move_facts, preset_facts=facts.preset_facts
+    fast_playout=_playout,
+    move_facts=facts.move_facts,
+    preset_facts=facts.preset_facts,
+    move_values=_move_values,
+    # In steps of progress; weakest level first (calibrated: docs/bots.md).
+    level_noise=(30.0, 11.0, 4.0, 0.0),
 )
 
 register_game(
