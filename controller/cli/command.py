@@ -24,6 +24,7 @@ from controller.cli import appliance as appliance_cli
 from controller.cli import history as history_cli
 from controller.cli import rules as rules_cli
 from controller.cli import run as run_cli
+from controller.cli import run_args
 from controller.cli.argparse_words import speak_argparse
 from controller.i18n import _
 from controller.input_checks import clip
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rules_cli.add_parser(sub)
-    run_cli.add_parsers(sub)
+    run_args.add_parsers(sub)
     selftest.add_parser(sub)
     config.add_parser(sub)
     history_cli.add_parser(sub)

@@ -33,7 +33,7 @@ from typing import IO, Any
 
 from controller import i18n
 from controller.games import move_words, presentation
-from controller.games.presentation import preset_name, title
+from controller.games.presentation import game_and_rules, title
 from controller.history.export import can_export_match, json_lines, match_text, replay
 from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Seat, Summary
 from controller.history.stats import tally
@@ -165,7 +165,7 @@ def cmd_list(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         out.write(_("no games recorded yet") + "\n")
         return 0
     number_width = max(len(str(s.id)) for s in summaries)
-    game_width = max(len(game_words(s)) for s in summaries)
+    game_width = max(len(game_and_rules(s.game, s.preset)) for s in summaries)
     for s in summaries:
         for line in list_lines(s, number_width, game_width):
             out.write(line + "\n")
@@ -184,7 +184,7 @@ def list_lines(summary: Summary, number_width: int, game_width: int) -> list[str
         [
             f"{summary.id}".rjust(number_width),
             local_time(summary.started or summary.ended),
-            game_words(summary).ljust(game_width),
+            game_and_rules(summary.game, summary.preset).ljust(game_width),
             length_text(summary),
         ]
     )
@@ -194,12 +194,6 @@ def list_lines(summary: Summary, number_width: int, game_width: int) -> list[str
         second, LIST_WIDTH, initial_indent=indent, subsequent_indent=indent + "  "
     )
     return [first.rstrip(), *wrapped]
-
-
-def game_words(summary: Summary) -> str:
-    """The game and its rule set as the table names them ("Kleiner Ärger, Standard"),
-    not their ids."""
-    return f"{title(summary.game)}, {preset_name(summary.game, summary.preset)}"
 
 
 def seats_by_kind(summary: Summary) -> str:
@@ -322,7 +316,7 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         return 0
     colour = out.isatty()
     outcome = outcome_word(summary.outcome)
-    name = game_words(summary)
+    name = game_and_rules(summary.game, summary.preset)
     out.write(
         _("game {number}: {game}, {outcome}").format(number=summary.id, game=name, outcome=outcome)
         + "\n"

@@ -199,6 +199,12 @@ def preset_name(game: str, preset: str) -> str:
     return presentation(game).preset_names.get(preset, preset.replace("_", " "))
 
 
+def game_and_rules(game: str, preset: str) -> str:
+    """The game and its rule set as the table names them ("Kleiner Ärger, Standard"),
+    where a listing would otherwise show their ids."""
+    return f"{title(game)}, {preset_name(game, preset)}"
+
+
 def preset_name_in(game: str, preset: str, gettext: Callable[[str], str]) -> str:
     """:func:`preset_name` in the language of ``gettext`` (a catalog's), not the
     table's: the companion page may speak the browser's language."""
