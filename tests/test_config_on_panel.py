@@ -138,7 +138,8 @@ def test_run_shows_a_bad_game_key_on_the_panel_then_starts_when_fixed(tmp_path: 
         assert wait_until(lambda: len(list(frames.glob("*.png"))) >= 3), app.stderr()
         shots = sorted(frames.glob("*.png"))
         assert any(lit(shot) for shot in shots[:-1]), "the panel stayed dark"
-        assert "game.bot: 'grandmaster' is not allowed; allowed: 'random', 'strong'" in app.stderr()
+        allowed = "'random', 'beginner', 'casual', 'advanced', 'expert', 'strong'"
+        assert f"game.bot: 'grandmaster' is not allowed; allowed: {allowed}" in app.stderr()
         assert app.process.poll() is None, "it exited instead of waiting"
 
         config.write_text(config.read_text(encoding="utf-8").replace("grandmaster", "random"))
