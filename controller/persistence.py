@@ -25,6 +25,7 @@ from controller.history import pending as pending_records
 from controller.history.pending import PendingRecord
 from controller.i18n import _
 from controller.save_checks import check_playable
+from controller.save_format import encode, with_key
 from controller.session import SAVE_VERSION, SaveVersionError, Session
 
 log = logging.getLogger(__name__)
@@ -119,30 +120,38 @@ class SaveStore:
         self.reserve.ensure()
         return removed
 
-    def save(self, session: Session | None, pending: Sequence[PendingRecord] = ()) -> None:
+    def save(
+        self,
+        session: Session | None,
+        pending: Sequence[PendingRecord] = (),
+        text: str | None = None,
+    ) -> None:
         """Write the session atomically; ``None`` (no game) removes the save. Game
         records the history could not write yet (``pending``) travel inside it, so a
-        power cut cannot lose them; with no game they are the whole save."""
+        power cut cannot lose them; with no game they are the whole save. ``text`` is
+        the session already in its save format (the table made it when it queued the
+        save): it is written as it is, not encoded again."""
         if session is None and not pending:
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()
                 self._sync_directory()
             return
-        content: dict[str, object] = (
-            session.to_json() if session is not None else {"version": SAVE_VERSION, "game": None}
-        )
+        if session is None:
+            text = encode({"version": SAVE_VERSION, "game": None})
+        elif text is None:
+            text = encode(session.to_json())
         if pending:
-            content[pending_records.KEY] = [record.to_json() for record in pending]
+            text = with_key(text, pending_records.KEY, [record.to_json() for record in pending])
         entries = len(session.history) if session else 0
         try:
-            self._write(content, entries)
+            self._write(text, entries)
         except OSError as exc:
             # The save that ends a game, or carries records, may use the reserve.
             final = bool(pending) or (session is not None and session.state.is_terminal())
             if exc.errno not in FULL or not final or not self.reserve.release():
                 raise
             self._sync_directory()
-            self._write(content, entries)
+            self._write(text, entries)
 
     def drop_pending(self) -> None:
         """The records the save carried are in the history now: write it without them
@@ -156,10 +165,9 @@ class SaveStore:
         if data.get("game") is None:
             self.save(None)
         else:
-            self._write(data, len(data.get("history", [])))
+            self._write(encode(data), len(data.get("history", [])))
 
-    def _write(self, content: dict[str, object], entries: int) -> None:
-        data = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    def _write(self, data: str, entries: int) -> None:
         try:
             fd, temp = self._temp_file()
         except FileNotFoundError:  # it could not be made at start-up; perhaps now

@@ -19,7 +19,6 @@ from controller import setup_memory
 from controller.history.keeper import HistoryKeeper
 from controller.i18n import N_, _
 from controller.persistence import SaveStore
-from controller.session import Session
 from controller.state_dir import is_usable_directory, report_unusable
 from controller.table.effects import Effect, Record, RememberSetups, Save
 
@@ -61,8 +60,8 @@ class Safekeeping:
         self.notices: list[str] = []
         """What the panel should say, oldest first (the loop takes them)."""
         self.history = history(self.record_failed, self.notices.append) if history else None
-        self.latest: Session | None = None
-        """The game of the newest save: what a retry saves."""
+        self.latest: Save | None = None
+        """The newest save (its game and text): what a retry saves."""
         self.retry_at: float | None = None
         """When saving (and recording) is tried again; None while both work."""
         self.save_failures = 0
@@ -113,7 +112,7 @@ class Safekeeping:
             if isinstance(effect, RememberSetups):
                 self.remember(effect)
         if saves:
-            self.latest = saves[-1].session
+            self.latest = saves[-1]
             self.save(self.latest)
         elif records and self.history is not None:
             self.history.flush()  # a game that could not be saved is still recorded
@@ -136,7 +135,7 @@ class Safekeeping:
             self.retry_at = now + RETRY_S
             self.save(self.latest)
 
-    def save(self, session: Session | None) -> None:
+    def save(self, latest: Save | None) -> None:
         """Save after a move. A full, read-only or forbidden state directory must not
         stop the game: the old save stays whole (the write is atomic), the panel shows
         a short warning when saving starts failing, and saving is retried every
@@ -149,8 +148,10 @@ class Safekeeping:
                 history.flush()
             return
         pending = history.pending() if history is not None else []
+        session = latest.session if latest is not None else None
+        text = latest.text if latest is not None else None
         try:
-            self.store.save(session, pending)
+            self.store.save(session, pending, text)
         except OSError as exc:
             self.save_failures += 1
             self.failing_saves += 1
@@ -172,7 +173,7 @@ class Safekeeping:
             history.flush()
         if pending and history is not None and not history.backlog:
             with contextlib.suppress(OSError):  # written: the save need not carry them
-                self.store.save(session)
+                self.store.save(session, text=text)
         if history is None or not history.backlog:
             self.retry_at = None
 

@@ -17,6 +17,7 @@ import json
 import logging
 from dataclasses import dataclass
 
+from controller.save_format import encode
 from controller.session import Session
 from controller.voice.catalog import Prompt
 from rules.errors import InvalidStateError
@@ -31,17 +32,21 @@ class Save:
     ``session`` is a copy made when the save was queued (:func:`snapshot`), not the
     table's live game: the loop writes it after the next frame, and by then the live
     game may have moved on (a bot's roll, the next game of a match), so the file
-    would hold a later moment than the one the table meant to keep."""
+    would hold a later moment than the one the table meant to keep. ``text`` is that
+    moment in the save format, made once when it was queued: the store writes it as
+    it is (None: the store encodes ``session`` itself)."""
 
     session: Session | None
+    text: str | None = None
 
 
-def snapshot(session: Session) -> Session:
-    """An independent copy of ``session`` made through its save format, so that what
-    is queued is exactly what a resumed table reads back. A game that would not load
-    by itself raises :class:`InvalidStateError` here, while the previous good save is
-    still on disk."""
-    return Session.from_json(json.loads(json.dumps(session.to_json())))
+def snapshot(session: Session) -> Save:
+    """The save of ``session``: its save file's text, made once, and an independent
+    copy read back from it, so that what is queued is exactly what a resumed table
+    reads back. A game that would not load by itself raises
+    :class:`InvalidStateError` here, while the previous good save is still on disk."""
+    text = encode(session.to_json())
+    return Save(Session.from_json(json.loads(text)), text)
 
 
 @dataclass(frozen=True)
@@ -86,13 +91,13 @@ class Outbox:
             self.waiting.append(Save(None))
             return
         try:
-            copy = snapshot(session)
+            save = snapshot(session)
         except InvalidStateError as exc:
             # A bug, never the players' doing: keep the last save that loads rather
             # than replace it with one that would be moved aside as damaged.
             log.error("not saved: the game would not load again: %s", exc)
             return
-        self.waiting.append(Save(copy))
+        self.waiting.append(save)
 
     def record(self, session: Session | None, outcome: str) -> None:
         if session is None or session is self.recorded:
