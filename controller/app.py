@@ -57,9 +57,7 @@ def table_options(config: Config, **overrides: Any) -> TableOptions:
         sleep_after_s=config.sleep_after_min * 60.0,
         menu=menu_for(config.game.name, config.game.preset),
     )
-    for key, value in overrides.items():
-        setattr(options, key, value)
-    return options
+    return dataclasses.replace(options, **overrides)
 
 
 def drawable(menu: tuple[MenuItem, ...], display: Display) -> tuple[MenuItem, ...]:

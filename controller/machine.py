@@ -42,7 +42,6 @@ class Triggers:
 
     if TYPE_CHECKING:
 
-        def pick_game(self) -> bool: ...
         def back(self) -> bool: ...
         def finish(self) -> bool: ...
         def cancel(self) -> bool: ...
@@ -56,19 +55,39 @@ class Triggers:
         def show_message(self) -> bool: ...
         def dismiss(self) -> bool: ...
         def shut_down(self) -> bool: ...
-        def show_statistics(self) -> bool: ...
         def trigger(self, name: str, *args: object) -> bool: ...
+        def may_trigger(self, name: str, *args: object) -> bool: ...
 
 
 PLAYING = [Mode.AWAIT_ROLL, Mode.CHOOSE]
+ANIMATING = [Mode.ROLLING, Mode.MOVING]
+ON_TURN = [Mode.AWAIT_ROLL, Mode.ROLLING, Mode.CHOOSE, Mode.MOVING, Mode.NEXT_TURN]
+"""The states in which a player (or the table itself: an automatic roll) is on turn."""
+LEAVE_TO_START = [Mode.GAME_OVER, Mode.STATISTICS, Mode.MESSAGE]
+STARTS_HERE = [Mode.MENU, Mode.SETUP]
+"""Where the table's own menu could start a game, or is one press away from it
+(``LEAVE_TO_START``): where the companion page may start one."""
+BUSY = [Mode.ROLLING, Mode.MOVING, Mode.NEXT_TURN, Mode.SHUTDOWN]
+"""States that end by themselves: the panel never falls asleep in them."""
 
 TRANSITIONS: list[dict[str, Any]] = [
     # app flow
-    {"trigger": "pick_game", "source": Mode.MENU, "dest": Mode.SETUP},
-    {"trigger": "back", "source": Mode.SETUP, "dest": Mode.MENU},
-    {"trigger": "show_statistics", "source": Mode.MENU, "dest": Mode.STATISTICS},
-    {"trigger": "back", "source": Mode.STATISTICS, "dest": Mode.MENU},
+    {"trigger": "back", "source": [Mode.SETUP, Mode.STATISTICS], "dest": Mode.MENU},
     {"trigger": "start_game", "source": [Mode.SETUP, Mode.MENU], "dest": Mode.NEXT_TURN},
+    # the companion page starts a game where the menu could: it leaves for the menu
+    # first (game over, the statistics, a message), then the game begins
+    {
+        "trigger": "start_from_page",
+        "source": LEAVE_TO_START,
+        "dest": Mode.MENU,
+        "after": "start_session",
+    },
+    {
+        "trigger": "start_from_page",
+        "source": STARTS_HERE,
+        "dest": None,
+        "after": "start_session",
+    },
     # one turn: roll (a chance node) or choose (a decision node), then animate
     {"trigger": "roll", "source": [Mode.AWAIT_ROLL, Mode.CHOOSE], "dest": Mode.ROLLING},
     {"trigger": "rolled", "source": Mode.ROLLING, "dest": Mode.NEXT_TURN},
@@ -87,9 +106,11 @@ TRANSITIONS: list[dict[str, Any]] = [
         "conditions": "dice_are_due",
     },
     {"trigger": "advance", "source": Mode.NEXT_TURN, "dest": Mode.CHOOSE},
+    # a bot's (or the hint's) answer counts while a choice is on show; else it is stale
+    {"trigger": "bot_answered", "source": Mode.CHOOSE, "dest": None, "after": "take_answer"},
+    # the winner's stripes end; the words stay
+    {"trigger": "stripes_done", "source": Mode.GAME_OVER, "dest": None, "after": "stop_stripes"},
     {"trigger": "finish", "source": Mode.GAME_OVER, "dest": Mode.MENU},
-    # the system button: long press asks, OK confirms, NEXT returns to the game
-    {"trigger": "ask_menu", "source": PLAYING, "dest": Mode.CONFIRM_MENU},
     {"trigger": "confirm", "source": Mode.CONFIRM_MENU, "dest": Mode.MENU},
     {"trigger": "cancel", "source": Mode.CONFIRM_MENU, "dest": Mode.NEXT_TURN},
     # messages (a save moved aside, a panel offline) and shutdown
@@ -104,7 +125,14 @@ SEAT = "seat_on_turn"
 BUTTONS: list[dict[str, Any]] = [
     # What a press does, per state. ``dest=None``: the state stays (an internal
     # transition). A press a state does not list is harmless (ignore_invalid_triggers).
-    {"trigger": "ok", "source": Mode.MENU, "dest": None, "after": "choose_menu_entry"},
+    {
+        "trigger": "ok",
+        "source": Mode.MENU,
+        "dest": Mode.STATISTICS,
+        "conditions": "statistics_chosen",
+        "before": "open_statistics",
+    },
+    {"trigger": "ok", "source": Mode.MENU, "dest": Mode.SETUP},
     {"trigger": "next", "source": Mode.MENU, "dest": None, "after": "next_menu_entry"},
     {"trigger": "ok", "source": Mode.SETUP, "dest": None, "after": "setup_ok"},
     {"trigger": "next", "source": Mode.SETUP, "dest": None, "after": "setup_next"},
@@ -145,11 +173,44 @@ BUTTONS: list[dict[str, Any]] = [
         "conditions": [SEAT, "can_choose"],
         "after": "preview_next_piece",
     },
+    # a held OK while only bots (or an automatic roll) are on turn hurries them, and
+    # what animates now runs at the fast pace
+    {
+        "trigger": "ok_held",
+        "source": ANIMATING,
+        "dest": None,
+        "conditions": ["bots_on_turn", "not_hurrying"],
+        "after": ["hurry_up", "hurry_motion"],
+    },
+    {
+        "trigger": "ok_held",
+        "source": [Mode.AWAIT_ROLL, Mode.CHOOSE, Mode.NEXT_TURN],
+        "dest": None,
+        "conditions": ["bots_on_turn", "not_hurrying"],
+        "after": "hurry_up",
+    },
     {
         "trigger": "system_held",
         "source": PLAYING,
         "dest": Mode.CONFIRM_MENU,
         "before": "clear_action",
+    },
+    # a long press is never lost to an animation: the roll or move already happened in
+    # the session, so its animation is cut short and the press counts again for the
+    # state that follows ("back to menu?", or the menu after a game the move ended)
+    {
+        "trigger": "system_held",
+        "source": Mode.ROLLING,
+        "dest": Mode.NEXT_TURN,
+        "before": ["clear_action", "roll_shown"],
+        "after": "hold_again",
+    },
+    {
+        "trigger": "system_held",
+        "source": Mode.MOVING,
+        "dest": Mode.NEXT_TURN,
+        "before": ["clear_action", "move_shown"],
+        "after": "hold_again",
     },
     {"trigger": "ok", "source": Mode.GAME_OVER, "dest": Mode.MENU},
     {"trigger": "next", "source": Mode.GAME_OVER, "dest": None, "after": "game_over_next"},
@@ -168,9 +229,29 @@ BUTTONS: list[dict[str, Any]] = [
     {"trigger": "ok", "source": Mode.STATISTICS, "dest": Mode.MENU},
     {"trigger": "next", "source": Mode.STATISTICS, "dest": None, "after": "next_page"},
     {"trigger": "system_held", "source": Mode.STATISTICS, "dest": Mode.MENU},
+    # the system button held for ``shutdown_hold_s``: the table shuts down
+    {
+        "trigger": "system_long_held",
+        "source": [mode for mode in Mode if mode is not Mode.SHUTDOWN],
+        "dest": Mode.SHUTDOWN,
+        "after": "power_off",
+    },
 ]
 """The buttons' triggers: ``ok``, ``next`` (pressed down), ``next_held``, ``system_held``
 and ``system_tap`` (the system button released before it was held)."""
+
+
+def page_may_start(state: Mode) -> bool:
+    """The companion page may start a game in ``state`` (the machine's
+    ``start_from_page``); never in the middle of one, nor while shutting down. Read by
+    the page's threads too: it looks at the state only."""
+    return state in LEAVE_TO_START + STARTS_HERE
+
+
+def ends_by_itself(state: Mode) -> bool:
+    """The state ends without a press (an animation, the next turn, shutdown): the
+    panel does not fall asleep in it."""
+    return state in BUSY
 
 
 def build_machine(model: object, initial: Mode = Mode.MENU) -> Machine:
@@ -189,22 +270,25 @@ def build_machine(model: object, initial: Mode = Mode.MENU) -> Machine:
 
 
 def mermaid(wildcards: bool = False) -> str:
-    """The machine as a mermaid state diagram (docs/architecture.md shows it).
+    """The machine as a mermaid state diagram, drawn from both tables: the flow
+    (``TRANSITIONS``) and the presses (``BUTTONS``); docs/architecture.md shows it.
 
-    ``show_message`` and ``shut_down`` may fire from every state; they are left out
-    unless ``wildcards`` is set, because their 22 edges hide the game flow.
+    ``show_message`` and ``shut_down`` may fire from every state, and the system
+    button held for the shutdown from every state but shutdown itself; they are left
+    out unless ``wildcards`` is set, because their edges hide the game flow.
     Regenerate the copy in docs/architecture.md with ``python -m controller.machine``.
     """
     from transitions.extensions import GraphMachine
 
-    table = [t for t in TRANSITIONS if wildcards or t["source"] != "*"]
+    everywhere = [m for m in Mode if m is not Mode.SHUTDOWN]
+    table = [
+        t
+        for t in TRANSITIONS + BUTTONS
+        if wildcards or (t["source"] != "*" and t["source"] != everywhere)
+    ]
 
     class Model:
-        def game_is_over(self) -> bool:
-            return False
-
-        def dice_are_due(self) -> bool:
-            return False
+        pass
 
     graph = GraphMachine(
         model=Model(),
@@ -223,15 +307,21 @@ def button_table() -> str:
     shows it; regenerate with ``python -m controller.machine``)."""
 
     def names(value: object) -> str:
+        if value == [m for m in Mode if m is not Mode.SHUTDOWN]:
+            return "every state but SHUTDOWN"
         items = value if isinstance(value, list) else [value]
         return ", ".join(item.name if isinstance(item, Mode) else str(item) for item in items)
 
-    lines = ["| trigger | source | dest | conditions | after |", "|---|---|---|---|---|"]
+    lines = [
+        "| trigger | source | dest | conditions | before | after |",
+        "|---|---|---|---|---|---|",
+    ]
     for row in BUTTONS:
         dest = row["dest"].name if row["dest"] is not None else "(stays)"
         lines.append(
             f"| `{row['trigger']}` | {names(row['source'])} | {dest} "
-            f"| {names(row.get('conditions', '–'))} | {row.get('after', '–')} |"
+            f"| {names(row.get('conditions', '–'))} | {names(row.get('before', '–'))} "
+            f"| {names(row.get('after', '–'))} |"
         )
     return "\n".join(lines)
 

@@ -2,8 +2,9 @@
 saved, on the loop thread.
 
 The page only puts a :class:`~controller.events.StartGameEvent` on the queue; here the
-table starts it from the same places its own menu starts one (the menu, the setup, the
-statistics, a message, a game that is over) and never in the middle of a game: a game
+table starts it (the machine's ``start_from_page``) from the same places its own menu
+starts one (the menu, the setup, the statistics, a message, a game that is over) and
+never in the middle of a game: a game
 being played is ended only at the table, with the system button, so nobody on the
 network can end it for the players. Every refusal is a notice on the panel.
 
@@ -20,7 +21,7 @@ import logging
 
 from controller.events import SettingsEvent, StartGameEvent
 from controller.i18n import _
-from controller.machine import Mode
+from controller.machine import page_may_start
 from controller.session import Session
 from controller.table import Table
 from hardware.interfaces import Display
@@ -29,13 +30,11 @@ from rules.errors import RulesError
 log = logging.getLogger(__name__)
 
 NOTICE_S = 3.0
-STARTABLE = (Mode.MENU, Mode.SETUP, Mode.STATISTICS, Mode.MESSAGE, Mode.GAME_OVER)
-"""Where the table's own menu could start a game, or is one press away from it."""
 
 
 def game_on(table: Table) -> bool:
     """A game is being played (or the table is shutting down): no start from the page."""
-    return table.state not in STARTABLE
+    return not page_may_start(table.state)
 
 
 def start_requested(table: Table, event: StartGameEvent) -> bool:
@@ -53,21 +52,13 @@ def start_requested(table: Table, event: StartGameEvent) -> bool:
         log.warning("the page's game does not start: %s", exc)
         table.flash(_("cannot start that game"), NOTICE_S)
         return False
-    if table.state is Mode.GAME_OVER:
-        table.finish()
-    elif table.state is Mode.STATISTICS:
-        table.back()
-    elif table.state is Mode.MESSAGE:
-        table.dismiss()
     log.info("the companion page starts %s/%s", event.game, session.preset)
-    table.start_session(session)
-    return True
+    return table.trigger("start_from_page", session)
 
 
 def settings_saved(table: Table, display: Display, event: SettingsEvent) -> None:
     """Use ``event``'s move timer, brightness and sleep time from now on."""
-    table.options.preset_timer_s = event.move_timer_s
-    table.options.sleep_after_s = event.sleep_after_min * 60.0
+    table.retime(event.move_timer_s, event.sleep_after_min * 60.0)
     try:
         display.set_brightness(event.brightness)
     except (OSError, ValueError) as exc:  # the config's check allows 0..1 only

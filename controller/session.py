@@ -137,6 +137,10 @@ class Session:
         self.state = self.state.apply(move)
         return before
 
+    def keep_entered(self, steps: Sequence[tuple[int, int, bool]]) -> None:
+        """The checker steps fixed so far of the play being entered (saved with it)."""
+        self.entered = list(steps)
+
     # -- persistence ------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:

@@ -15,7 +15,6 @@ cursor stays on the row it was on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 import rules
 from controller.games import presentation, preset_name
@@ -42,18 +41,6 @@ def chosen(game: str, preset: str, cursor: int) -> tuple[str, int]:
     keys = [r.key for r in after]
     place = keys.index(row.key) if row.key in keys else 0
     return row.next_preset, place - len(after)
-
-
-class SetupTable(Protocol):
-    """What OK on a rule row changes of the table (which imports this module)."""
-
-    setup_preset: str
-    setup_cursor: int
-
-
-def step(table: SetupTable, game: str, preset: str) -> None:
-    """OK on the rule row under the table's setup cursor (:func:`chosen`)."""
-    table.setup_preset, table.setup_cursor = chosen(game, preset, table.setup_cursor)
 
 
 def words(game: str, preset: str, cursor: int) -> str | None:

@@ -108,7 +108,7 @@ def test_the_menu_and_the_status_line_show_its_title_and_words() -> None:
     assert table.status().text.startswith("Hasenrennen: ")
     session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=1)
     table.start_session(session)
-    table.turns.roll_now((5,))
+    table.roll_now((5,))
     while table.state is not Mode.CHOOSE:
         wake = table.next_wakeup()
         assert wake is not None
@@ -131,7 +131,7 @@ def test_its_own_words_reach_the_status_line_and_it_keeps_the_default_view() -> 
         table.handle(ButtonEvent(0, "ok", "down"), 0.0)
         session = Session.start(toy_game.NAME, "standard", ["human", "human"], seed=1)
         table.start_session(session)
-        table.turns.roll_now((5,))
+        table.roll_now((5,))
         while table.state is not Mode.CHOOSE:
             wake = table.next_wakeup()
             assert wake is not None

@@ -98,7 +98,7 @@ def test_a_held_next_goes_to_the_other_piece() -> None:
         }
     )
     table.start_session(session)
-    table.turns.roll_now((2,))
+    table.roll_now((2,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert [m.notation for m in table.choice.moves] == ["3-5", "12-14"]
     press(table, 0, "next", "down")
@@ -210,7 +210,7 @@ def test_the_opening_roll_is_put_into_words() -> None:
     session = Session.start("backgammon", "single", ["human", "empty", "human"], seed=2)
     table.start_session(session)
     assert table.state is Mode.AWAIT_ROLL
-    table.turns.roll_now((6, 4))
+    table.roll_now((6, 4))
     assert table.state is Mode.ROLLING
     assert line(table) == "opening roll: orange 6, blue 4: orange begins"
 
@@ -228,7 +228,7 @@ def test_a_capture_says_whose_piece_is_hit() -> None:
         }
     )
     table.start_session(session)
-    table.turns.roll_now((2,))
+    table.roll_now((2,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert "piece on 3 → 5, captures green" in line(table)
 

@@ -102,7 +102,7 @@ def test_a_humans_turn_names_the_seat_the_dice_and_the_previewed_move() -> None:
     )
     table.start_session(session)
     assert table.status().text == "red (seat 1): OK: roll the dice"
-    table.turns.roll_now((5,))
+    table.roll_now((5,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert table.status().text == (
         "red (seat 1): 5 — piece on 3 → 8 · move 1 of 3: NEXT shows another, OK plays it"

@@ -100,7 +100,7 @@ def test_next_cycles_legal_moves_with_preview_and_ok_commits() -> None:
     session.state = rules.state_from_json(state)
     table.start_session(session)
     assert table.state is Mode.AWAIT_ROLL
-    table.turns.roll_now((2,))
+    table.roll_now((2,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
     scene = table.scene()
     assert isinstance(scene, Scene)
@@ -121,7 +121,7 @@ def test_forced_pass_plays_itself_after_a_preview() -> None:
     session = table.session
     assert session is not None
     run_until(table, lambda: table.state is Mode.AWAIT_ROLL and not session.is_bot(session.player))
-    table.turns.roll_now((3,))  # everybody at home: a 3 can only pass
+    table.roll_now((3,))  # everybody at home: a 3 can only pass
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert table.choice.moves == (PASS,)
     assert table.time.action_at is not None and table.time.action_at > table.now
@@ -134,7 +134,7 @@ def test_lingo_move_timer_counts_down_and_passes_on_expiry() -> None:
     assert session is not None
     run_until(table, lambda: table.state is Mode.AWAIT_ROLL and not session.is_bot(session.player))
     player = session.player
-    table.turns.roll_now((6,))
+    table.roll_now((6,))
     run_until(table, lambda: table.state is Mode.CHOOSE)
     assert len(table.choice.moves) == 2  # enter or pass
     scene = table.scene()
@@ -431,7 +431,7 @@ def test_a_long_system_press_during_the_last_move_goes_to_the_menu() -> None:
         }
     )
     table.start_session(session)
-    table.turns.roll_now((2,))  # 38 -> goal1: red's last piece reaches the goal
+    table.roll_now((2,))  # 38 -> goal1: red's last piece reaches the goal
     run_until(table, lambda: table.state is Mode.MOVING)
     long_system_press(table)
     assert session.state.is_terminal() and table.state is Mode.MENU
@@ -508,7 +508,7 @@ def bots_round(hurry: bool) -> tuple[float, Table]:
         }
     )
     table.start_session(session)
-    table.turns.roll_now((3,))  # one piece out: the 3 is forced and plays itself
+    table.roll_now((3,))  # one piece out: the 3 is forced and plays itself
     run_until(table, lambda: session.player != "red")
     start = table.now
     if hurry:

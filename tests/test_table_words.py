@@ -234,7 +234,7 @@ def test_a_tie_in_the_opening_roll_is_explained() -> None:
     table.start_session(session)
     for value in (5, 2, 5):
         session.roll((value,))
-    table.turns.roll_now((1,))  # yellow's 1: red and green tied with 5
+    table.roll_now((1,))  # yellow's 1: red and green tied with 5
     line = status(table)
     assert line.endswith("red and green: a tie, they throw again"), line
 
@@ -270,7 +270,7 @@ def test_the_second_game_of_a_match_opens_without_the_last_roll() -> None:
     )
     table.start_session(session)
     run_until(table, lambda: table.state is Mode.AWAIT_ROLL)
-    table.turns.roll_now((1, 2))  # the black of column 1 reaches row 6: lost
+    table.roll_now((1, 2))  # the black of column 1 reaches row 6: lost
     assert len(session.state.to_json().get("match", [])) == 1
     run_until(table, lambda: table.state is not Mode.ROLLING)
     assert table.scene().dice is None  # type: ignore[union-attr]

@@ -118,7 +118,7 @@ def choosing_table(size: int = 32) -> Timeline:
     )
     line.table.start_session(session)
     line.step()
-    line.table.turns.roll_now((2,))
+    line.table.roll_now((2,))
     line.step()
     line.run_until(lambda: line.table.state is Mode.CHOOSE)
     return line
@@ -180,7 +180,7 @@ def lingo_timer_table() -> tuple[Timeline, Session]:
     session.state = rules.get_game("maedn", "lingo").new_state(4, first="red")
     line.table.start_session(session)
     line.step()
-    line.table.turns.roll_now((6,))  # red may enter, or pass
+    line.table.roll_now((6,))  # red may enter, or pass
     line.step()
     line.run_until(lambda: line.table.state is Mode.CHOOSE)
     return line, session

@@ -3,12 +3,16 @@
 Why a package: the table was one class that did everything; now each of its jobs has
 a module of its own, and this face hands on the names the rest of the controller uses.
 
-- :mod:`~controller.table.model`: the :class:`Table` itself, the order of things;
+- :mod:`~controller.table.model`: the :class:`Table` itself, the machine's callbacks,
+  on :mod:`~controller.table.core`: what it holds, and where it applies what its
+  helpers hand back (:mod:`~controller.table.then`);
 - :mod:`~controller.table.menu`: the menu, setup and the statistics pages;
 - :mod:`~controller.table.turns`: a turn's steps (roll, choose, move, the timer);
 - :mod:`~controller.table.choice`: the legal moves and the one in preview;
 - :mod:`~controller.table.bots`: questions to the bots and the hint;
-- :mod:`~controller.table.presses`: a press's kind, waking, hurrying, shutting down;
+- :mod:`~controller.table.buttons`: a press's kind, the system button's timing, waking;
+- :mod:`~controller.table.resign` and :mod:`~controller.table.analysis`: the side
+  moves of the system menu and the analysis at game over;
 - :mod:`~controller.table.clock`: time, pace, timers and sleep;
 - :mod:`~controller.table.motion` and :mod:`~controller.table.banner`: what animates
   and what is said over the board;

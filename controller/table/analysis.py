@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import rules
 from controller.games import presentation
@@ -25,7 +25,7 @@ from controller.games.presentation import AnalysisFrame
 from controller.i18n import _
 from controller.replay import replay_event
 from controller.session import Session
-from controller.table.clock import TableTime
+from controller.table.then import NOTHING, Later, Then
 from rules.playout import PlayStep
 
 log = logging.getLogger(__name__)
@@ -55,19 +55,6 @@ def replayed(
         steps.append(replay_event(state, entry))
         state = steps[-1].after
     return steps
-
-
-class AnalysedTable(Protocol):
-    """What the analysis reads and calls of the table (which imports this module)."""
-
-    session: Session | None
-    analysis: AnalysisRun | None
-    since: float
-    dirty: bool
-    time: TableTime
-
-    def require_session(self) -> Session: ...
-    def schedule(self, delay: float, action: Callable[[], object], paced: bool = True) -> None: ...
 
 
 class AnalysisRun:
@@ -108,6 +95,11 @@ class AnalysisRun:
             return self.frames[self.index]
         return None
 
+    def next_frame(self) -> None:
+        """NEXT: the frames, then the result once more (-1), then the frames again."""
+        if self.done and self.frames:
+            self.index = self.index + 1 if self.index + 1 < len(self.frames) else -1
+
     def banner(self) -> str | None:
         """What the panel says over the result while there is no frame to show."""
         if not self.done:
@@ -115,36 +107,34 @@ class AnalysisRun:
         return self.failed
 
 
-def next_press(table: AnalysedTable) -> None:
-    """NEXT at game over: start the analysis, or show its next frame."""
-    run = current(table)
+def next_press(
+    run: AnalysisRun | None, session: Session | None, poll_again: Callable[[], object]
+) -> tuple[AnalysisRun | None, Then]:
+    """NEXT at game over, with ``run`` the analysis of the game at the table (None:
+    none yet): start one (returned, with ``poll_again`` scheduled), or show its next
+    frame."""
     if run is None:
-        if not available(table.session):
-            return
-        table.analysis = AnalysisRun(table.require_session())
-        table.schedule(POLL_S, lambda: poll(table), paced=False)
-    elif run.done and run.frames:
-        # frames, then the result once more (-1), then the frames again
-        run.index = run.index + 1 if run.index + 1 < len(run.frames) else -1
-    table.since = table.time.now
-    table.dirty = True
+        if session is None or not available(session):
+            return None, NOTHING
+        started = AnalysisRun(session)
+        return started, Then(since=True, redraw=True, later=Later(POLL_S, poll_again, False))
+    run.next_frame()
+    return run, Then(since=True, redraw=True)
 
 
-def current(table: AnalysedTable) -> AnalysisRun | None:
+def current(run: AnalysisRun | None, session: Session | None) -> AnalysisRun | None:
     """The analysis of the game now at the table (one of an earlier game is dropped)."""
-    run = table.analysis
-    return run if run is not None and run.session is table.session else None
+    return run if run is not None and run.session is session else None
 
 
-def poll(table: AnalysedTable) -> None:
-    run = current(table)
+def poll(run: AnalysisRun | None, poll_again: Callable[[], object]) -> Then:
+    """Whether the analysis of the game at the table (``run``) has finished: drawn
+    once it has, else looked at again later."""
     if run is None:
-        return
+        return NOTHING
     if not run.done:
-        table.schedule(POLL_S, lambda: poll(table), paced=False)
-        return
-    table.since = table.time.now
-    table.dirty = True
+        return Then(later=Later(POLL_S, poll_again, False))
+    return Then(since=True, redraw=True)
 
 
 def offer_banner(session: Session | None, run: AnalysisRun | None) -> str | None:

@@ -25,6 +25,10 @@ class Banner:
         self.since = now
         self.until = now + max(seconds, banner_seconds(text, width, height))
 
+    def restart(self, now: float) -> None:
+        """Its text passes from its first letter again from ``now`` (the panel woke)."""
+        self.since = now
+
     def expire(self, now: float) -> bool:
         """Take the text down if its time is over; True if it was taken down."""
         if self.text is not None and now >= self.until:

@@ -43,6 +43,14 @@ class Thinking:
         self.waiting = False
         self.after_seed = None
 
+    def forget_hint(self) -> None:
+        """A game begins (or resumes): no hint is on show."""
+        self.hint = None
+
+    def answered(self) -> None:
+        """The bot's move came in (a side move, played apart from the choice)."""
+        self.waiting = False
+
     def ask_move(self, session: Session) -> None:
         """The bot of the player on turn (or for a human whose time ran out) moves."""
         self.move_request = request = MoveRequest(self.move_request.number + 1)

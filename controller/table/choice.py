@@ -60,7 +60,7 @@ class Choice:
             if step not in entry.options(self.played):
                 break
             self.played = (*self.played, step)
-        session.entered = list(self.played)
+        session.keep_entered(self.played)
         self.steps = entry.options(self.played)
 
     def previewed(self) -> Move:
@@ -103,7 +103,7 @@ class Choice:
             return play
         self.steps = entry.options(self.played)
         self.cursor = 0
-        session.entered = list(self.played)
+        session.keep_entered(self.played)
         return None
 
 

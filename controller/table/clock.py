@@ -38,6 +38,35 @@ class TableTime:
         self.system_down_at: float | None = None
         """When the system button went down (held long enough, the table shuts down)."""
 
+    def at(self, now: float) -> None:
+        """The loop handed the time: it is ``now``."""
+        self.now = now
+
+    def pressed(self) -> None:
+        """A button went down: sleep is measured from now."""
+        self.last_activity = self.now
+
+    def system_down(self) -> None:
+        self.system_down_at = self.now
+
+    def system_up(self) -> bool:
+        """The system button went up; True if it had been down (not yet a shutdown)."""
+        was_down, self.system_down_at = self.system_down_at is not None, None
+        return was_down
+
+    def calm(self) -> None:
+        """Stop hurrying (a human is on turn, or the game is over)."""
+        self.hurry = False
+
+    def stop_timer(self) -> None:
+        self.timer_end = None
+
+    def fall_asleep(self) -> None:
+        self.asleep = True
+
+    def wake(self) -> None:
+        self.asleep = False
+
     def pace(self) -> float:
         """The factor on bots' delays and animations: short while hurrying."""
         return self.options.fast_factor if self.hurry else 1.0

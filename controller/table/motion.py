@@ -26,6 +26,34 @@ class Motion:
         self.last_dice: Dice | None = None
         """The last dice thrown, as a game in play shows them beside the board."""
 
+    def thrown(self, dice: Dice, roller: str | None, opening: bool) -> None:
+        """Dice thrown by ``roller`` tumble now."""
+        self.dice, self.roller, self.opening = dice, roller, opening
+
+    def roll_shown(self) -> None:
+        """The roll's animation is over (the dice stay beside the board)."""
+        self.dice = None
+        self.length = 0.0
+
+    def move(self, moving: tuple[Move, State, State]) -> None:
+        """The move to animate."""
+        self.moving = moving
+
+    def move_shown(self) -> None:
+        """The move's animation is over, or there is none (a decision with nothing to
+        animate)."""
+        self.moving = None
+        self.length = 0.0
+
+    def shown_dice(self, dice: Dice | None) -> None:
+        """The dice beside the board (None: a new game of a match, none thrown yet; a
+        resumed game's last roll)."""
+        self.last_dice = dice
+
+    def stop(self) -> None:
+        """Nothing animates any more (the winner's stripes end)."""
+        self.length = 0.0
+
     def begin(self, now: float, seconds: float) -> None:
         self.start = now
         self.length = seconds
@@ -51,6 +79,9 @@ class DiceEntry:
 
     def __init__(self) -> None:
         self.values: list[int] = []
+
+    def clear(self) -> None:
+        self.values = []
 
     def count_up(self) -> None:
         """NEXT counts the die being entered up, 1–6."""

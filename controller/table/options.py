@@ -80,6 +80,12 @@ class TableOptions:
     """Each game's last setup (rule set, seats), read from the state directory at
     start (:mod:`controller.setup_memory`): setup starts from it."""
 
+    def retime(self, move_timer_s: float | None, sleep_after_s: float) -> None:
+        """The companion page's settings: the move timer and the sleep time from now
+        on (a timer already counting runs out as it began)."""
+        self.preset_timer_s = move_timer_s
+        self.sleep_after_s = sleep_after_s
+
 
 FAST_PACE: dict[str, float] = {
     "bot_delay_s": 0.15,

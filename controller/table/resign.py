@@ -19,32 +19,11 @@ side move like any move and returns to the game: the opponent answers it there.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, Protocol
 
 import rules
 from controller.i18n import _
 from controller.session import Session
-from controller.table.clock import TableTime
 from rules.core import Move
-
-
-class ResigningTable(Protocol):
-    """What resigning reads and calls of the table (which imports this module)."""
-
-    session: Session | None
-    offer_index: int
-    since: float
-    dirty: bool
-    time: TableTime
-    options: Any
-
-    def require_session(self) -> Session: ...
-    def abandon_game(self) -> None: ...
-    def persist(self) -> None: ...
-    def cancel(self) -> bool: ...
-    def commit_move(self, move: Move) -> None: ...
-    def schedule(self, delay: float, action: Callable[[], object], paced: bool = True) -> None: ...
 
 
 def offers(session: Session | None) -> tuple[Move, ...]:
@@ -73,40 +52,25 @@ def menu_banner(session: Session | None, index: int) -> str:
     return _("{offer}? OK=yes NEXT=no").format(offer=move_words(session.state, move))
 
 
-def next_offer(table: ResigningTable) -> None:
-    """A system tap in the menu: the next side move, after the last the plain question."""
-    choices = offers(table.session)
+def next_offer(session: Session | None, index: int) -> int | None:
+    """A system tap in the menu: the index of the next side move, after the last the
+    plain question (0); None when there is no side move to show."""
+    choices = offers(session)
     if not choices:
-        return
-    table.offer_index = (table.offer_index + 1) % (len(choices) + 1)
-    table.since = table.time.now
-    table.dirty = True
+        return None
+    return (index + 1) % (len(choices) + 1)
 
 
-def menu_ok(table: ResigningTable) -> None:
-    """OK in the menu: make the side move shown, or (none shown) leave the game."""
-    move = shown_offer(table.session, table.offer_index)
-    table.offer_index = 0  # the next visit starts at the plain question
-    if move is None:
-        table.abandon_game()
-        return
-    session = table.require_session()
-    session.play(move)
-    table.persist()
-    table.cancel()  # back to the game: the opponent answers the offer
-
-
-def bot_side_move(table: ResigningTable, move: Move | None) -> bool:
-    """A bot's move that is one of the side moves of its turn: played after the
-    usual preview delay. False: not a side move (the caller checks it as a move).
+def bot_side_move(session: Session, move: Move | None) -> Move | None:
+    """A bot's move that is one of the side moves of its turn (played after the usual
+    preview delay), else None (the caller checks it as a move).
 
     ``None`` is a bot's move still to be found on this thread (no worker): it is found
     here with a copy of the session's dice generator, so that when it is an ordinary
     move the caller finds the very same one with the generator itself."""
-    session = table.require_session()
     offers = rules.side_moves(session.game, session.state)
     if not offers:
-        return False
+        return None
     if move is None:
         from rules.bots import BOT_KINDS, make_bot
 
@@ -116,9 +80,8 @@ def bot_side_move(table: ResigningTable, move: Move | None) -> bool:
         kind = kind if kind in BOT_KINDS else "random"  # as the table does
         move = make_bot(kind).choose(session.state, rng)
         if move not in offers:
-            return False
+            return None
         session.rng.setstate(rng.getstate())
     elif move not in offers:
-        return False
-    table.schedule(table.options.bot_delay_s, lambda: table.commit_move(move))
-    return True
+        return None
+    return move

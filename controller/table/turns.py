@@ -4,260 +4,244 @@ answers and the move timer.
 Why apart from the table: this is the play itself, from a roll to the next turn; the
 table keeps what is around it (the menu, presses, time handed over, effects, the
 picture) and enters these steps as the machine's states say (``on_enter_*``). Each
-step changes the session, the choice or the animation, then fires the machine's next
-trigger on the table.
+step is handed the session and changes it, the choice, the bots' questions or the
+animation (the rooms it was given, never the table), and hands back what the table
+is to do (:class:`~controller.table.then.Then`): a prompt, a save, an action later,
+the machine's next trigger.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from functools import partial
 
 import rules
 from controller.events import BotRequest
 from controller.games import checker_steps, presentation
 from controller.i18n import _
-from controller.machine import Mode
 from controller.session import Session
+from controller.table import resign as table_resign
 from controller.table import scenes as table_scenes
 from controller.table.bots import Thinking
 from controller.table.choice import Choice
 from controller.table.clock import TableTime
 from controller.table.motion import DiceEntry, Motion
 from controller.table.options import TableOptions, move_timer_seconds
+from controller.table.then import NOTHING, Later, Then
 from controller.voice import prompts
 from controller.voice.catalog import Prompt
-from hardware.interfaces import Cue
 from rules.core import Dice, Move, Pass, State
 
 
-class TurnTable(Protocol):
-    """What the turns use of the table (``controller.table.Table``)."""
-
-    state: Mode
-    options: TableOptions
-    time: TableTime
-    choice: Choice
-    motion: Motion
-    dice_entry: DiceEntry
-    bots: Thinking
-    since: float
-    dirty: bool
-
-    def require_session(self) -> Session: ...
-    def persist(self) -> None: ...
-    def flash(self, text: str, seconds: float = 2.5) -> None: ...
-    def play_cue(self, cue: Cue) -> None: ...
-    def speak(self, prompt: Prompt | None) -> None: ...
-    def clear_action(self, *_press: object) -> None: ...
-    def roll(self) -> bool: ...
-    def rolled(self) -> bool: ...
-    def commit(self) -> bool: ...
-    def moved(self) -> bool: ...
-    def side_move(self, move: Move | None) -> bool: ...
-
-
 class Turns:
-    """The steps of a turn, on ``table`` (its session, choice, motion, time, bots)."""
+    """The steps of a turn, over the rooms they change (the table hands them over)."""
 
-    def __init__(self, table: TurnTable) -> None:
-        self.table = table
+    def __init__(
+        self,
+        options: TableOptions,
+        time: TableTime,
+        choice: Choice,
+        motion: Motion,
+        dice_entry: DiceEntry,
+        bots: Thinking,
+    ) -> None:
+        self.options = options
+        self.time = time
+        self.choice = choice
+        self.motion = motion
+        self.dice_entry = dice_entry
+        self.bots = bots
 
-    def await_roll(self) -> None:
-        session = self.table.require_session()
-        self.table.dice_entry.values = []
+    def await_roll(self, session: Session) -> Then:
+        self.dice_entry.clear()
         player = session.player
-        motion = self.table.motion
+        motion = self.motion
         again = player is not None and motion.roller == player and motion.last_dice is not None
-        self.table.speak(prompts.turn(session, again))
+        spoken = prompts.turn(session, again)
         automatic = presentation(session.game).dice_roll_themselves
         if automatic or player not in session.seats or session.is_bot(player):
-            delay = self.table.options.bot_delay_s if session.is_bot(player) else 0.3
-            self.table.time.schedule(delay, self.roll_now)
-        else:
-            self.table.time.hurry = False
+            delay = self.options.bot_delay_s if session.is_bot(player) else 0.3
+            return Then(speak=spoken, later=Later(delay, lambda: self.roll_now(session)))
+        self.time.calm()
+        return Then(speak=spoken)
 
-    def rolling(self) -> None:
-        self.table.motion.begin(
-            self.table.time.now, self.table.options.roll_time_s * self.table.time.pace()
-        )
-        self.table.play_cue("dice")
-        self.table.time.schedule(self.table.motion.length, self.finish_roll, paced=False)
+    def rolling(self) -> Then:
+        self.motion.begin(self.time.now, self.options.roll_time_s * self.time.pace())
+        return Then(cue="dice", later=Later(self.motion.length, self.finish_roll, paced=False))
 
-    def choose(self) -> None:
-        session = self.table.require_session()
-        self.table.choice.begin(session)
-        self.table.since = self.table.time.now
-        self.table.time.timer_end = None
-        self.table.bots.new_choice()  # a hint (or a late bot's move) belongs to one choice
+    def choose(self, session: Session) -> Then:
+        self.choice.begin(session)
+        self.time.stop_timer()
+        self.bots.new_choice()  # a hint (or a late bot's move) belongs to one choice
         if session.is_bot(session.player):
-            self.table.bots.ask_move(session)
-            return
-        self.table.time.hurry = False
-        if len(self.table.choice.moves) == 1:
-            self.table.time.schedule(self.table.options.forced_delay_s, self.commit_cursor)
-            return
-        self.table.choice.by_checker(session)
-        self.table.bots.ask_hint(session, self.table.options.hints)
-        seconds = move_timer_seconds(self.table.options, session.state)
-        if seconds:
-            self.table.time.start_timer(seconds)
-            self.table.time.schedule(seconds, self.timer_expired, paced=False)
+            self.bots.ask_move(session)
+            return Then(since=True)
+        self.time.calm()
+        if len(self.choice.moves) == 1:
+            later = Later(self.options.forced_delay_s, lambda: self.commit_cursor(session))
+            return Then(since=True, later=later)
+        self.choice.by_checker(session)
+        self.bots.ask_hint(session, self.options.hints)
+        seconds = move_timer_seconds(self.options, session.state)
+        if not seconds:
+            return Then(since=True)
+        self.time.start_timer(seconds)
+        later = Later(seconds, lambda: self.timer_expired(session), paced=False)
+        return Then(since=True, later=later)
 
-    def moving(self) -> None:
-        if self.table.motion.moving is None:  # a decision with nothing to animate
-            self.table.moved()
-            return
-        game, move = self.table.require_session().game, self.table.motion.moving[0]
+    def moving(self, session: Session) -> Then:
+        if self.motion.moving is None:  # a decision with nothing to animate
+            return Then(trigger="moved")
+        game, move = session.game, self.motion.moving[0]
         facts = rules.move_facts(game, move)
-        options = self.table.options
+        options = self.options
         by_checker = checker_steps(game, move)
         per_step = options.checker_step_time_s if by_checker else options.step_time_s
         capture_s = options.capture_time_s if facts.capture else 0.0
         seconds = facts.steps * per_step + capture_s
-        self.table.motion.begin(self.table.time.now, seconds * self.table.time.pace())
-        self.table.play_cue("capture" if facts.capture else "move")
-        self.table.speak(prompts.move(game, self.table.motion.moving[1], move))
-        self.table.time.schedule(self.table.motion.length, self.finish_move, paced=False)
+        self.motion.begin(self.time.now, seconds * self.time.pace())
+        return Then(
+            cue="capture" if facts.capture else "move",
+            speak=prompts.move(game, self.motion.moving[1], move),
+            later=Later(self.motion.length, self.finish_move, paced=False),
+        )
 
-    def roll_now(self, dice: Dice | None = None) -> None:
-        session = self.table.require_session()
-        motion = self.table.motion
-        motion.dice = dice if dice is not None else session.draw_dice()
-        motion.roller = session.player  # before the roll: an opening throw passes the turn
-        motion.opening = session.state.to_json().get("phase") == "opening"
+    def roll_now(self, session: Session, dice: Dice | None = None) -> Then:
+        dice = dice if dice is not None else session.draw_dice()
+        # before the roll: an opening throw passes the turn
+        opening = session.state.to_json().get("phase") == "opening"
+        self.motion.thrown(dice, session.player, opening)
         before = session.state
-        session.roll(motion.dice)
-        motion.last_dice = motion.dice
-        self.table.speak(prompts.roll(motion.dice))
-        self.news_of_the_match(before)
-        self.table.persist()
-        self.table.roll()
+        session.roll(dice)
+        self.motion.shown_dice(dice)
+        return Then(
+            flash=self.news_of_the_match(session, before),
+            speak=prompts.roll(dice),
+            persist=True,
+            trigger="roll",
+        )
 
-    def finish_roll(self) -> None:
-        self.table.motion.dice = None
-        self.table.rolled()
+    def finish_roll(self) -> Then:
+        self.motion.roll_shown()
+        return Then(trigger="rolled")
 
-    def commit_cursor(self) -> None:
-        if self.table.choice.moves:
-            self.commit_move(self.table.choice.previewed())
+    def commit_cursor(self, session: Session) -> Then:
+        if self.choice.moves:
+            return self.commit_move(session, self.choice.previewed())
+        return NOTHING
 
-    def commit_move(self, move: Move) -> None:
-        session = self.table.require_session()
-        self.table.choice.whole_moves()
-        self.table.time.timer_end = None
+    def commit_move(self, session: Session, move: Move) -> Then:
+        self.choice.whole_moves()
+        self.time.stop_timer()
         rolls = presentation(session.game).decision_rolls
-        if rolls is not None and rolls(move) and not self.table.options.physical_dice:
+        if rolls is not None and rolls(move) and not self.options.physical_dice:
             session.play(move)  # Backgammon's cube decision "roll": the press throws
             if session.state.is_chance():
-                self.roll_now()
-                return
-            self.table.persist()
-            self.table.motion.moving = None  # a decision without an animation ends like a move
-            self.table.commit()
-            return
+                return self.roll_now(session)
+            self.motion.move_shown()  # a decision without an animation ends like a move
+            return Then(persist=True, trigger="commit")
         before = session.play(move)
-        self.news_of_the_match(before)
-        self.table.motion.moving = (move, before, session.state)
-        self.table.persist()
-        self.table.commit()
+        news = self.news_of_the_match(session, before)
+        self.motion.move((move, before, session.state))
+        return Then(flash=news, persist=True, trigger="commit")
 
-    def news_of_the_match(self, before: State) -> None:
+    def news_of_the_match(self, session: Session, before: State) -> tuple[str, float] | None:
         """After a roll or a move from ``before``: when it ended one game of a match and
-        the next began, say how that game went, and take its dice off the board (the
-        new game's first roll is still to come)."""
-        session = self.table.require_session()
+        the next began, the words of how that game went to show (at least one pass of
+        them, measured by the banner itself), and its dice go off the board (the new
+        game's first roll is still to come)."""
         end_banner = presentation(session.game).game_end_banner
         news = None if end_banner is None else end_banner(before, session.state)
         if news is None:
-            return
-        # at least one pass of the words shown, measured by the banner itself
-        least = self.table.options.match_banner_s
-        self.table.flash(table_scenes.spoken(session, news), least)
-        self.table.motion.last_dice = None
+            return None
+        self.motion.shown_dice(None)
+        return table_scenes.spoken(session, news), self.options.match_banner_s
 
-    def finish_move(self) -> None:
-        self.table.motion.moving = None
-        self.table.moved()
+    def finish_move(self) -> Then:
+        self.motion.move_shown()
+        return Then(trigger="moved")
 
-    def bot_answer(self, request: BotRequest, move: Move) -> None:
-        """A bot's answer (or the hint) came in: a current bot's move is shown, then
-        played after ``bot_delay_s``."""
-        if self.table.state is not Mode.CHOOSE:
-            return  # stale: the game moved on (menu, resume...)
-        bots = self.table.bots
-        if request == bots.move_request and bots.waiting and self.table.side_move(move):
-            bots.waiting = False  # a resignation: played after the usual preview delay
-            bots.taken(self.table.require_session())
-            return
-        hint = self.table.bots.hint
-        chosen = self.table.bots.answer(request, move, self.table.choice.moves)
+    def bot_answer(self, session: Session, request: BotRequest, move: Move) -> Then:
+        """A bot's answer (or the hint) came in while a choice is on show: a current
+        bot's move is shown, then played after ``bot_delay_s``; a side move (a
+        resignation) is played after the same delay."""
+        bots = self.bots
+        current = request == bots.move_request and bots.waiting
+        side = table_resign.bot_side_move(session, move) if current else None
+        if side is not None:
+            bots.answered()  # a resignation: played after the usual preview delay
+            bots.taken(session)
+            later = Later(self.options.bot_delay_s, lambda: self.commit_move(session, side))
+            return Then(later=later)
+        hint = bots.hint
+        chosen = bots.answer(request, move, self.choice.moves)
         if chosen is None:
-            self.table.dirty |= self.table.bots.hint is not hint
-            return
-        bots.taken(self.table.require_session())
-        self.table.choice.point_at(chosen)
-        self.table.choice.whole_moves()  # a bot (or the timer) plays whole moves
-        self.table.since = self.table.time.now
-        self.table.dirty = True
-        self.table.time.schedule(self.table.options.bot_delay_s, self.commit_cursor)
+            return Then(redraw=bots.hint is not hint)
+        bots.taken(session)
+        self.choice.point_at(chosen)
+        self.choice.whole_moves()  # a bot (or the timer) plays whole moves
+        later = Later(self.options.bot_delay_s, lambda: self.commit_cursor(session))
+        return Then(since=True, redraw=True, later=later)
 
-    def timer_expired(self) -> None:
+    def timer_expired(self, session: Session) -> Then:
         """The move timer ran out: "time!" shows briefly, over a board that stands
         still; then a pass if passing is legal, else the bot's move (with its preview,
         so nobody misses it)."""
-        self.table.time.timer_end = None
-        self.table.flash(_("time!"), self.table.options.time_up_s)
-        self.table.speak(Prompt("time"))
-        self.table.time.schedule(self.table.options.time_up_s, self.play_for_the_late, paced=False)
+        self.time.stop_timer()
+        seconds = self.options.time_up_s
+        later = Later(seconds, partial(self.play_for_the_late, session), paced=False)
+        return Then(flash=(_("time!"), seconds), speak=Prompt("time"), later=later)
 
-    def play_for_the_late(self) -> None:
-        passes = [m for m in self.table.choice.moves if isinstance(m, Pass)]
+    def play_for_the_late(self, session: Session) -> Then:
+        passes = [m for m in self.choice.moves if isinstance(m, Pass)]
         if passes:
-            self.commit_move(passes[0])
-        else:
-            self.table.bots.ask_move(self.table.require_session())
+            return self.commit_move(session, passes[0])
+        self.bots.ask_move(session)
+        return NOTHING
 
-    def roll_next(self) -> None:
+    def late(self) -> bool:
+        """ "time!" has taken the choice (the late player's move is on its way)."""
+        action = self.time.action
+        late = isinstance(action, partial) and action.func == self.play_for_the_late
+        return late or self.bots.waiting
+
+    def roll_next(self) -> Then:
         """Physical dice: NEXT counts the die being entered up, 1–6."""
-        if self.table.options.physical_dice:
-            self.table.dice_entry.count_up()
+        if self.options.physical_dice:
+            self.dice_entry.count_up()
+        return NOTHING
 
-    def roll_ok(self) -> None:
+    def roll_ok(self, session: Session) -> Then:
         """OK rolls; with physical dice it confirms the die being entered."""
-        if not self.table.options.physical_dice:
-            self.roll_now()
-            return
-        count = len(self.table.require_session().state.chance_outcomes()[0][0])
-        dice = self.table.dice_entry.confirm(count)
+        if not self.options.physical_dice:
+            return self.roll_now(session)
+        count = len(session.state.chance_outcomes()[0][0])
+        dice = self.dice_entry.confirm(count)
         if dice is None:
-            return
+            return NOTHING
         try:
-            self.roll_now(dice)
+            return self.roll_now(session, dice)
         except ValueError as exc:  # e.g. a double where the node forbids it
-            self.table.flash(str(exc))
-            self.table.play_cue("error")
+            return Then(flash=(str(exc), 2.5), cue="error")
 
-    def preview_next(self) -> None:
+    def preview_next(self) -> Then:
         """NEXT: the next legal move (or checker step) in preview."""
-        if self.table.choice.next():
-            self.table.since = self.table.time.now
+        return Then(since=self.choice.next())
 
-    def preview_next_piece(self) -> None:
+    def preview_next_piece(self) -> Then:
         """A held NEXT: the next piece (or the other die)."""
-        self.table.choice.next_piece()
-        self.table.since = self.table.time.now
+        self.choice.next_piece()
+        return Then(since=True)
 
-    def commit_preview(self) -> None:
+    def commit_preview(self, session: Session) -> Then:
         """OK: play the previewed move, or fix the previewed checker step (the play
         commits once it is complete; a resumed game shows the steps already fixed)."""
-        if self.table.choice.checkers is None:
-            self.table.clear_action()
-            self.commit_cursor()
-        elif self.table.choice.steps:
-            play = self.table.choice.fix_step(self.table.require_session())
-            if play is not None:
-                self.table.clear_action()
-                self.commit_move(play)
-            else:
-                self.table.since = self.table.time.now
-                self.table.persist()
+        if self.choice.checkers is None:
+            self.time.clear()
+            return self.commit_cursor(session)
+        if not self.choice.steps:
+            return NOTHING
+        play = self.choice.fix_step(session)
+        if play is not None:
+            self.time.clear()
+            return self.commit_move(session, play)
+        return Then(since=True, persist=True)
