@@ -54,7 +54,6 @@ class Triggers:
         def confirm(self) -> bool: ...
         def show_message(self) -> bool: ...
         def dismiss(self) -> bool: ...
-        def shut_down(self) -> bool: ...
         def trigger(self, name: str, *args: object) -> bool: ...
         def may_trigger(self, name: str, *args: object) -> bool: ...
 
@@ -113,10 +112,9 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "finish", "source": Mode.GAME_OVER, "dest": Mode.MENU},
     {"trigger": "confirm", "source": Mode.CONFIRM_MENU, "dest": Mode.MENU},
     {"trigger": "cancel", "source": Mode.CONFIRM_MENU, "dest": Mode.NEXT_TURN},
-    # messages (a save moved aside, a panel offline) and shutdown
+    # messages (a save moved aside, a panel offline)
     {"trigger": "show_message", "source": "*", "dest": Mode.MESSAGE},
     {"trigger": "dismiss", "source": Mode.MESSAGE, "dest": Mode.MENU},
-    {"trigger": "shut_down", "source": "*", "dest": Mode.SHUTDOWN},
 ]
 
 SEAT = "seat_on_turn"
@@ -273,9 +271,9 @@ def mermaid(wildcards: bool = False) -> str:
     """The machine as a mermaid state diagram, drawn from both tables: the flow
     (``TRANSITIONS``) and the presses (``BUTTONS``); docs/architecture.md shows it.
 
-    ``show_message`` and ``shut_down`` may fire from every state, and the system
-    button held for the shutdown from every state but shutdown itself; they are left
-    out unless ``wildcards`` is set, because their edges hide the game flow.
+    ``show_message`` may fire from every state, and the system button held for the
+    shutdown from every state but shutdown itself; they are left out unless
+    ``wildcards`` is set, because their edges hide the game flow.
     Regenerate the copy in docs/architecture.md with ``python -m controller.machine``.
     """
     from transitions.extensions import GraphMachine
