@@ -58,9 +58,11 @@ PROJECT = ("controller", "hardware", "rules")
 MODEL = "controller.table.model"
 SCENES = "controller.table.scenes"
 """The picture: pure functions that read the table (never write into it)."""
-TABLE = frozenset(c.__module__ for c in Table.__mro__ if c.__module__.startswith("controller."))
+TABLE = frozenset(
+    c.__module__ for c in Table.__mro__ if c.__module__.startswith("controller.table.")
+)
 """The modules of the table's class and the classes it derives from (the machine's
-declarations aside): entering any of them is entering the table."""
+declared triggers aside): entering any of them is entering the table."""
 
 
 @dataclass
@@ -241,7 +243,7 @@ def main() -> None:
         print(
             f"{name}: {len(trace.modules)} modules; model.py: {trace.model_calls} calls "
             f"in, {trace.model_returns} returns in; the table's class "
-            f"({', '.join(sorted(TABLE - {'controller.machine'}))}): {trace.table_calls} "
+            f"({', '.join(sorted(TABLE))}): {trace.table_calls} "
             f"calls in ({trace.from_helpers} from its helpers), {trace.table_returns} "
             "returns in"
         )

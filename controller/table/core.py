@@ -16,19 +16,14 @@ from typing import TYPE_CHECKING
 
 from controller.bot_worker import AnswerHere
 from controller.events import BotRequest
-from controller.machine import Triggers, build_machine, ends_by_itself
+from controller.machine import build_machine, ends_by_itself
 from controller.scene import AnyScene, StatisticsPage
 from controller.session import Session
-from controller.table import analysis as table_analysis
 from controller.table import buttons as table_buttons
 from controller.table import scenes as table_scenes
-from controller.table.banner import Banner
-from controller.table.bots import AskBot, Thinking
-from controller.table.choice import Choice
-from controller.table.clock import TableTime
-from controller.table.effects import Effect, Outbox
-from controller.table.menu import MenuRoom
-from controller.table.motion import DiceEntry, Motion
+from controller.table.bots import AskBot
+from controller.table.effects import Effect
+from controller.table.holdings import Holdings
 from controller.table.options import TableOptions
 from controller.table.then import Then
 from controller.table.turns import Turns
@@ -42,9 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class TableCore(Triggers):
-    """What the table holds and applies; ``state`` (a :class:`Mode`) is maintained by
-    transitions."""
+class TableCore(Holdings):
+    """What every callback of the table shares, on what it holds."""
 
     def __init__(
         self,
@@ -54,34 +48,11 @@ class TableCore(Triggers):
         poweroff: Callable[[], None] | None = None,
         statistics: Callable[[], tuple[StatisticsPage, ...]] | None = None,
     ) -> None:
-        self.options = options or TableOptions()
-        self.time = TableTime(self.options)
+        # without a worker thread the bots think here and answer at once
+        super().__init__(options or TableOptions(), ask_bot or AnswerHere(self.answer_here).request)
         self.sound = sound
         self.poweroff = poweroff
         self.statistics = statistics
-        self.session: Session | None = None
-        self.panel = (16, 16)
-        """The panel's size, for how long a text needs to pass (:meth:`begin`)."""
-        self.dirty = True
-        self.menu = MenuRoom(self.options)
-        self.choice = Choice()
-        self.bots = Thinking(ask_bot or AnswerHere(self.answer_here).request)
-        """Without a worker thread the bots think here and answer at once."""
-        self.motion = Motion()
-        self.dice_entry = DiceEntry()
-        self.banner = Banner()
-        self.outbox = Outbox()
-        self.message = ""
-        self.stop_requested = False
-        self.ignored_presses = 0
-        self.since = 0.0
-        """When the thing under the cursor was chosen (a menu entry, a setup entry, a
-        preview): its blink starts lit and its text at its first letter from here."""
-        self.over_since = 0.0
-        self.analysis: table_analysis.AnalysisRun | None = None
-        """The analysis game over offers, once asked for; it belongs to one session."""
-        self.offer_index = 0
-        """The side move the system menu shows (0: none, the plain "menu?" question)."""
         self.buttons = table_buttons.Buttons()
         self.turns = Turns(
             self.options, self.time, self.choice, self.motion, self.dice_entry, self.bots
@@ -89,11 +60,6 @@ class TableCore(Triggers):
         self.machine = build_machine(self)
 
     # -- what the loop hands over and takes ---------------------------------------------
-
-    @property
-    def now(self) -> float:
-        """The time the table was last handed (read-only: :meth:`at`, :meth:`tick`)."""
-        return self.time.now
 
     def begin(self, now: float, panel: tuple[int, int] | None = None) -> None:
         """The table starts running at ``now`` on a panel of that size: what is on show

@@ -1,15 +1,15 @@
 """The table's scenes: pure functions from what the table holds to what the panel shows.
 
 Why apart from the table: a scene is a read of the table's fields, never a change, and
-reading it here keeps the table to what presses, timers and bots do. ``Shown`` lists
-exactly what is read.
+reading it here keeps the table to what presses, timers and bots do. What it reads
+is :class:`~controller.table.holdings.Holdings`, the class the table derives from.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 import rules
 from controller import names, setup_rows
@@ -33,44 +33,14 @@ from controller.scene import CheckerEntryView as EntryView
 from controller.session import Session
 from controller.table import analysis as table_analysis
 from controller.table import resign as table_resign
-from controller.table.banner import Banner
-from controller.table.bots import Thinking
-from controller.table.choice import Choice
-from controller.table.clock import TableTime
-from controller.table.menu import MenuRoom
-from controller.table.motion import DiceEntry, Motion
-from controller.table.options import TableOptions
+from controller.table.holdings import Holdings
 from rules.core import Dice, State
 
 if TYPE_CHECKING:
     from controller.sim.status import TableStatus
 
 
-class Shown(Protocol):
-    """What a scene reads of the table."""
-
-    state: Mode
-
-    @property
-    def now(self) -> float: ...
-
-    options: TableOptions
-    session: Session | None
-    menu: MenuRoom
-    banner: Banner
-    since: float
-    over_since: float
-    message: str
-    choice: Choice
-    motion: Motion
-    dice_entry: DiceEntry
-    bots: Thinking
-    time: TableTime
-    offer_index: int
-    analysis: Any
-
-
-def require(table: Shown) -> Session:
+def require(table: Holdings) -> Session:
     if table.session is None:
         raise RuntimeError("no game in progress")
     return table.session
@@ -80,7 +50,7 @@ def player_name(session: Session, player: str) -> str:
     return names.player_name(session.game, player, session.kinds)
 
 
-def progress(table: Shown) -> float:
+def progress(table: Holdings) -> float:
     """How far the running animation is, 0..1."""
     return table.motion.progress(table.now)
 
@@ -100,7 +70,7 @@ def last_roll(session: Session) -> Dice | None:
     return None
 
 
-def status(table: Shown) -> TableStatus:
+def status(table: Holdings) -> TableStatus:
     """The table in words and the seats' looks, for the simulator's status line and
     window (``controller.status_line``)."""
     from controller.status_line import MenuOffer, table_status
@@ -125,7 +95,7 @@ def status(table: Shown) -> TableStatus:
     )
 
 
-def scene(table: Shown) -> AnyScene:
+def scene(table: Holdings) -> AnyScene:
     """The scene of this moment; asleep, the picture behind the sleep stands still."""
     inner = awake_scene(table)
     if not table.time.asleep:
@@ -135,7 +105,9 @@ def scene(table: Shown) -> AnyScene:
     return SleepScene(inner)
 
 
-def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | StatisticsScene | Scene:
+def awake_scene(
+    table: Holdings,
+) -> MenuScene | SetupScene | MessageScene | StatisticsScene | Scene:
     """The scene of the table's mode, from what the table holds (it reads, never writes)."""
     now = table.now
     mode = table.state
@@ -242,13 +214,13 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
     )
 
 
-def bot_thinking(table: Shown, session: Session) -> bool:
+def bot_thinking(table: Holdings, session: Session) -> bool:
     """A bot on turn has not answered yet: no move is previewed, since the first of
     the legal moves is not the one it will play."""
     return table.bots.waiting and session.is_bot(session.player)
 
 
-def setup_scene(table: Shown) -> SetupScene:
+def setup_scene(table: Holdings) -> SetupScene:
     menu = table.menu
     item = menu.item
     preset = menu.preset or item.preset
@@ -267,7 +239,7 @@ def setup_scene(table: Shown) -> SetupScene:
     )
 
 
-def standings(table: Shown) -> tuple[Standing, ...]:
+def standings(table: Holdings) -> tuple[Standing, ...]:
     """The game-over words: who won, in words and in the winner's colour, then the
     places of the others where more than two played, then how the game ended where
     the game says so (the points, a match's final score, why a Mini-Maki was lost).
