@@ -4,8 +4,8 @@ Why a package: the table was one class that did everything; now each of its jobs
 a module of its own, and this face hands on the names the rest of the controller uses.
 
 - :mod:`~controller.table.model`: the :class:`Table` itself, the machine's callbacks,
-  on :mod:`~controller.table.core`: what it holds, and where it applies what its
-  helpers hand back (:mod:`~controller.table.then`);
+  on :mod:`~controller.table.core`: where it applies what its helpers hand back
+  (:mod:`~controller.table.then`), on :mod:`~controller.table.holdings`: what it holds;
 - :mod:`~controller.table.menu`: the menu, setup and the statistics pages;
 - :mod:`~controller.table.turns`: a turn's steps (roll, choose, move, the timer);
 - :mod:`~controller.table.choice`: the legal moves and the one in preview;

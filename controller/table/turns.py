@@ -199,7 +199,8 @@ class Turns:
         return NOTHING
 
     def late(self) -> bool:
-        """ "time!" has taken the choice (the late player's move is on its way)."""
+        """The move timer's "time!" has taken the choice (the late player's move is on
+        its way)."""
         action = self.time.action
         late = isinstance(action, partial) and action.func == self.play_for_the_late
         return late or self.bots.waiting
