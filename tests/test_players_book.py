@@ -87,7 +87,8 @@ def test_longest_name_is_kept_whole() -> None:
         b"not json",
         b"[]",
         b'{"format": 1, "next": 1, "players": [{"id": "p1", "name": "A"}]}',
-        b'{"format": 1, "next": 3, "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "a"}]}',
+        b'{"format": 1, "next": 3, "players": [{"id": "p1", "name": "A"},'
+        b' {"id": "p2", "name": "a"}]}',
         b'{"format": 1, "next": NaN, "players": []}',
         b"\xff\xfe",
         b"[" * 50000,
