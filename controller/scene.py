@@ -167,6 +167,11 @@ class SetupScene:
     problem: str | None = None
     """Why the game cannot begin as set up (too few or too many players), said on
     "start" instead of beginning."""
+    people: tuple[str | None, ...] = ()
+    """The named player chosen at each seat (None: a guest, a bot, empty); empty
+    where the family keeps no names."""
+    naming: bool = False
+    """The cursor is on the name row of seat ``cursor`` (after its human/bot row)."""
 
 
 @dataclass(frozen=True)

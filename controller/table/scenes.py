@@ -77,7 +77,7 @@ def require(table: Shown) -> Session:
 
 
 def player_name(session: Session, player: str) -> str:
-    return names.player_name(session.game, player, session.kinds)
+    return names.player_name(session.game, player, session.kinds, session.people)
 
 
 def progress(table: Shown) -> float:
@@ -264,7 +264,15 @@ def setup_scene(table: Shown) -> SetupScene:
         names=tuple(names.colour_name(item.game, c) for c in colours),
         rules=setup_rows.words(item.game, preset, menu.entry),
         problem=menu.start_problem() if menu.entry == len(menu.kinds) else None,
+        people=people_of(menu) if menu.known else (),
+        naming=menu.naming,
     )
+
+
+def people_of(menu: MenuRoom) -> tuple[str | None, ...]:
+    """Each seat's named player as setup shows it (None: a guest or no human)."""
+    seated = menu.seated()
+    return tuple(seated[seat].name if seat in seated else None for seat in range(len(menu.kinds)))
 
 
 def standings(table: Shown) -> tuple[Standing, ...]:
@@ -291,7 +299,7 @@ def standings(table: Shown) -> tuple[Standing, ...]:
         return (Standing(text, colour), *((Standing(end, colour),) if end else ()))
     order = places(state, players)
     first = player_name(session, order[0])
-    you = names.seat_role(order[0], session.kinds) == "you"
+    you = names.seat_role(order[0], session.kinds) == "you" and order[0] not in session.people
     winner = _("you win!") if you else _("{player} wins").format(player=first)
     words = [Standing(winner, order[0])]
     if len(order) > 2:
