@@ -186,12 +186,23 @@ class MessageScene:
 
 
 @dataclass(frozen=True)
+class Leader:
+    """One named player's line on a game's leaderboard."""
+
+    name: str
+    won: int
+    games: int
+
+
+@dataclass(frozen=True)
 class StatisticsPage:
-    """One game's chart: wins per seat colour over its last finished games."""
+    """One game's chart: wins per seat colour over its last finished games; or, with
+    ``leaders``, the same games' leaderboard of the named players, most wins first."""
 
     game: str
     games: int
     wins: tuple[tuple[str, int], ...]  # (colour, wins) in seat order
+    leaders: tuple[Leader, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -201,6 +212,8 @@ class StatisticsScene:
     pages: tuple[StatisticsPage, ...]
     page: int
     t: float = 0.0
+    since: float = 0.0
+    """When the page was turned to: a leaderboard's long names scroll from there."""
 
 
 STATISTICS_ITEM = MenuItem("statistics", "", N_("statistics"), translated=True)

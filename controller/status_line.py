@@ -99,6 +99,16 @@ def describe(
         page = scene.pages[scene.page % len(scene.pages)]
         wins = ", ".join(f"{colour_name(page.game, c)} {count}" for c, count in page.wins)
         last = ngettext("the last game", "last {n} games", page.games).format(n=page.games)
+        if page.leaders:
+            board = ", ".join(
+                _("{place}. {name}: {won} of {games}").format(
+                    place=place, name=leader.name, won=leader.won, games=leader.games
+                )
+                for place, leader in enumerate(page.leaders, start=1)
+            )
+            return _(
+                "leaderboard: {game}, {last}: {board} · NEXT: next page, OK: back to the menu"
+            ).format(game=title(page.game), last=last, board=board)
         return _(
             "statistics: {game}, {last}: {wins} · NEXT: next game, OK: back to the menu"
         ).format(game=title(page.game), last=last, wins=wins)

@@ -144,8 +144,8 @@ def test_a_seat_made_bot_loses_its_name_and_setup_remembers_the_last_names() -> 
     # back in the menu: the next setup of the same game starts with Anna at seat 1
     run_until(table, lambda: table.state in (Mode.AWAIT_ROLL, Mode.CHOOSE))
     for kind in ("down", "held"):
-        table.handle(ButtonEvent(None, "system", kind), table.now)  # type: ignore[arg-type]
-    table.handle(ButtonEvent(None, "system", "up"), table.now)  # type: ignore[arg-type]
+        table.handle(ButtonEvent(None, "system", kind), table.now)
+    table.handle(ButtonEvent(None, "system", "up"), table.now)
     press(table, "ok")  # "back to the menu?" yes
     assert table.state is Mode.MENU
     press(table, "ok")

@@ -202,6 +202,7 @@ class Table(Triggers, Entering, SideButtons):
 
     def next_page(self, event: ButtonEvent | None = None) -> None:
         self.menu.next_page()
+        self.since = self.time.now  # a leaderboard's long names scroll from the start
 
     def setup_next(self, event: ButtonEvent | None = None) -> None:
         self.menu.setup_next()

@@ -151,7 +151,7 @@ def awake_scene(table: Shown) -> MenuScene | SetupScene | MessageScene | Statist
     if mode is Mode.SETUP:
         return setup_scene(table)
     if mode is Mode.STATISTICS:
-        return StatisticsScene(table.menu.pages, table.menu.page, now)
+        return StatisticsScene(table.menu.pages, table.menu.page, now, since=table.since)
     if mode in (Mode.MESSAGE, Mode.SHUTDOWN):
         kind = "shutdown" if mode is Mode.SHUTDOWN else "info"
         return MessageScene(table.message or "bye", now, kind, since=table.since)
