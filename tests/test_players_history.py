@@ -4,12 +4,18 @@ still read (without names), even for a reader that may not write."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from controller.cli import main
 from controller.history.keeper import HistoryKeeper
 from controller.history.store import VERSION, HistoryStore
+from controller.players.book import PlayerBook
 from controller.players.person import Player
 from controller.session import Session
 from tests.history_games import played
@@ -84,3 +90,27 @@ def test_an_older_database_of_another_shape_is_set_aside(tmp_path: Path) -> None
     keeper.record(named_game(5, {0: ANNA}), "finished")
     keeper.close()
     assert len(list(tmp_path.glob("history.sqlite3.bad-*"))) == 1
+
+
+def test_the_command_line_names_people_and_counts_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    book = PlayerBook(tmp_path)
+    anna = book.add("Anna")
+    keeper = HistoryKeeper(tmp_path, 4, lambda exc: None)
+    session = named_game(7, {0: anna})
+    keeper.record(session, "finished")
+    keeper.close()
+    book.rename(anna.id, "Anna-Lena")  # the stats call her by her name now
+    assert main(["history", "--state-dir", str(tmp_path), "list"]) == 0
+    listed = capsys.readouterr().out
+    assert "red (Anna)" in listed
+    assert main(["history", "--state-dir", str(tmp_path), "stats"]) == 0
+    stats = capsys.readouterr().out
+    won = int(session.state.winners()[0] == "red")
+    assert re.search(rf"\n  person +games +won +of their games\n  Anna-Lena +1 +{won} ", stats)
+    assert main(["history", "--state-dir", str(tmp_path), "stats", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["maedn"]["leaderboard"] == [
+        {"person": "p1", "name": "Anna-Lena", "games": 1, "won": won}
+    ]

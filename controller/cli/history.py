@@ -39,6 +39,8 @@ from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Seat, S
 from controller.history.stats import tally
 from controller.history.store import HistoryError, HistoryStore
 from controller.i18n import _, ngettext
+from controller.players import book as players_book
+from controller.players import leaderboard
 from controller.words import bot_word, colour_word, seat_word
 from rules.core import State
 from rules.playout import PlayStep
@@ -202,7 +204,10 @@ def seats_by_kind(summary: Summary) -> str:
     kinds: dict[str, list[str]] = {}
     for seat in summary.seats:
         if seat.colour is not None:
-            kinds.setdefault(kind_label(seat.player_kind()), []).append(colour_word(seat.colour))
+            named = f" ({seat.name})" if seat.name and seat.kind == "human" else ""
+            kinds.setdefault(kind_label(seat.player_kind()), []).append(
+                colour_word(seat.colour) + named
+            )
     return "; ".join(f"{', '.join(colours)}: {kind}" for kind, colours in kinds.items())
 
 
@@ -222,6 +227,8 @@ def seat_label(seat: Seat) -> str:
     colour = colour_word(seat.colour)
     if seat.kind == "bot":
         return _("{colour} bot ({bot})").format(colour=colour, bot=bot_word(seat.bot or ""))
+    if seat.name is not None:
+        return f"{colour} {seat_word(seat.kind)} ({seat.name})"
     return f"{colour} {seat_word(seat.kind)}"
 
 
@@ -451,9 +458,17 @@ def write_file(path: Path, text: str) -> None:
 def cmd_stats(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
     if args.last is not None and args.last < 1:
         raise HistoryError("--last must be at least 1")
-    counted = tally(store.finished(args.last) if store is not None else [])
+    summaries = store.finished(args.last) if store is not None else []
+    counted = tally(summaries)
+    names_now = (
+        {p.id: p.name for p in players_book.read(store.directory)} if store is not None else {}
+    )
+    boards = leaderboard.boards(summaries, names_now).games
     if args.json:
-        emit(out, {game: t.to_json() for game, t in counted.items()})
+        found = {game: t.to_json() for game, t in counted.items()}
+        for game, board in boards.items():
+            found[game]["leaderboard"] = [p.to_json() for p in board]
+        emit(out, found)
         return 0
     if not counted:
         out.write(_("no finished games yet") + "\n")
@@ -465,6 +480,9 @@ def cmd_stats(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]
         table(out, (_("colour"), _("seated"), _("won"), _("of all games")), colours)
         kinds = [(kind_label(k), n.seated, n.won, n.seated) for k, n in t.player_kinds()]
         table(out, (_("player"), _("games"), _("won"), _("of its games")), kinds)
+        people = [(p.name, p.games, p.won, p.games) for p in boards.get(game, [])]
+        if people:
+            table(out, (_("person"), _("games"), _("won"), _("of their games")), people)
         for side in t.unplayed_sides():
             line = _("{side} is played by no one: the game itself moves it")
             out.write("  " + line.format(side=colour_word(side)) + "\n")
