@@ -78,7 +78,7 @@ class Entering:
         self.time.hurry = False
         self.play_cue("win")
         if self.session is not None:
-            self.speak(prompts.game_over(self.session.state))
+            self.speak(prompts.game_over(self.session.state, self.session.people))
         self.persist()
 
     def on_enter_CONFIRM_MENU(self, *_press: object) -> None:

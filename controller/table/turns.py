@@ -107,7 +107,8 @@ class Turns:
         if self.table.motion.moving is None:  # a decision with nothing to animate
             self.table.moved()
             return
-        game, move = self.table.require_session().game, self.table.motion.moving[0]
+        session = self.table.require_session()
+        game, move = session.game, self.table.motion.moving[0]
         facts = rules.move_facts(game, move)
         options = self.table.options
         by_checker = checker_steps(game, move)
@@ -116,7 +117,7 @@ class Turns:
         seconds = facts.steps * per_step + capture_s
         self.table.motion.begin(self.table.time.now, seconds * self.table.time.pace())
         self.table.play_cue("capture" if facts.capture else "move")
-        self.table.speak(prompts.move(game, self.table.motion.moving[1], move))
+        self.table.speak(prompts.move(game, self.table.motion.moving[1], move, session.people))
         self.table.time.schedule(self.table.motion.length, self.finish_move, paced=False)
 
     def roll_now(self, dice: Dice | None = None) -> None:
