@@ -13,12 +13,12 @@ import pytest
 pytest.importorskip("aiohttp")
 pytest.importorskip("selenium.webdriver")
 
-from controller.history.record import record_of  # noqa: E402
-from controller.history.store import HistoryStore  # noqa: E402
-from controller.players import book  # noqa: E402
-from tests.history_games import played  # noqa: E402
-from tests.test_web import ServedTable  # noqa: E402
-from tests.test_web_browser import (  # noqa: E402
+from controller.history.record import record_of
+from controller.history.store import HistoryStore
+from controller.players import book
+from tests.history_games import played
+from tests.test_web import ServedTable
+from tests.test_web_browser import (
     SHOTS_ENV,
     browser,
     downloads,
