@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from controller.games import colour_name, preset_name, title
-from controller.players.person import Player
+from controller.players.person import Person
 from controller.words import seat_word
 
 __all__ = ["colour_name", "player_name", "preset_name", "seat_role", "title"]
@@ -24,7 +24,7 @@ def player_name(
     game: str,
     player: str,
     kinds: Mapping[str, str],
-    people: Mapping[str, Player] | None = None,
+    people: Mapping[str, Person] | None = None,
 ) -> str:
     """How the panel calls ``player``: by name where a named player sits there (chosen
     at setup, ``people``), else "you" and "bot" when one human plays one bot, otherwise

@@ -15,7 +15,7 @@ from typing import Any
 
 import rules
 from controller.i18n import _
-from controller.players.person import Player
+from controller.players.person import Person
 from rules.core import Dice, Move, State
 from rules.errors import InvalidStateError
 from rules.playout import sample_roll
@@ -76,7 +76,7 @@ class Session:
     """A bot kind of its own (a level, ``rules.bots.BOT_KINDS``) per bot player chosen
     so at setup; a bot player not named here plays ``bot``. Kept in the save (old saves
     have none) and in the history's record."""
-    people: dict[str, Player] = field(default_factory=dict)
+    people: dict[str, Person] = field(default_factory=dict)
     """The named player at each human seat chosen so at setup; a human player not
     named here is a guest. Kept in the save (old saves have none) and in the record."""
 
@@ -89,7 +89,7 @@ class Session:
         seat_count: int = 4,
         seed: int | None = None,
         bot: str = "strong",
-        people: Mapping[int, Player] | None = None,
+        people: Mapping[int, Person] | None = None,
     ) -> Session:
         """A new game for the non-empty entries of ``kinds`` (one per seat, in order).
 
@@ -205,7 +205,7 @@ class Session:
             if started is not None and not isinstance(started, str):
                 raise TypeError('"started" must be a time stamp string')
             entered = [(int(a), int(b), bool(hit)) for a, b, hit in data.get("entered", [])]
-            people = {str(k): Player.from_json(v) for k, v in dict(data.get("people", {})).items()}
+            people = {str(k): Person.from_json(v) for k, v in dict(data.get("people", {})).items()}
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
         if state.game.name != data.get("game") or state.game.preset != data.get("preset"):

@@ -16,15 +16,15 @@ from controller.cli import main
 from controller.history.keeper import HistoryKeeper
 from controller.history.store import VERSION, HistoryStore
 from controller.players.book import PlayerBook
-from controller.players.person import Player
+from controller.players.person import Person
 from controller.session import Session
 from tests.history_games import played
 
 V1_DATABASE = Path(__file__).parent / "data" / "history_v1.sqlite3"
-ANNA, BEN = Player("p1", "Anna"), Player("p2", "Ben")
+ANNA, BEN = Person("p1", "Anna"), Person("p2", "Ben")
 
 
-def named_game(seed: int, people: dict[int, Player]) -> Session:
+def named_game(seed: int, people: dict[int, Person]) -> Session:
     session = played("maedn", "classic", ["human", "bot", "human", "bot"], seed=seed)
     session.people = {p: people[s] for p, s in session.seats.items() if s in people}
     return session

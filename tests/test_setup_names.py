@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from controller.machine import Mode
-from controller.players.person import Player
+from controller.players.person import Person
 from controller.scene import SetupScene
 from controller.session import Session
 from controller.table import Table, TableOptions
@@ -16,7 +16,7 @@ from controller.views import render
 from controller.views.text import collect_texts
 from hardware.interfaces import ButtonEvent
 
-ANNA, BEN = Player("p1", "Anna"), Player("p2", "Ben")
+ANNA, BEN = Person("p1", "Anna"), Person("p2", "Ben")
 
 PRESSES_BEFORE_NAMES = 8
 """Menu to the first roll of a default four-player MÄDN game (one human, three bots),
@@ -36,7 +36,7 @@ def run_until(table: Table, done: Callable[[], bool]) -> None:
         table.tick(max(wake, table.now))
 
 
-def table_with(named: tuple[Player, ...]) -> Table:
+def table_with(named: tuple[Person, ...]) -> Table:
     return Table(TableOptions(bot="random", named_players=lambda: named))
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from controller import i18n
 from controller.machine import Mode
-from controller.players.person import Player
+from controller.players.person import Person
 from controller.session import Session
 from controller.table import TableOptions
 from controller.voice.catalog import named_prompts, sentence
@@ -37,7 +37,7 @@ def test_a_named_players_turn_captures_and_win_are_said_by_name(german: None) ->
         ["human", "bot", "human", "bot"],
         seed=11,
         bot="random",
-        people={0: Player("p1", "Anna"), 2: Player("p2", "Ben")},
+        people={0: Person("p1", "Anna"), 2: Person("p2", "Ben")},
     )
     for player in ("red", "green"):  # the humans play as bots would: only the names count
         session.kinds[player] = "bot"

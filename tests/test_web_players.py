@@ -16,7 +16,7 @@ pytest.importorskip("aiohttp")
 from controller.history.record import record_of
 from controller.history.store import HistoryStore
 from controller.players import book
-from controller.players.person import Player
+from controller.players.person import Person
 from tests.history_games import played
 from tests.test_web import ServedTable, client_session, pair, run
 
@@ -84,7 +84,7 @@ def test_a_paired_phone_keeps_the_names_and_the_setup_sees_them(
     assert status == 200 and renamed["player"] == {"id": "p2", "name": "Benni"}
     status, removed = seen["removed"]
     assert removed["players"] == [{"id": "p1", "name": "Anna"}, {"id": "p2", "name": "Benni"}]
-    assert book.read(state) == (Player("p1", "Anna"), Player("p2", "Benni"))
+    assert book.read(state) == (Person("p1", "Anna"), Person("p2", "Benni"))
     # the table's setup reads the book each time it opens
     assert table.rig.app.table.options.named_players() == book.read(state)
     status, page = seen["page"]

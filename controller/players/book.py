@@ -32,7 +32,7 @@ from typing import Any
 from controller.i18n import N_
 from controller.persistence import sync_directory
 from controller.players.names import NameRefused, clean
-from controller.players.person import ID, Player
+from controller.players.person import ID, Person
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class BookUnreadable(ValueError):
     """``players.json`` is there but is not a list of players this table wrote."""
 
 
-def _parse(data: Any) -> tuple[int, tuple[Player, ...]]:
+def _parse(data: Any) -> tuple[int, tuple[Person, ...]]:
     """The next id number and the players of a file's JSON, or BookUnreadable."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BookUnreadable("not the table's players")
@@ -57,7 +57,7 @@ def _parse(data: Any) -> tuple[int, tuple[Player, ...]]:
         raise BookUnreadable("no id counter")
     if not isinstance(rows, list) or len(rows) > MAX_PLAYERS:
         raise BookUnreadable("no list of players")
-    players: list[Player] = []
+    players: list[Person] = []
     for row in rows:
         if not isinstance(row, dict):
             raise BookUnreadable("a player is not an object")
@@ -70,11 +70,11 @@ def _parse(data: Any) -> tuple[int, tuple[Player, ...]]:
             raise BookUnreadable(f"a player's name is refused: {exc}") from None
         if name != row.get("name") or any(p.id == ident for p in players):
             raise BookUnreadable("a player is not as the table wrote it")
-        players.append(Player(ident, name))
+        players.append(Person(ident, name))
     return counter, tuple(players)
 
 
-def _load(path: Path) -> tuple[int, tuple[Player, ...]]:
+def _load(path: Path) -> tuple[int, tuple[Person, ...]]:
     """The file's next id and players; none for a missing file; BookUnreadable."""
     try:
         if path.stat().st_size > MAX_BYTES:
@@ -95,7 +95,7 @@ def _no_constant(word: str) -> object:
     raise ValueError(f"{word} is no JSON value")
 
 
-def read(directory: Path) -> tuple[Player, ...]:
+def read(directory: Path) -> tuple[Person, ...]:
     """The players kept in ``directory``, for the table's setup; none where the file
     is missing or unreadable (one line in the log). Never raises."""
     try:
@@ -116,28 +116,28 @@ class PlayerBook:
         self.path = directory / NAME
         self.lock = threading.Lock()
 
-    def players(self) -> tuple[Player, ...]:
+    def players(self) -> tuple[Person, ...]:
         return read(self.directory)
 
-    def add(self, raw: object) -> Player:
+    def add(self, raw: object) -> Person:
         """A new player named ``raw`` (:class:`NameRefused` says why not)."""
         with self.lock:
             counter, players = self._for_change()
             if len(players) >= MAX_PLAYERS:
                 raise NameRefused(N_("the table keeps at most {n} players"), n=MAX_PLAYERS)
-            player = Player(f"p{counter}", clean(raw, [p.name for p in players]))
+            player = Person(f"p{counter}", clean(raw, [p.name for p in players]))
             self._write(counter + 1, (*players, player))
             return player
 
-    def rename(self, ident: object, raw: object) -> Player:
+    def rename(self, ident: object, raw: object) -> Person:
         with self.lock:
             counter, players = self._for_change()
             old = self._find(players, ident)
-            player = Player(old.id, clean(raw, [p.name for p in players if p.id != old.id]))
+            player = Person(old.id, clean(raw, [p.name for p in players if p.id != old.id]))
             self._write(counter, tuple(player if p.id == old.id else p for p in players))
             return player
 
-    def remove(self, ident: object) -> Player:
+    def remove(self, ident: object) -> Person:
         """Forget the player; their games keep the name they played under."""
         with self.lock:
             counter, players = self._for_change()
@@ -146,13 +146,13 @@ class PlayerBook:
             return old
 
     @staticmethod
-    def _find(players: tuple[Player, ...], ident: object) -> Player:
+    def _find(players: tuple[Person, ...], ident: object) -> Person:
         for player in players:
             if player.id == ident:
                 return player
         raise NameRefused(N_("there is no such player (the list has changed: reload it)"))
 
-    def _for_change(self) -> tuple[int, tuple[Player, ...]]:
+    def _for_change(self) -> tuple[int, tuple[Person, ...]]:
         """What the change starts from; a file that is not ours is set aside first."""
         try:
             return _load(self.path)
@@ -162,7 +162,7 @@ class PlayerBook:
             os.replace(self.path, aside)
             return 1, ()
 
-    def _write(self, counter: int, players: tuple[Player, ...]) -> None:
+    def _write(self, counter: int, players: tuple[Person, ...]) -> None:
         content = {"format": FORMAT, "next": counter, "players": [p.to_json() for p in players]}
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=".players-", suffix=".tmp", dir=self.directory)

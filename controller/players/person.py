@@ -14,7 +14,7 @@ ID = re.compile(r"p[1-9][0-9]{0,8}")
 
 
 @dataclass(frozen=True)
-class Player:
+class Person:
     """A named player: ``id`` stays with the person through renames."""
 
     id: str
@@ -24,7 +24,7 @@ class Player:
         return {"id": self.id, "name": self.name}
 
     @classmethod
-    def from_json(cls, data: Any) -> Player:
+    def from_json(cls, data: Any) -> Person:
         """A player from a save; ValueError if it is not one the table wrote."""
         if not isinstance(data, dict):
             raise ValueError("a named player must be an object")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import rules
 from controller import setup_rows
 from controller.games import presentation
-from controller.players.person import Player
+from controller.players.person import Person
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage
 from controller.session import SEAT_KINDS, PlayerCountError, Session, seat_kind
 from controller.table.options import TableOptions
@@ -39,9 +39,9 @@ class MenuRoom:
         self.page = 0
         self.remembered: dict[str, tuple[str, tuple[str, ...]]] = dict(options.last_setups)
         """Each game's last setup (rule set, seats), the one a game was begun with."""
-        self.known: tuple[Player, ...] = ()
+        self.known: tuple[Person, ...] = ()
         """Setup: the family's named players, read when setup opened."""
-        self.people: dict[int, Player] = {}
+        self.people: dict[int, Person] = {}
         """Setup: the named player at a human seat (by seat); the others are guests."""
         self.naming = False
         """Setup's cursor is on the name row of seat ``entry`` (only where names exist
@@ -121,7 +121,7 @@ class MenuRoom:
         """Seat ``entry`` is a human seat and the family has names to choose from."""
         return bool(self.known) and 0 <= entry < len(self.kinds) and self.kinds[entry] == "human"
 
-    def seated(self) -> dict[int, Player]:
+    def seated(self) -> dict[int, Person]:
         """The named player at each human seat (a seat made bot or empty loses it)."""
         return {
             seat: person
@@ -134,7 +134,7 @@ class MenuRoom:
         already seated elsewhere is passed over (nobody plays two seats)."""
         seat = self.entry
         elsewhere = {p.id for s, p in self.seated().items() if s != seat}
-        cycle: list[Player | None] = [None, *(p for p in self.known if p.id not in elsewhere)]
+        cycle: list[Person | None] = [None, *(p for p in self.known if p.id not in elsewhere)]
         now = self.people.get(seat)
         index = cycle.index(now) if now in cycle else 0
         chosen = cycle[(index + 1) % len(cycle)]

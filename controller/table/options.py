@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import rules
 from controller import names
 from controller.games import presentation
-from controller.players.person import Player
+from controller.players.person import Person
 from controller.scene import MenuItem
 from rules.core import State
 
@@ -81,7 +81,7 @@ class TableOptions:
     last_setups: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     """Each game's last setup (rule set, seats), read from the state directory at
     start (:mod:`controller.setup_memory`): setup starts from it."""
-    named_players: Callable[[], tuple[Player, ...]] = tuple
+    named_players: Callable[[], tuple[Person, ...]] = tuple
     """The family's named players (``controller.players.book.read`` of the state
     directory), read each time setup opens, since the page may have changed them.
     None kept: setup has no name rows and costs no press more."""

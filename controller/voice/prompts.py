@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from controller.games import presentation
-from controller.players.person import Player
+from controller.players.person import Person
 from controller.session import Session
 from controller.voice.catalog import Prompt
 from rules import move_facts
@@ -22,7 +22,7 @@ def colour_of(game: str, player: str) -> str:
     return presentation(game).side_colours.get(player, player)
 
 
-def name_of(people: Mapping[str, Player] | None, player: str | None) -> str:
+def name_of(people: Mapping[str, Person] | None, player: str | None) -> str:
     """The name of the named player at ``player``'s seat, "" for none: a named player
     is called by name, as the status line calls them."""
     person = (people or {}).get(player or "")
@@ -50,7 +50,7 @@ def roll(dice: Dice) -> Prompt:
 
 
 def move(
-    game: str, before: State, played: Move, people: Mapping[str, Player] | None = None
+    game: str, before: State, played: Move, people: Mapping[str, Person] | None = None
 ) -> Prompt | None:
     """A capture (who captured whom, where the game says) or a piece in its goal;
     ``people`` names the players that have names."""
@@ -70,7 +70,7 @@ def move(
     return None
 
 
-def game_over(state: State, people: Mapping[str, Player] | None = None) -> Prompt:
+def game_over(state: State, people: Mapping[str, Person] | None = None) -> Prompt:
     """Who won, or that the game is over (no single winner)."""
     winners = state.winners()
     if len(winners) >= 1 and state.is_terminal():

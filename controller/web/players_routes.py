@@ -21,14 +21,14 @@ from aiohttp import web
 from controller.i18n import N_
 from controller.players.book import MAX_PLAYERS, PlayerBook
 from controller.players.names import MAX_LENGTH, NameRefused
-from controller.players.person import Player
+from controller.players.person import Person
 from controller.web.replies import json_error
 
 ACTIONS = ("add", "rename", "remove")
 FIELDS = {"add": {"action", "name"}, "rename": {"action", "id", "name"}, "remove": {"action", "id"}}
 
 
-class Server(Protocol):
+class PlayersServer(Protocol):
     """What the routes need of the server's app (:class:`~controller.web.server.WebApp`)."""
 
     def paired(self, request: web.Request) -> bool: ...
@@ -37,7 +37,7 @@ class Server(Protocol):
 
 
 class PlayersRoutes:
-    def __init__(self, app: Server, state_dir: Path | None) -> None:
+    def __init__(self, app: PlayersServer, state_dir: Path | None) -> None:
         self.app = app
         self.book = PlayerBook(state_dir) if state_dir is not None else None
 
@@ -46,7 +46,7 @@ class PlayersRoutes:
         router.add_post("/api/players", self.change)
 
     async def listed(self) -> list[dict[str, str]]:
-        players: tuple[Player, ...] = ()
+        players: tuple[Person, ...] = ()
         if self.book is not None:
             players = await asyncio.to_thread(self.book.players)
         return [p.to_json() for p in players]
