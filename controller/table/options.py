@@ -84,7 +84,7 @@ class TableOptions:
     named_players: Callable[[], tuple[Person, ...]] = tuple
     """The family's named players (``controller.players.book.read`` of the state
     directory), read each time setup opens, since the page may have changed them.
-    None kept: setup has no name rows and costs no press more."""
+    With none kept, setup has no name rows and costs no press more."""
 
 
 FAST_PACE: dict[str, float] = {
