@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import logging
 import signal
 import time
@@ -26,6 +27,7 @@ from controller.history.keeper import HistoryKeeper
 from controller.i18n import _
 from controller.loop import Loop, Renderer
 from controller.persistence import CorruptSaveError, SaveStore
+from controller.players import book as players_book
 from controller.release import notice as update_notice
 from controller.safekeeping import Safekeeping
 from controller.scene import STATISTICS_ITEM, MenuItem, MessageScene
@@ -108,6 +110,10 @@ class Appliance:
         options = options or table_options(config)
         if state_dir is not None and not options.last_setups:
             options = dataclasses.replace(options, last_setups=setup_memory.read(state_dir))
+        if state_dir is not None:
+            options = dataclasses.replace(
+                options, named_players=functools.partial(players_book.read, state_dir)
+            )
         options = dataclasses.replace(options, menu=drawable(options.menu, display))
         seats = options.seat_count
 

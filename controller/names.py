@@ -14,14 +14,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from controller.games import colour_name, preset_name, title
+from controller.players.person import Person
 from controller.words import seat_word
 
 __all__ = ["colour_name", "player_name", "preset_name", "seat_role", "title"]
 
 
-def player_name(game: str, player: str, kinds: Mapping[str, str]) -> str:
-    """How the panel calls ``player``: "you" and "bot" when one human plays one bot,
-    otherwise the colour it is drawn in."""
+def player_name(
+    game: str,
+    player: str,
+    kinds: Mapping[str, str],
+    people: Mapping[str, Person] | None = None,
+) -> str:
+    """How the panel calls ``player``: by name where a named player sits there (chosen
+    at setup, ``people``), else "you" and "bot" when one human plays one bot, otherwise
+    the colour it is drawn in."""
+    person = (people or {}).get(player)
+    if person is not None:
+        return person.name
     role = seat_role(player, kinds)
     return seat_word(role) if role is not None else colour_name(game, player)
 

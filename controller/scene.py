@@ -167,6 +167,11 @@ class SetupScene:
     problem: str | None = None
     """Why the game cannot begin as set up (too few or too many players), said on
     "start" instead of beginning."""
+    people: tuple[str | None, ...] = ()
+    """The named player chosen at each seat (None: a guest, a bot, empty); empty
+    where the family keeps no names."""
+    naming: bool = False
+    """The cursor is on the name row of seat ``cursor`` (after its human/bot row)."""
 
 
 @dataclass(frozen=True)
@@ -181,12 +186,23 @@ class MessageScene:
 
 
 @dataclass(frozen=True)
+class Leader:
+    """One named player's line on a game's leaderboard."""
+
+    name: str
+    won: int
+    games: int
+
+
+@dataclass(frozen=True)
 class StatisticsPage:
-    """One game's chart: wins per seat colour over its last finished games."""
+    """One game's chart: wins per seat colour over its last finished games; or, with
+    ``leaders``, the same games' leaderboard of the named players, most wins first."""
 
     game: str
     games: int
     wins: tuple[tuple[str, int], ...]  # (colour, wins) in seat order
+    leaders: tuple[Leader, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -196,6 +212,8 @@ class StatisticsScene:
     pages: tuple[StatisticsPage, ...]
     page: int
     t: float = 0.0
+    since: float = 0.0
+    """When the page was turned to: a leaderboard's long names scroll from there."""
 
 
 STATISTICS_ITEM = MenuItem("statistics", "", N_("statistics"), translated=True)

@@ -15,6 +15,7 @@ from typing import Any
 
 import rules
 from controller.i18n import _
+from controller.players.person import Person
 from rules.core import Dice, Move, State
 from rules.errors import InvalidStateError
 from rules.playout import sample_roll
@@ -75,6 +76,9 @@ class Session:
     """A bot kind of its own (a level, ``rules.bots.BOT_KINDS``) per bot player chosen
     so at setup; a bot player not named here plays ``bot``. Kept in the save (old saves
     have none) and in the history's record."""
+    people: dict[str, Person] = field(default_factory=dict)
+    """The named player at each human seat chosen so at setup; a human player not
+    named here is a guest. Kept in the save (old saves have none) and in the record."""
 
     @classmethod
     def start(
@@ -85,11 +89,13 @@ class Session:
         seat_count: int = 4,
         seed: int | None = None,
         bot: str = "strong",
+        people: Mapping[int, Person] | None = None,
     ) -> Session:
         """A new game for the non-empty entries of ``kinds`` (one per seat, in order).
 
         A seat's entry may be a bot kind (``"beginner"``, ``"strong"``): a bot seat
-        that plays that kind instead of ``bot``."""
+        that plays that kind instead of ``bot``. ``people`` names the player at some
+        human seats (by seat index); the others are guests."""
         from rules.bots import BOT_KINDS
 
         playing = [i for i, k in enumerate(kinds) if k != "empty"]
@@ -104,8 +110,22 @@ class Session:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         rng = random.Random(seed)
+        named = {
+            p: (people or {})[s]
+            for p, s in seats.items()
+            if chosen[p] == "human" and s in (people or {})
+        }
         return cls(
-            game, engine.preset, state, seats, chosen, rng, bot=bot, started=utc_now(), bots=levels
+            game,
+            engine.preset,
+            state,
+            seats,
+            chosen,
+            rng,
+            bot=bot,
+            started=utc_now(),
+            bots=levels,
+            people=named,
         )
 
     # -- play -------------------------------------------------------------------------
@@ -162,6 +182,8 @@ class Session:
             data["bots"] = dict(self.bots)
         if self.entered:
             data["entered"] = [list(step) for step in self.entered]
+        if self.people:
+            data["people"] = {player: p.to_json() for player, p in self.people.items()}
         return data
 
     @classmethod
@@ -187,6 +209,7 @@ class Session:
             if started is not None and not isinstance(started, str):
                 raise TypeError('"started" must be a time stamp string')
             entered = [(int(a), int(b), bool(hit)) for a, b, hit in data.get("entered", [])]
+            people = {str(k): Person.from_json(v) for k, v in dict(data.get("people", {})).items()}
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
         if state.game.name != data.get("game") or state.game.preset != data.get("preset"):
@@ -198,6 +221,8 @@ class Session:
             raise InvalidStateError(f"seat kinds must be {', '.join(SEAT_KINDS)}")
         if any(kinds.get(p) != "bot" for p in bots):
             raise InvalidStateError("a bot kind is saved for a player who is no bot")
+        if any(kinds.get(p) != "human" for p in people):
+            raise InvalidStateError("a name is saved for a player who is no human")
         return cls(
             state.game.name,
             state.game.preset,
@@ -210,6 +235,7 @@ class Session:
             started,
             entered,
             bots,
+            people,
         )
 
 

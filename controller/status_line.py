@@ -99,6 +99,16 @@ def describe(
         page = scene.pages[scene.page % len(scene.pages)]
         wins = ", ".join(f"{colour_name(page.game, c)} {count}" for c, count in page.wins)
         last = ngettext("the last game", "last {n} games", page.games).format(n=page.games)
+        if page.leaders:
+            board = ", ".join(
+                _("{place}. {name}: {won} of {games}").format(
+                    place=place, name=leader.name, won=leader.won, games=leader.games
+                )
+                for place, leader in enumerate(page.leaders, start=1)
+            )
+            return _(
+                "leaderboard: {game}, {last}: {board} · NEXT: next page, OK: back to the menu"
+            ).format(game=title(page.game), last=last, board=board)
         return _(
             "statistics: {game}, {last}: {wins} · NEXT: next game, OK: back to the menu"
         ).format(game=title(page.game), last=last, wins=wins)
@@ -114,6 +124,14 @@ def describe_setup(scene: SetupScene) -> str:
     entries = [f"{name} {seat_word(kind)}" for name, kind in zip(names, scene.seats, strict=False)]
     entries.append(_("start"))
     marked = [f"[{text}]" if i == scene.cursor else text for i, text in enumerate(entries)]
+    for seat in reversed(range(len(scene.seats))):
+        if scene.people and scene.seats[seat] == "human":  # the seat's name row
+            person = scene.people[seat] if seat < len(scene.people) else None
+            named = _("name: {name}").format(name=person if person is not None else _("guest"))
+            chosen = scene.naming and seat == scene.cursor
+            if chosen:
+                marked[seat] = entries[seat]
+            marked.insert(seat + 1, f"[{named}]" if chosen else named)
     if scene.rules is not None:
         rules_entry = _("rules: {rules}").format(rules=scene.rules)
         marked.insert(0, f"[{rules_entry}]" if scene.cursor < 0 else rules_entry)
@@ -121,6 +139,8 @@ def describe_setup(scene: SetupScene) -> str:
         action = _("OK: next rule set")
     elif scene.cursor == len(scene.seats):
         action = _("OK: begin")
+    elif scene.naming:
+        action = _("OK: next name")
     else:
         action = _("OK: human/bot/empty")
     if scene.problem is not None and scene.cursor == len(scene.seats):
@@ -256,10 +276,14 @@ def describe_roll(
 
 
 def who_is(session: Session, player: str | None) -> str:
-    """How a player is named: "red (seat 1)" for a human, "blue (bot)" for a bot, by the
-    colour the panel draws it in (Backgammon's white is orange)."""
+    """How a player is named: by name where a named player sits, else "red (seat 1)"
+    for a human, "blue (bot)" for a bot, by the colour the panel draws it in
+    (Backgammon's white is orange)."""
     if player is None:
         return _("the dice")
+    person = session.people.get(player)
+    if person is not None:
+        return person.name  # the seat's colour on the panel is the cue
     name = colour_name(session.game, player)
     if session.is_bot(player):
         return _("{name} (bot)").format(name=name)
@@ -327,7 +351,9 @@ def winner_words(scene: Scene, session: Session) -> str:
     winner = scene.winner or next(iter(scene.state.winners()), None)
     if winner is None:
         return _("nobody wins")
-    return _("{name} wins").format(name=player_name(session.game, winner, session.kinds))
+    return _("{name} wins").format(
+        name=player_name(session.game, winner, session.kinds, session.people)
+    )
 
 
 def game_over_words(scene: Scene, session: Session) -> str:
@@ -400,9 +426,11 @@ def seat_looks(
             looks.append(SeatLook(seat_word("empty"), _default(seat), playing=False))
             continue
         kind = "bot" if all(session.is_bot(p) for p in players) else "you"
+        named = [session.people[p].name for p in players if p in session.people]
+        who = named[0] if named else seat_word(kind)
         looks.append(
             SeatLook(
-                f"{' + '.join(colour_name(session.game, p) for p in players)} · {seat_word(kind)}",
+                f"{' + '.join(colour_name(session.game, p) for p in players)} · {who}",
                 SEAT.get(players[0], _default(seat)),
                 on_turn=playing and current in players,
             )

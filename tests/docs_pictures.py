@@ -79,7 +79,37 @@ def _view_pictures() -> dict[str, Drawing]:
                 return _scaled(views.render(statistics.SCENES[name], w, h, "RGB"))
 
             pictures[f"{name}_{width}x{height}.png"] = draw_stats
+    pictures.update(_players_pictures())
     return pictures
+
+
+def _players_pictures() -> dict[str, Drawing]:
+    """Named players: a seat's name row in setup, and a game's leaderboard."""
+    from controller import views
+    from controller.scene import Leader, MenuItem, SetupScene, StatisticsPage, StatisticsScene
+
+    def name_row() -> Image.Image:
+        from controller.names import colour_name
+
+        colours = ("red", "blue", "green", "yellow")
+        scene = SetupScene(
+            MenuItem("maedn", "classic", "Mensch ärgere dich nicht"),
+            ("human", "bot", "bot", "bot"),
+            colours,
+            0,
+            t=3.2,  # the name has scrolled into view
+            names=tuple(colour_name("maedn", c) for c in colours),
+            people=("Anna", None, None, None),
+            naming=True,
+        )
+        return _scaled(views.render(scene, 16, 16, "RGB"))
+
+    def board() -> Image.Image:
+        leaders = (Leader("Anna", 5, 9), Leader("Ben", 3, 8), Leader("Oma", 1, 4))
+        page = StatisticsPage("maedn", 12, (), leaders)
+        return _scaled(views.render(StatisticsScene((page,), 0), 32, 32, "RGB"))
+
+    return {"setup_name_16x16.png": name_row, "leaderboard_32x32.png": board}
 
 
 def _timeline_pictures() -> dict[str, Drawing]:
@@ -208,6 +238,8 @@ GERMAN = (
     "minimaki_lost_16x16.png",
     "game_over_16x16.png",
     "statistics_16x16.png",
+    "setup_name_16x16.png",
+    "leaderboard_32x32.png",
     "sim_window.png",
 )
 """The pictures docs/spielen.md shows, drawn again in German as ``de_<name>``."""

@@ -7,7 +7,8 @@ each other member) and exactly these, each only if the table has it:
 * ``history.sqlite3``: the games played, a consistent copy made with SQLite's backup
   API while the table may be writing (never the file alone, whose newest games may
   still be in its ``-wal``);
-* ``session.json`` and ``setups.json``: the saved game and each game's last setup;
+* ``session.json``, ``setups.json`` and ``players.json``: the saved game, each game's
+  last setup and the family's named players;
 * ``keys/*.pub``: the update keys the table trusts.
 
 Never anything else: pairing sessions live only in memory, and Wi-Fi passwords are
@@ -56,7 +57,7 @@ FORMAT = 1
 MANIFEST = "manifest.json"
 CONFIG = "config.toml"
 HISTORY = "history.sqlite3"
-STATE_FILES = (SAVE_NAME, "setups.json")
+STATE_FILES = (SAVE_NAME, "setups.json", "players.json")
 KEYS = "keys"
 BACKUPS_DIR = "backups"
 LIMITS = Limits(members=200, member_bytes=256 << 20, total_bytes=512 << 20)

@@ -6,7 +6,8 @@
 * ``export N FILE``: Backgammon games and matches as ``.mat`` (GNU Backgammon's
   ``import mat``), the other games as JSON lines that ``spieltisch rules apply`` replays
   (``--format`` chooses, else the file's ``.mat`` or ``.jsonl``; ``-`` writes to stdout);
-* ``stats``: wins per seat colour and per kind of player, for each game.
+* ``stats``: wins per seat colour, per kind of player and per named person, for each
+  game (:mod:`controller.cli.history_stats`).
 
 ``--json`` on ``list``, ``show`` and ``stats`` prints one JSON document instead. It
 reads while a table may be writing (WAL lets both go on); nothing is ever written from
@@ -32,11 +33,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from controller import i18n
+from controller.cli.history_stats import cmd_stats, emit, kind_label
 from controller.games import move_words, presentation
 from controller.games.presentation import game_and_rules, title
 from controller.history.export import can_export_match, json_lines, match_text, replay
 from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Seat, Summary
-from controller.history.stats import tally
 from controller.history.store import HistoryError, HistoryStore
 from controller.i18n import _, ngettext
 from controller.words import bot_word, colour_word, seat_word
@@ -147,10 +148,6 @@ def record(store: HistoryStore | None, record_id: int) -> HistoryEntry:
     return store.get(record_id)
 
 
-def emit(out: IO[str], data: object) -> None:
-    out.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
-
-
 # -- list ---------------------------------------------------------------------------------
 
 
@@ -202,7 +199,10 @@ def seats_by_kind(summary: Summary) -> str:
     kinds: dict[str, list[str]] = {}
     for seat in summary.seats:
         if seat.colour is not None:
-            kinds.setdefault(kind_label(seat.player_kind()), []).append(colour_word(seat.colour))
+            named = f" ({seat.name})" if seat.name and seat.kind == "human" else ""
+            kinds.setdefault(kind_label(seat.player_kind()), []).append(
+                colour_word(seat.colour) + named
+            )
     return "; ".join(f"{', '.join(colours)}: {kind}" for kind, colours in kinds.items())
 
 
@@ -222,14 +222,9 @@ def seat_label(seat: Seat) -> str:
     colour = colour_word(seat.colour)
     if seat.kind == "bot":
         return _("{colour} bot ({bot})").format(colour=colour, bot=bot_word(seat.bot or ""))
+    if seat.name is not None:
+        return f"{colour} {seat_word(seat.kind)} ({seat.name})"
     return f"{colour} {seat_word(seat.kind)}"
-
-
-def kind_label(kind: str) -> str:
-    """A kind of player the statistics count ("human", "bot (strong)")."""
-    if kind.startswith("bot (") and kind.endswith(")"):
-        return f"{seat_word('bot')} ({bot_word(kind[5:-1])})"
-    return seat_word(kind)
 
 
 def result_text(summary: Summary) -> str:
@@ -443,49 +438,6 @@ def write_file(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise HistoryError(f"cannot write {path}: {exc.strerror}") from None
-
-
-# -- stats --------------------------------------------------------------------------------
-
-
-def cmd_stats(store: HistoryStore | None, args: argparse.Namespace, out: IO[str]) -> int:
-    if args.last is not None and args.last < 1:
-        raise HistoryError("--last must be at least 1")
-    counted = tally(store.finished(args.last) if store is not None else [])
-    if args.json:
-        emit(out, {game: t.to_json() for game, t in counted.items()})
-        return 0
-    if not counted:
-        out.write(_("no finished games yet") + "\n")
-        return 0
-    for game, t in counted.items():
-        finished = ngettext("{n} finished game", "{n} finished games", t.games)
-        out.write(f"{title(game)}: {finished.format(n=t.games)}\n")
-        colours = [(colour_word(c), t.colours[c].seated, won, t.games) for c, won in t.wins()]
-        table(out, (_("colour"), _("seated"), _("won"), _("of all games")), colours)
-        kinds = [(kind_label(k), n.seated, n.won, n.seated) for k, n in t.player_kinds()]
-        table(out, (_("player"), _("games"), _("won"), _("of its games")), kinds)
-        for side in t.unplayed_sides():
-            line = _("{side} is played by no one: the game itself moves it")
-            out.write("  " + line.format(side=colour_word(side)) + "\n")
-    return 0
-
-
-def table(
-    out: IO[str], titles: tuple[str, str, str, str], rows: Sequence[tuple[str, int, int, int]]
-) -> None:
-    """Rows of (name, count, wins, out of): the count and wins in columns under their
-    titles, and the wins as a share of "out of" (a dash where that is none)."""
-    name_title, count_title, won_title, share_title = titles
-    width = max(len(name_title), *(len(name) for name, *_counts in rows))
-    count_w = max(6, len(count_title))
-    won_w = max(4, len(won_title))
-    out.write(
-        f"  {name_title:<{width}}  {count_title:>{count_w}}  {won_title:>{won_w}}  {share_title}\n"
-    )
-    for name, count, won, total in rows:
-        share = f"{100 * won / total:5.1f} %" if total else "    –"
-        out.write(f"  {name:<{width}}  {count:{count_w}d}  {won:{won_w}d}  {share}\n")
 
 
 COMMANDS: dict[str, Callable[[HistoryStore | None, argparse.Namespace, IO[str]], int]] = {

@@ -134,6 +134,15 @@ def sim_voice(config: Config, choice: str) -> Voice | None:
     return build_voice(config.voice, simulator=True)
 
 
+def named_players(state_dir: Path | None) -> list[str]:
+    """The family's names, for the voice to render their sentences ahead."""
+    if state_dir is None:
+        return []
+    from controller.players.book import read
+
+    return [player.name for player in read(state_dir)]
+
+
 class ExitCode(Exception):
     """Leave ``run`` with this exit status (after the reason has been logged)."""
 
@@ -208,7 +217,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         display=display,
         inputs=inputs,
         sound=build_sound(config.sound),
-        voice=build_voice(config.voice),
+        voice=build_voice(config.voice, names=named_players(state_dir)),
         state_dir=state_dir,
         render=render,
         notifier=notifier,

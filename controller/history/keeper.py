@@ -26,11 +26,13 @@ from pathlib import Path
 from controller.history import files as history_files
 from controller.history.judge import is_corruption
 from controller.history.pending import PendingRecord
-from controller.history.record import HistoryEntry, record_of
+from controller.history.record import HistoryEntry, Summary, record_of
 from controller.history.stats import tally
 from controller.history.store import CorruptHistoryError, HistoryError, HistoryStore
 from controller.i18n import _
-from controller.scene import StatisticsPage
+from controller.players import book as players_book
+from controller.players import leaderboard
+from controller.scene import Leader, StatisticsPage
 from controller.session import Session, utc_now
 
 log = logging.getLogger(__name__)
@@ -84,6 +86,21 @@ def disk_problem(directory: Path) -> int | None:
 def moved_notice(moved: Path) -> str:
     """The panel's words for a database set aside."""
     return _("history damaged, moved to {name}").format(name=moved.name)
+
+
+def statistics_pages(summaries: list[Summary], directory: Path) -> tuple[StatisticsPage, ...]:
+    """Per game its wins per colour and, where named players played it, its
+    leaderboard right after (players called by their names in the book now)."""
+    names_now = {p.id: p.name for p in players_book.read(directory)}
+    boards = leaderboard.boards(summaries, names_now).games
+    pages: list[StatisticsPage] = []
+    for game, counted in tally(summaries).items():
+        pages.append(StatisticsPage(game, counted.games, tuple(counted.wins())))
+        board = boards.get(game)
+        if board:
+            leaders = tuple(Leader(p.name, p.won, p.games) for p in board)
+            pages.append(StatisticsPage(game, counted.games, (), leaders))
+    return tuple(pages)
 
 
 class HistoryKeeper:
@@ -261,10 +278,7 @@ class HistoryKeeper:
                     return ()
                 self._opened(self.store.open())
             summaries = self.store.finished(last=last)
-            return tuple(
-                StatisticsPage(game, counted.games, tuple(counted.wins()))
-                for game, counted in tally(summaries).items()
-            )
+            return statistics_pages(summaries, self.store.directory)
         except sqlite3.Error as exc:
             log.error("history: cannot read the statistics: %s", exc)
             self.store.close()

@@ -21,7 +21,14 @@ import tempfile
 from pathlib import Path
 
 from controller.history.judge import connect_read_only, examine, has_log, log_fault, log_path
-from controller.history.schema import EXPECTED, VERSION, CorruptHistoryError, HistoryError, newer
+from controller.history.schema import (
+    EXPECTED,
+    VERSION,
+    CorruptHistoryError,
+    HistoryError,
+    migrate,
+    newer,
+)
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +38,21 @@ Scratch = tempfile.TemporaryDirectory[str]
 def open_read_only(path: Path) -> tuple[sqlite3.Connection, Scratch | None]:
     """A connection to the history at ``path`` that writes nothing, and the temporary
     directory of the copy it reads, if any (the caller removes it when done). A
-    missing, empty or older database raises :class:`HistoryError`, an unreadable one
-    :class:`CorruptHistoryError`."""
+    missing or empty database raises :class:`HistoryError`, an unreadable one
+    :class:`CorruptHistoryError`; an older one is read from a migrated copy."""
+    connection, scratch, version = _open_as_it_is(path)
+    if version == VERSION:
+        return connection, scratch
+    try:
+        return migrated_copy(connection)
+    finally:
+        connection.close()
+        if scratch is not None:
+            scratch.cleanup()
+
+
+def _open_as_it_is(path: Path) -> tuple[sqlite3.Connection, Scratch | None, int]:
+    """:func:`open_read_only` without the migration: also the version found."""
     if not path.exists():
         raise HistoryError(f"no games recorded yet ({path} does not exist)")
     connection, scratch = reader_connection(path)
@@ -56,11 +76,6 @@ def open_read_only(path: Path) -> tuple[sqlite3.Connection, Scratch | None]:
             problem = CorruptHistoryError(found.problem)
         elif found.version == 0:
             problem = HistoryError(f"no games recorded yet ({path.name} is empty)")
-        elif found.version < VERSION:
-            problem = HistoryError(
-                f"{path.name} is schema version {found.version}: the table brings it"
-                f" up to version {VERSION} at its next start"
-            )
         if problem is not None:
             raise problem
     except BaseException:
@@ -68,7 +83,24 @@ def open_read_only(path: Path) -> tuple[sqlite3.Connection, Scratch | None]:
         if scratch is not None:
             scratch.cleanup()
         raise
-    return connection, scratch
+    return connection, scratch, found.version
+
+
+def migrated_copy(connection: sqlite3.Connection) -> tuple[sqlite3.Connection, Scratch]:
+    """A database of an older schema, as this program reads it: a consistent copy
+    (SQLite's backup API) in a temporary directory, migrated there. The table migrates
+    the file itself at its next start; until then a reader pays for the copy, and the
+    file stays as it is."""
+    scratch = tempfile.TemporaryDirectory(prefix="spieltisch-history-")
+    try:
+        copy = sqlite3.connect(str(Path(scratch.name) / "history.sqlite3"), isolation_level=None)
+        connection.backup(copy)
+        for step in range(int(copy.execute("PRAGMA user_version").fetchone()[0]), VERSION):
+            migrate(copy, step, quiet=True)
+        return copy, scratch
+    except BaseException:
+        scratch.cleanup()
+        raise
 
 
 def reader_connection(path: Path) -> tuple[sqlite3.Connection, Scratch | None]:

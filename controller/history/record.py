@@ -57,12 +57,20 @@ class Seat:
     """human, bot or empty."""
     bot: str | None = None
     """The bot's kind (random, strong) for a bot seat."""
+    person: str | None = None
+    """The named player's id (``controller.players``) for a human seat with a name;
+    None for a guest and in records made before names."""
+    name: str | None = None
+    """The name the person played under (kept here, so a renamed or removed player's
+    games still say who played them)."""
 
     def label(self) -> str:
         if self.colour is None:
             return f"seat {self.seat + 1} empty"
         if self.kind == "bot":
             return f"{self.colour} bot ({self.bot})"
+        if self.name is not None:
+            return f"{self.colour} {self.kind} ({self.name})"
         return f"{self.colour} {self.kind}"
 
     def player_kind(self) -> str:
@@ -70,7 +78,16 @@ class Seat:
         return f"bot ({self.bot})" if self.kind == "bot" else self.kind
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "colour": self.colour, "kind": self.kind, "bot": self.bot}
+        data: dict[str, Any] = {
+            "seat": self.seat,
+            "colour": self.colour,
+            "kind": self.kind,
+            "bot": self.bot,
+        }
+        if self.name is not None:
+            data["person"] = self.person
+            data["name"] = self.name
+        return data
 
 
 @dataclass(frozen=True)
@@ -153,6 +170,14 @@ def _seat_bot(session: Session, colour: str, bot: str) -> str | None:
     return session.bots.get(colour, bot)
 
 
+def _seat_person(session: Session, colour: str) -> tuple[str | None, str | None]:
+    """The named player at ``colour``'s seat (id, name); (None, None) for a guest."""
+    person = session.people.get(colour)
+    if person is None or session.kinds[colour] != "human":
+        return None, None
+    return person.id, person.name
+
+
 def record_of(
     session: Session, outcome: str, ended: str, seat_count: int, bot: str
 ) -> HistoryEntry:
@@ -168,7 +193,13 @@ def record_of(
     players = list(final.get("players", session.seats))
     start = rules.get_game(session.game, session.preset).new_state(len(players)).to_json()
     seats = [
-        Seat(number, colour, session.kinds[colour], _seat_bot(session, colour, bot))
+        Seat(
+            number,
+            colour,
+            session.kinds[colour],
+            _seat_bot(session, colour, bot),
+            *_seat_person(session, colour),
+        )
         for colour, number in session.seats.items()
     ]
     taken = set(session.seats.values())

@@ -3,7 +3,8 @@
 Schema versions are counted in ``PRAGMA user_version``: :data:`MIGRATIONS` ``[i]``
 brings a database from version ``i`` to ``i + 1``, each step in one transaction. A
 database from a newer program is refused, never changed. At this program's own version
-every table must have exactly the columns the migrations make (:data:`EXPECTED`).
+every table must have exactly the columns the migrations make up to the version the
+database says it is (:data:`EXPECTED`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 import sqlite3
 from pathlib import Path
 
-from controller.history.judge import Columns, examine, is_corruption
+from controller.history.judge import Shapes, examine, is_corruption
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,16 @@ CREATE TABLE match_games (
 the games of a Backgammon match. Positions, results and the move history are JSON
 text: the save file's format, which the rules and ``spieltisch rules`` read."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)
+SEAT_NAMES_V2 = """
+ALTER TABLE seats ADD COLUMN person TEXT;
+ALTER TABLE seats ADD COLUMN name TEXT;
+"""
+"""Version 2: the named player who sat at a seat: the person's id (``p3``, given by
+``controller.players.book`` and never reused) and the name they played under, kept in
+the record itself so that a renamed or removed player's games stay readable. Both are
+NULL for a guest, a bot, an empty seat and every game recorded before names."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SEAT_NAMES_V2)
 VERSION = len(MIGRATIONS)
 TABLES = frozenset({"records", "seats", "match_games"})
 
@@ -134,15 +144,17 @@ def connect_for_writing(path: Path) -> sqlite3.Connection:
     return connection
 
 
-def expected_columns() -> Columns:
-    """Each table's columns at :data:`VERSION`, from the migrations themselves."""
+def expected_columns() -> Shapes:
+    """Each version's tables and their columns, from the migrations themselves."""
+    shapes = {}
     with contextlib.closing(sqlite3.connect(":memory:", isolation_level=None)) as db:
         for step in range(VERSION):
             migrate(db, step, quiet=True)
-        return {
-            table: tuple(str(row[1]) for row in db.execute(f"PRAGMA table_info({table})"))
-            for table in sorted(TABLES)
-        }
+            shapes[step + 1] = {
+                table: tuple(str(row[1]) for row in db.execute(f"PRAGMA table_info({table})"))
+                for table in sorted(TABLES)
+            }
+    return shapes
 
 
 EXPECTED = expected_columns()

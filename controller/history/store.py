@@ -198,8 +198,12 @@ class HistoryStore:
             )
             record_id = int(cursor.lastrowid or 0)
             db.executemany(
-                "INSERT INTO seats (record_id, seat, colour, kind, bot) VALUES (?, ?, ?, ?, ?)",
-                [(record_id, s.seat, s.colour, s.kind, s.bot) for s in summary.seats],
+                "INSERT INTO seats (record_id, seat, colour, kind, bot, person, name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (record_id, s.seat, s.colour, s.kind, s.bot, s.person, s.name)
+                    for s in summary.seats
+                ],
             )
             db.executemany(
                 "INSERT INTO match_games (record_id, number, winner, points, kind, cube,"
@@ -302,12 +306,12 @@ class HistoryStore:
         for chunk in range(0, len(ids), 500):
             part = ids[chunk : chunk + 500]
             marks = ",".join("?" * len(part))
-            for rid, seat, colour, kind, bot in db.execute(
-                "SELECT record_id, seat, colour, kind, bot FROM seats"
+            for rid, seat, colour, kind, bot, person, name in db.execute(
+                "SELECT record_id, seat, colour, kind, bot, person, name FROM seats"
                 f" WHERE record_id IN ({marks}) ORDER BY record_id, seat, colour",
                 part,
             ):
-                seats[rid].append(Seat(seat, colour, kind, bot))
+                seats[rid].append(Seat(seat, colour, kind, bot, person, name))
             for rid, number, winner, points, kind, cube, crawford, score in db.execute(
                 "SELECT record_id, number, winner, points, kind, cube, crawford, score"
                 f" FROM match_games WHERE record_id IN ({marks}) ORDER BY record_id, number",

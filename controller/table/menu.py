@@ -12,6 +12,7 @@ from collections.abc import Callable
 import rules
 from controller import setup_rows
 from controller.games import presentation
+from controller.players.person import Person
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage
 from controller.session import SEAT_KINDS, PlayerCountError, Session, seat_kind
 from controller.table.options import TableOptions
@@ -38,6 +39,16 @@ class MenuRoom:
         self.page = 0
         self.remembered: dict[str, tuple[str, tuple[str, ...]]] = dict(options.last_setups)
         """Each game's last setup (rule set, seats), the one a game was begun with."""
+        self.known: tuple[Person, ...] = ()
+        """Setup: the family's named players, read when setup opened."""
+        self.people: dict[int, Person] = {}
+        """Setup: the named player at a human seat (by seat); the others are guests."""
+        self.naming = False
+        """Setup's cursor is on the name row of seat ``entry`` (only where names exist
+        and the seat is human: a family without names never meets one)."""
+        self.last_people: dict[str, dict[int, str]] = {}
+        """Each game's named seats when it was last begun (player ids), while the table
+        runs: the same family sits down again without pressing through every name."""
 
     @property
     def item(self) -> MenuItem:
@@ -62,12 +73,22 @@ class MenuRoom:
             if len(kinds) == len(self.default_kinds(item.game, preset)):
                 self.preset, self.kinds = preset, list(kinds)
         self.entry = self.first_entry()
+        self.naming = False
+        self.known = self.options.named_players()
+        by_id = {p.id: p for p in self.known}
+        named = self.last_people.get(item.game, {})
+        self.people = {
+            seat: by_id[ident]
+            for seat, ident in named.items()
+            if ident in by_id and seat < len(self.kinds) and self.kinds[seat] == "human"
+        }
 
     def remember(self) -> dict[str, tuple[str, tuple[str, ...]]]:
         """The game being begun is the one setup starts from next time; returns every
         game's last setup."""
         item = self.item
         self.remembered[item.game] = (self.preset or item.preset, tuple(self.kinds))
+        self.last_people[item.game] = {seat: p.id for seat, p in self.seated().items()}
         return dict(self.remembered)
 
     def first_entry(self) -> int:
@@ -87,24 +108,59 @@ class MenuRoom:
         return kinds
 
     def setup_next(self) -> None:
-        """NEXT: the next setup entry (the rule set, each seat, "start")."""
+        """NEXT: the next setup entry (the rule set, each seat and, where names exist,
+        a human seat's name, "start")."""
         start = len(self.kinds)
+        if self.has_name_row(self.entry) and not self.naming:
+            self.naming = True
+            return
+        self.naming = False
         self.entry = self.first_entry() if self.entry >= start else self.entry + 1
+
+    def has_name_row(self, entry: int) -> bool:
+        """Seat ``entry`` is a human seat and the family has names to choose from."""
+        return bool(self.known) and 0 <= entry < len(self.kinds) and self.kinds[entry] == "human"
+
+    def seated(self) -> dict[int, Person]:
+        """The named player at each human seat (a seat made bot or empty loses it)."""
+        return {
+            seat: person
+            for seat, person in self.people.items()
+            if seat < len(self.kinds) and self.kinds[seat] == "human"
+        }
+
+    def next_name(self) -> None:
+        """OK on a name row: the seat's next name, "guest" after the last; a person
+        already seated elsewhere is passed over (nobody plays two seats)."""
+        seat = self.entry
+        elsewhere = {p.id for s, p in self.seated().items() if s != seat}
+        cycle: list[Person | None] = [None, *(p for p in self.known if p.id not in elsewhere)]
+        now = self.people.get(seat)
+        index = cycle.index(now) if now in cycle else 0
+        chosen = cycle[(index + 1) % len(cycle)]
+        if chosen is None:
+            self.people.pop(seat, None)
+        else:
+            self.people[seat] = chosen
 
     def setup_ok(self) -> str | None:
         """OK: the next rule set or the seat's next kind; :data:`START` on "start"."""
         item = self.item
         if self.entry == len(self.kinds):
             return START
-        if self.entry < 0:
+        if self.naming:
+            self.next_name()
+        elif self.entry < 0:
             preset = self.preset or item.preset
             self.preset, self.entry = setup_rows.chosen(item.game, preset, self.entry)
             kinds = self.default_kinds(item.game, self.preset)
             if len(kinds) != len(self.kinds):
                 self.kinds = kinds
+                self.people = {}
         else:
             kind = self.kinds[self.entry]
             self.kinds[self.entry] = SEAT_KINDS[(SEAT_KINDS.index(kind) + 1) % len(SEAT_KINDS)]
+            self.people.pop(self.entry, None)
         return None
 
     def start_problem(self) -> str | None:
@@ -125,6 +181,7 @@ class MenuRoom:
             self.with_levels(),
             seat_count=self.options.seat_count,
             bot=self.options.bot,
+            people=self.seated(),
         )
 
     def with_levels(self) -> list[str]:

@@ -108,7 +108,7 @@ class Table(TableCore):
         self.time.calm()
         self.play_cue("win")
         if self.session is not None:
-            self.speak(prompts.game_over(self.session.state))
+            self.speak(prompts.game_over(self.session.state, self.session.people))
         self.persist()
 
     def on_enter_CONFIRM_MENU(self, *_press: object) -> None:
@@ -139,6 +139,7 @@ class Table(TableCore):
 
     def next_page(self, *_press: object) -> None:
         self.menu.next_page()
+        self.since = self.time.now  # a leaderboard's long names scroll from the start
 
     def setup_next(self, *_press: object) -> None:
         self.menu.setup_next()

@@ -6,11 +6,13 @@ options without a table, and a menu is data, not behaviour.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import rules
 from controller import names
 from controller.games import presentation
+from controller.players.person import Person
 from controller.scene import MenuItem
 from rules.core import State
 
@@ -79,6 +81,10 @@ class TableOptions:
     last_setups: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     """Each game's last setup (rule set, seats), read from the state directory at
     start (:mod:`controller.setup_memory`): setup starts from it."""
+    named_players: Callable[[], tuple[Person, ...]] = tuple
+    """The family's named players (``controller.players.book.read`` of the state
+    directory), read each time setup opens, since the page may have changed them.
+    With none kept, setup has no name rows and costs no press more."""
 
     def retime(self, move_timer_s: float | None, sleep_after_s: float) -> None:
         """The companion page's settings: the move timer and the sleep time from now

@@ -38,6 +38,7 @@ from rules.core import Dice, State
 
 if TYPE_CHECKING:
     from controller.sim.status import TableStatus
+    from controller.table.menu import MenuRoom
 
 
 def require(table: Holdings) -> Session:
@@ -47,7 +48,7 @@ def require(table: Holdings) -> Session:
 
 
 def player_name(session: Session, player: str) -> str:
-    return names.player_name(session.game, player, session.kinds)
+    return names.player_name(session.game, player, session.kinds, session.people)
 
 
 def progress(table: Holdings) -> float:
@@ -123,7 +124,7 @@ def awake_scene(
     if mode is Mode.SETUP:
         return setup_scene(table)
     if mode is Mode.STATISTICS:
-        return StatisticsScene(table.menu.pages, table.menu.page, now)
+        return StatisticsScene(table.menu.pages, table.menu.page, now, since=table.since)
     if mode in (Mode.MESSAGE, Mode.SHUTDOWN):
         kind = "shutdown" if mode is Mode.SHUTDOWN else "info"
         return MessageScene(table.message or "bye", now, kind, since=table.since)
@@ -236,7 +237,15 @@ def setup_scene(table: Holdings) -> SetupScene:
         names=tuple(names.colour_name(item.game, c) for c in colours),
         rules=setup_rows.words(item.game, preset, menu.entry),
         problem=menu.start_problem() if menu.entry == len(menu.kinds) else None,
+        people=people_of(menu) if menu.known else (),
+        naming=menu.naming,
     )
+
+
+def people_of(menu: MenuRoom) -> tuple[str | None, ...]:
+    """Each seat's named player as setup shows it (None: a guest or no human)."""
+    seated = menu.seated()
+    return tuple(seated[seat].name if seat in seated else None for seat in range(len(menu.kinds)))
 
 
 def standings(table: Holdings) -> tuple[Standing, ...]:
@@ -263,7 +272,7 @@ def standings(table: Holdings) -> tuple[Standing, ...]:
         return (Standing(text, colour), *((Standing(end, colour),) if end else ()))
     order = places(state, players)
     first = player_name(session, order[0])
-    you = names.seat_role(order[0], session.kinds) == "you"
+    you = names.seat_role(order[0], session.kinds) == "you" and order[0] not in session.people
     winner = _("you win!") if you else _("{player} wins").format(player=first)
     words = [Standing(winner, order[0])]
     if len(order) > 2:

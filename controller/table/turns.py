@@ -101,7 +101,7 @@ class Turns:
         self.motion.begin(self.time.now, seconds * self.time.pace())
         return Then(
             cue="capture" if facts.capture else "move",
-            speak=prompts.move(game, self.motion.moving[1], move),
+            speak=prompts.move(game, self.motion.moving[1], move, session.people),
             later=Later(self.motion.length, self.finish_move, paced=False),
         )
 

@@ -170,9 +170,17 @@ def _draw_entry(
         names = scene.names or scene.colours
         if not scene.seats:
             text = scene.item.words
+        elif scene.naming:
+            text = f"{names[seat]}: {seat_name(scene, seat)}"
         else:
             text = f"{names[seat]}: {seat_word(scene.seats[seat])}"
     draw_text(image, box, text, WHITE, t, font, since=since)
+
+
+def seat_name(scene: SetupScene, seat: int) -> str:
+    """Who sits at ``seat`` by name: a named player, else "guest"."""
+    person = scene.people[seat] if seat < len(scene.people) else None
+    return person if person is not None else _("guest")
 
 
 def render_message(scene: MessageScene, width: int, height: int, mode: str) -> Image.Image:

@@ -10,6 +10,13 @@ number of wins; on 16×16 they stand side by side without numbers.
 
 The picture is still (no scrolling text): it needs no frames while it is shown, and the
 order of the bars, which never changes, is the cue besides colour.
+
+Where named players played a game, its leaderboard follows its chart: the same icon
+and count, then one row per person, most wins first, each with their wins and their
+name (a name too long for the row scrolls, as words do everywhere on the panel). A
+person has no seat colour (they may play red today and blue tomorrow), so the names
+are white, the leader's brightest. On 16×16 and the strips the board is one line,
+"Anna 5 · Ben 3", scrolling.
 """
 
 from __future__ import annotations
@@ -20,9 +27,10 @@ from luma.core.legacy import text as legacy_text
 from PIL import Image, ImageDraw
 
 from controller.scene import StatisticsPage, StatisticsScene
+from controller.views.fonts import panel_text
 from controller.views.menu import draw_icon
 from controller.views.palette import BLACK, RGB, WHITE, ink, scale, seat_colour
-from controller.views.text import LARGE, TINY, note_text, text_width
+from controller.views.text import LARGE, TINY, draw_text, note_text, text_width
 
 EMPTY_ICON_GAME = "statistics"
 """No finished games yet: the page shows the statistics icon and a 0."""
@@ -35,6 +43,8 @@ def render(scene: StatisticsScene, width: int, height: int, mode: str) -> Image.
     pages = scene.pages or (StatisticsPage(EMPTY_ICON_GAME, 0, ()),)
     index = scene.page % len(pages)
     page = pages[index]
+    if page.leaders:
+        return render_board(image, page, index, len(pages), scene)
     if height >= 32 and width >= 32:
         draw_icon(image, page.game, 0, 0, 1)
         draw_number(image, 9, 0, width - 1, str(page.games), WHITE, LARGE)
@@ -50,6 +60,45 @@ def render(scene: StatisticsScene, width: int, height: int, mode: str) -> Image.
         draw_bars(image, page, (10, 0, width - 1, height - 1))
     else:  # 8×8: bars only
         draw_bars(image, page, (0, 0, width - 1, height - 1))
+    return image
+
+
+def board_line(page: StatisticsPage) -> str:
+    """The leaderboard as one line: "Anna 5 · Ben 3"."""
+    return " · ".join(f"{leader.name} {leader.won}" for leader in page.leaders)
+
+
+def render_board(
+    image: Image.Image, page: StatisticsPage, index: int, count: int, scene: StatisticsScene
+) -> Image.Image:
+    """A game's leaderboard: rows of wins and names on 32×32, else one scrolling line."""
+    width, height = image.size
+    t, since = scene.t, scene.since
+    if height >= 32 and width >= 32:
+        draw_icon(image, page.game, 0, 0, 1)
+        draw_number(image, 9, 0, width - 1, str(page.games), WHITE, LARGE)
+        draw_page_dots(image, 9, 8, width - 1, index, count)
+        numbers = text_width("00", TINY)
+        for place, leader in enumerate(page.leaders):
+            top = 9 + place * 6
+            if top + 4 > height - 1:
+                break
+            shade = WHITE if place == 0 else scale(WHITE, 0.6)
+            draw_number(image, 0, top, numbers - 1, str(leader.won), shade, TINY)
+            left = numbers + 2
+            # a name that fits stands at the left, under the others; a long one scrolls
+            right = min(width - 1, left + text_width(panel_text(leader.name), TINY) - 2)
+            draw_text(image, (left, top, right, top + 4), leader.name, shade, t, TINY, since=since)
+    elif height >= 16:
+        draw_icon(image, page.game, 0, 0, 1)
+        draw_number(image, 9, 0, width - 1, str(page.games), WHITE, TINY)
+        draw_page_dots(image, 9, 7, width - 1, index, count)
+        draw_text(image, (0, 10, width - 1, 15), board_line(page), WHITE, t, TINY, since=since)
+    elif width >= 24:
+        draw_icon(image, page.game, 0, 0, 1)
+        draw_text(image, (10, 0, width - 1, height - 1), board_line(page), WHITE, t, since=since)
+    else:
+        draw_text(image, (0, 0, width - 1, height - 1), board_line(page), WHITE, t, since=since)
     return image
 
 

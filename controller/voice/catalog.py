@@ -10,7 +10,7 @@ at the table.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -42,6 +42,10 @@ class Prompt:
     person: bool = True
     """The prompt is for a person at the table (a bot's turn is not announced as
     important: nobody has to act on it)."""
+    name: str = ""
+    """The named player at ``colour``'s seat, said instead of the colour ("" for none)."""
+    other_name: str = ""
+    """The named player at ``other``'s seat, said instead of its colour."""
 
     @property
     def important(self) -> bool:
@@ -59,7 +63,7 @@ def dice_words(dice: tuple[int, ...]) -> str:
 
 def sentence(prompt: Prompt) -> str:
     """The words of ``prompt`` in the table's language now."""
-    colour = colour_word(prompt.colour) if prompt.colour else ""
+    colour = prompt.name or (colour_word(prompt.colour) if prompt.colour else "")
     kind = prompt.kind
     if kind == "turn":
         return _("{colour}, your turn.").format(colour=colour)
@@ -74,7 +78,7 @@ def sentence(prompt: Prompt) -> str:
     if kind == "capture" and prompt.other == prompt.colour:
         return _("{mover} captures its own piece!").format(mover=colour)
     if kind == "capture":
-        victim = colour_word(prompt.other)
+        victim = prompt.other_name or colour_word(prompt.other)
         return _("{mover} captures {victim}!").format(mover=colour, victim=victim)
     if kind == "home":
         return _("{colour} has a piece in the goal.").format(colour=colour)
@@ -109,3 +113,22 @@ def fixed_prompts() -> Iterator[Prompt]:
 def fixed_sentences() -> list[str]:
     """The words of every fixed prompt in the table's language now, each once."""
     return list(dict.fromkeys(sentence(prompt) for prompt in fixed_prompts()))
+
+
+def named_prompts(names: Iterable[str]) -> Iterator[Prompt]:
+    """Every prompt that says one of ``names`` (the family's named players), rendered
+    ahead like the fixed ones: the sentences a named player's turn, piece home, win and
+    captures (of every colour and every other name) will need."""
+    people = list(dict.fromkeys(names))
+    for name in people:
+        yield Prompt("turn", name=name)
+        yield Prompt("home", name=name)
+        yield Prompt("winner", name=name)
+        yield Prompt("capture", name=name)
+        yield Prompt("capture", "red", "red", name=name)  # its own piece
+        for colour in COLOURS:
+            yield Prompt("capture", "", colour, name=name)
+            yield Prompt("capture", colour, "x", other_name=name)
+        for other in people:
+            if other != name:
+                yield Prompt("capture", "", "x", name=name, other_name=other)

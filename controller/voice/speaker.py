@@ -10,12 +10,13 @@ from __future__ import annotations
 import logging
 import shutil
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from controller import i18n
-from controller.voice.catalog import Prompt, sentence
+from controller.voice.catalog import Prompt, named_prompts, sentence
 from controller.voice.player import Player
 from controller.voice.render import DEFAULT_CACHE, ESPEAK, Renderer, missing
 
@@ -98,9 +99,15 @@ def play_command(simulator: bool) -> list[str] | None:
     return None
 
 
-def build_voice(settings: VoiceSettings, simulator: bool = False, warm: bool = True) -> Voice:
+def build_voice(
+    settings: VoiceSettings,
+    simulator: bool = False,
+    warm: bool = True,
+    names: Sequence[str] = (),
+) -> Voice:
     """The table's voice, or a silent one with one line in the log saying why. ``warm``:
-    render the sentences the cache lacks in the background (:func:`warm_up`)."""
+    render the sentences the cache lacks in the background (:func:`warm_up`), those
+    that say one of ``names`` (the family's named players) too."""
     if not settings.enabled:
         return NullVoice()
     command = play_command(simulator)
@@ -113,16 +120,21 @@ def build_voice(settings: VoiceSettings, simulator: bool = False, warm: bool = T
             log.warning("voice: no %s and no rendered prompts; the table stays silent", ESPEAK)
             return NullVoice()
     elif warm:
-        warm_up(renderer)
+        warm_up(renderer, names)
     return Speaker(settings, Player(command, renderer.path))
 
 
-def warm_up(renderer: Renderer) -> threading.Thread | None:
+def warm_up(renderer: Renderer, names: Sequence[str] = ()) -> threading.Thread | None:
     """Render, on a thread of its own and at the lowest priority, the fixed sentences
     the cache lacks in the table's language (a new volume, words changed by an update
-    without ``spieltisch voice render``), so that they are ready before they are due."""
+    without ``spieltisch voice render``), and those that say a named player, so that
+    they are ready before they are due. A name added while the table runs is rendered
+    the first time it is said (and from then on kept)."""
     language = i18n.active_language()
     texts = missing(renderer, language)
+    for text in dict.fromkeys(sentence(prompt) for prompt in named_prompts(names)):
+        if renderer.cached(language, text) is None:
+            texts.append(text)
     if not texts:
         return None
     log.info("voice: rendering %d sentences missing from %s", len(texts), renderer.cache)

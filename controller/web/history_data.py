@@ -4,10 +4,10 @@ Every function here opens the database read-only (``HistoryStore.open(create=Fal
 nothing is created or moved aside from the page), does its work and closes it again,
 on one of the server's worker threads, so a long list never holds up the live stream.
 A *player* is the colour a side is drawn in and who played it ("orange human", "blue
-bot (strong)"): the table knows no names, and the panel and the Live page call
-Backgammon's white orange. Everything here is ids (games, rule sets, colours, kinds);
-the page puts them into its language with the words :mod:`controller.web.page_words`
-hands it.
+bot (strong)"), as the panel and the Live page call it (Backgammon's white is orange);
+a *person* is a named player (:mod:`controller.players`), counted beside them.
+Everything here is ids (games, rule sets, colours, kinds); the page puts them into its
+language with the words :mod:`controller.web.page_words` hands it.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from controller.history.export import can_export_match, json_lines, match_text, 
 from controller.history.record import HistoryEntry, Summary, seat_order
 from controller.history.stats import tally
 from controller.history.store import HistoryError, HistoryStore
+from controller.players import book as players_book
+from controller.players import leaderboard
 from controller.scene import Scene
 from controller.views import ViewLayoutError, check, render
 from controller.views.palette import ID_CYCLE_S
@@ -114,6 +116,7 @@ def opened(directory: Path | None) -> Iterator[HistoryStore]:
 def summary_json(summary: Summary) -> dict[str, Any]:
     data = summary.to_json()
     data["players"] = players_of(summary)
+    data["names"] = {side: seat.name for side, seat in summary.players().items() if seat.name}
     data["winner_colour"] = drawn(summary.game, summary.winner)
     data["has_mat"] = rules.capabilities(summary.game).record_export is not None
     return data
@@ -182,6 +185,34 @@ def statistics(directory: Path | None, filters: Filters) -> dict[str, Any]:
         "players": dict(sorted(players.items())),
         "read": len(records),
         "limit": STATS_LIMIT,
+        **people_statistics(directory, chosen, records),
+    }
+
+
+def people_statistics(
+    directory: Path | None, chosen: list[Summary], records: list[HistoryEntry]
+) -> dict[str, Any]:
+    """The named players: each game's leaderboard, and per person their games, wins
+    and dice with the same χ² test as the colours' (a person's dice are those thrown
+    at whatever seat they sat)."""
+    names_now = {p.id: p.name for p in players_book.read(directory)} if directory else {}
+    found = leaderboard.boards(chosen, names_now)
+    faces: dict[str, list[int]] = {}
+    for record in records:
+        seated = leaderboard.people_in(record.summary)
+        for event in record.history:
+            dice = event.get("dice")
+            thrower = seated.get(str(event.get("player") or ""))
+            if isinstance(dice, list) and thrower is not None:
+                faces.setdefault(thrower[0], []).extend(d for d in dice if isinstance(d, int))
+    people = []
+    for person in leaderboard.ranked(found.people.values()):
+        entry: dict[str, Any] = person.to_json()
+        entry["dice"] = test_faces(faces.get(person.key, [])).to_json()
+        people.append(entry)
+    return {
+        "leaderboards": {g: [p.to_json() for p in board] for g, board in found.games.items()},
+        "people": people,
     }
 
 

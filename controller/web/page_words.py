@@ -29,7 +29,7 @@ from controller import i18n
 from controller.config import PLAYERS
 from controller.games import presentation, preset_name_in, title
 from controller.i18n import N_
-from controller.web import maintenance_words
+from controller.web import maintenance_words, players_words
 from controller.words import BOT_WORDS
 
 WORDS: dict[str, str] = {
@@ -275,3 +275,4 @@ def render(page: str, language: str) -> bytes:
 
 # The Care page's words live beside its routes (controller.web.maintenance_words).
 WORDS.update(maintenance_words.WORDS)
+WORDS.update(players_words.WORDS)

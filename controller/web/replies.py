@@ -16,7 +16,7 @@ async def json_body(request: web.Request) -> dict[str, Any]:
         raise web.HTTPUnsupportedMediaType(reason="send a JSON object (application/json)")
     try:
         data = await request.json()
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past Python's stack
         raise web.HTTPBadRequest(reason="the body must be a JSON object") from None
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(reason="the body must be a JSON object")

@@ -36,6 +36,7 @@ from controller.web.maintenance_routes import MaintenanceRoutes
 from controller.web.origin import same_origin
 from controller.web.pairing import Pairing
 from controller.web.pairing_routes import COOKIE, PairingRoutes
+from controller.web.players_routes import PlayersRoutes
 from controller.web.publish import FramePublisher, Snapshot
 from controller.web.replies import json_body, json_error
 from controller.web.setup_routes import SetupRoutes
@@ -55,6 +56,7 @@ STATIC = {
     "/setup": ("setup.html", "text/html"),
     "/history": ("history.html", "text/html"),
     "/care": ("care.html", "text/html"),
+    "/players": ("players.html", "text/html"),
     "/static/style.css": ("style.css", "text/css"),
     "/static/app.js": ("app.js", "text/javascript"),
     "/static/common.js": ("common.js", "text/javascript"),
@@ -64,6 +66,7 @@ STATIC = {
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
     "/static/phones.js": ("phones.js", "text/javascript"),
     "/static/care.js": ("care.js", "text/javascript"),
+    "/static/players.js": ("players.js", "text/javascript"),
 }
 """The only files served: fixed names, never a path taken from a request. The HTML
 files have their words filled in (:mod:`controller.web.page_words`)."""
@@ -124,6 +127,7 @@ class WebApp:
         panel = (publisher.width, publisher.height, publisher.mode)
         self.history = HistoryRoutes(state_dir, panel)
         self.maintenance = MaintenanceRoutes(self, config_path, state_dir)
+        self.players = PlayersRoutes(self, state_dir)
 
     def build(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self.guard])
@@ -136,6 +140,7 @@ class WebApp:
         self.setup.add(app.router)
         self.history.add(app.router)
         self.maintenance.add(app.router)
+        self.players.add(app.router)
         return app
 
     # -- safety ---------------------------------------------------------------------------

@@ -33,6 +33,12 @@ function playerName(id) {
   return colourName(parts[1]) + " " + kind + (parts[3] ? " (" + word("bot." + parts[3], parts[3]) + ")" : "");
 }
 
+// A named player by name, with the colour and kind they played ("Anna (red human)").
+function personAndPlayer(game, side, id) {
+  const name = game.names && game.names[side];
+  return name ? name + " (" + playerName(id) + ")" : playerName(id);
+}
+
 function resultText(game) {
   if (game.outcome !== "finished") return t("history.abandoned");
   return game.winner ? t("history.won", { winner: colourName(game.winner_colour || game.winner) }) : t("history.finished");
@@ -74,7 +80,7 @@ async function showList() {
     const row = el("tr", { "data-id": game.id },
       el("td", { class: "n", text: game.id }), el("td", {}, open),
       el("td", { text: [gameName(game.game), presetName(game.game, game.preset)].filter(Boolean).join(" · ") }),
-      el("td", { text: Object.values(game.players).map(playerName).join(", ") }),
+      el("td", { text: Object.entries(game.players).map(([side, id]) => personAndPlayer(game, side, id)).join(", ") }),
       el("td", { text: resultText(game) }), el("td", { class: "moves", text: num(game.moves) }));
     row.onclick = () => openGame(game.id);
     body.append(row);
@@ -163,6 +169,15 @@ function pText(dice) {
   return t("history.chi", { dice: num(dice.dice), chi2: num(dice.chi2, 2), p, verdict });
 }
 
+// A game's leaderboard: the named players, most wins first (the server ranks them).
+function leaderboard(board) {
+  const list = el("ol", { class: "leaderboard" });
+  for (const person of board) {
+    list.append(el("li", { text: t("players.line", { name: person.name, won: num(person.won), games: num(person.games) }) }));
+  }
+  return el("div", {}, el("p", { class: "hint", text: t("players.leaderboard") }), list);
+}
+
 async function showStats() {
   let data;
   try { data = await getJSON("/api/stats?" + query()); } catch (error) {
@@ -178,7 +193,16 @@ async function showStats() {
       block.append(el("p", { class: "hint", text: t("history.wins_per_colour") }));
       block.append(bars(colours.map((c) => game.colours[c].won), colours.map(colourName), { title: t("history.chart_wins", { name: gameName(name) }), colours: colours.map((c) => COLOURS[c]) }));
     }
+    const board = (data.leaderboards || {})[name];
+    if (board && board.length) block.append(leaderboard(board));
     games.append(block);
+  }
+  for (const person of data.people || []) {
+    const block = el("div", { class: "stat player person", "data-person": person.person }, el("h3", { text: person.name }),
+      el("p", { text: t(person.games === 1 ? "history.player_games_one" : "history.player_games", { n: num(person.games), won: num(person.won) }) }),
+      bars(person.dice.counts, ["1", "2", "3", "4", "5", "6"], { title: t("history.chart_dice", { name: person.name }), expected: person.dice.expected }),
+      el("p", { class: "chi", text: pText(person.dice) }));
+    players.append(block);
   }
   for (const [name, player] of Object.entries(data.players)) {
     const block = el("div", { class: "stat player", "data-player": name }, el("h3", { text: playerName(name) }),

@@ -1,0 +1,121 @@
+"""The named players' file: names checked, kept atomically, ids never reused, a file
+that is not ours set aside rather than overwritten."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from controller.players import book
+from controller.players.book import MAX_PLAYERS, PlayerBook
+from controller.players.names import MAX_LENGTH, NameRefused, clean
+
+
+def test_add_rename_remove_survive_a_new_book(tmp_path: Path) -> None:
+    players = PlayerBook(tmp_path)
+    anna = players.add("Anna")
+    ben = players.add("  Ben   Luca ")
+    assert (anna.id, ben.name) == ("p1", "Ben Luca")
+    players.rename(anna.id, "Anna-Lena")
+    players.remove(ben.id)
+    again = PlayerBook(tmp_path)
+    assert [(p.id, p.name) for p in again.players()] == [("p1", "Anna-Lena")]
+    # a removed player's id is never given out again: a new Ben is a new person
+    assert again.add("Ben Luca").id == "p3"
+    assert not list(tmp_path.glob(".players-*.tmp"))
+
+
+def test_names_are_nfc_and_unique_ignoring_case(tmp_path: Path) -> None:
+    players = PlayerBook(tmp_path)
+    decomposed = unicodedata.normalize("NFD", "Jörg")
+    assert decomposed != "Jörg"
+    assert players.add(decomposed).name == "Jörg"
+    with pytest.raises(NameRefused, match="already"):
+        players.add("JÖRG")
+    with pytest.raises(NameRefused, match="already"):
+        players.add("jörg")
+    # renaming to one's own name in another case is allowed
+    assert players.rename("p1", "JÖRG").name == "JÖRG"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "   ",
+        "A" * (MAX_LENGTH + 1),
+        "Anna\nBen",
+        "Tab\tname",
+        "rtl\u202ename",
+        "zero\u200bwidth",
+        "Gast",
+        "GUEST",
+        None,
+        3,
+        float("nan"),
+        ["Anna"],
+        {"name": "x"},
+    ],
+)
+def test_refused_names(tmp_path: Path, raw: object) -> None:
+    players = PlayerBook(tmp_path)
+    with pytest.raises(NameRefused):
+        players.add(raw)
+    assert players.players() == ()
+    assert not (tmp_path / book.NAME).exists()
+
+
+def test_the_list_is_capped(tmp_path: Path) -> None:
+    players = PlayerBook(tmp_path)
+    for n in range(MAX_PLAYERS):
+        players.add(f"Spieler {n}")
+    with pytest.raises(NameRefused, match="at most"):
+        players.add("one too many")
+    assert len(players.players()) == MAX_PLAYERS
+
+
+def test_longest_name_is_kept_whole() -> None:
+    assert clean("Großmutter Hildegard") == "Großmutter Hildegard"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"not json",
+        b"[]",
+        b'{"format": 1, "next": 1, "players": [{"id": "p1", "name": "A"}]}',
+        b'{"format": 1, "next": 3, "players": [{"id": "p1", "name": "A"},'
+        b' {"id": "p2", "name": "a"}]}',
+        b'{"format": 1, "next": NaN, "players": []}',
+        b"\xff\xfe",
+        b"[" * 50000,
+    ],
+)
+def test_a_file_not_ours_reads_as_none_and_is_set_aside_on_change(
+    tmp_path: Path, content: bytes
+) -> None:
+    (tmp_path / book.NAME).write_bytes(content)
+    assert book.read(tmp_path) == ()
+    PlayerBook(tmp_path).add("Anna")
+    aside = list(tmp_path.glob("players.json.bad-*"))
+    assert len(aside) == 1 and aside[0].read_bytes() == content
+    assert [p.name for p in book.read(tmp_path)] == ["Anna"]
+
+
+def test_the_file_is_what_a_person_can_read(tmp_path: Path) -> None:
+    PlayerBook(tmp_path).add("Zoë")
+    data = json.loads((tmp_path / book.NAME).read_text(encoding="utf-8"))
+    assert data == {"format": 1, "next": 2, "players": [{"id": "p1", "name": "Zoë"}]}
+
+
+def test_renaming_or_removing_an_unknown_player_is_refused(tmp_path: Path) -> None:
+    players = PlayerBook(tmp_path)
+    players.add("Anna")
+    for ident in ("p9", "", None, 1):
+        with pytest.raises(NameRefused, match="no such player"):
+            players.remove(ident)
+        with pytest.raises(NameRefused, match="no such player"):
+            players.rename(ident, "Ben")

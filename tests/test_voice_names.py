@@ -1,0 +1,78 @@
+"""The voice calls named players by name: a seeded game's prompts say "Anna" where
+they said "red", and the sentences with the family's names are rendered ahead, in
+both languages, to audible speech."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller import i18n
+from controller.machine import Mode
+from controller.players.person import Person
+from controller.session import Session
+from controller.table import TableOptions
+from controller.voice.catalog import named_prompts, sentence
+from controller.voice.render import Renderer
+from controller.voice.speaker import warm_up
+from tests.test_voice import WAIT_S, Played, sox_stat
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    before = i18n.active_language()
+    i18n.use("de")
+    yield
+    i18n.use(before)
+
+
+def test_a_named_players_turn_captures_and_win_are_said_by_name(german: None) -> None:
+    session = Session.start(
+        "maedn",
+        "classic",
+        ["human", "bot", "human", "bot"],
+        seed=11,
+        bot="random",
+        people={0: Person("p1", "Anna"), 2: Person("p2", "Ben")},
+    )
+    for player in ("red", "green"):  # the humans play as bots would: only the names count
+        session.kinds[player] = "bot"
+    played = Played(session, TableOptions(bot="random", bot_delay_s=0.01))
+    played.until(Mode.GAME_OVER, steps=200000)
+    said = played.voice.sentences
+    named = [p for p in played.voice.prompts if p.name or p.other_name]
+    assert named, "the named players' prompts"
+    assert all(p.colour in ("", "red", "green") or p.other in ("red", "green") for p in named)
+    assert not any(s.startswith(("rot ", "rot,", "grün ", "grün,")) for s in said)
+    assert not any(s.endswith(("schlägt rot!", "schlägt grün!")) for s in said)
+    winner = session.state.winners()[0]
+    last = said[-1]
+    if winner == "red":
+        assert last == "Anna gewinnt!"
+    elif winner == "green":
+        assert last == "Ben gewinnt!"
+    assert "Anna, du bist dran." in said and "Ben, du bist dran." in said
+
+
+@pytest.mark.skipif(
+    shutil.which("espeak-ng") is None or shutil.which("sox") is None,
+    reason="espeak-ng and sox are needed to render and measure speech",
+)
+def test_the_names_sentences_are_rendered_ahead_and_audible(tmp_path: Path, german: None) -> None:
+    """At start the voice renders what the cache lacks, the names' sentences with it
+    (English renders the same way: the catalog's test covers both languages)."""
+    renderer = Renderer(tmp_path)
+    texts = {sentence(p) for p in named_prompts(["Anna", "Jörg"])}
+    assert "Anna, du bist dran." in texts and "Jörg schlägt Anna!" in texts
+    thread = warm_up(renderer, ["Anna", "Jörg"])
+    assert thread is not None
+    thread.join(WAIT_S * 10)
+    for text in texts:
+        assert renderer.cached("de", text) is not None, text
+    for path in sorted(tmp_path.glob("*.wav"))[::25]:  # a sample: every file is alike
+        seconds = float(subprocess.check_output(["soxi", "-D", str(path)], text=True))
+        assert seconds > 0.3 and sox_stat(path)["RMS     amplitude"] > 0.01, path
