@@ -9,7 +9,7 @@ from typing import cast
 from rules.budget import Budget
 from rules.core import Bot, Move, State
 from rules.registry import Capabilities, GameInfo, PlayoutResult, register_game
-from rules.track import facts
+from rules.track import facts, why_not
 from rules.track.engine import MaednState, kleiner_aerger_game, maedn_game
 from rules.track.presets import CLASSIC, KLEINER_AERGER, LINGO, SCHMIDT
 
@@ -54,6 +54,9 @@ _TRACK = Capabilities(
     move_values=_move_values,
     # In steps of progress; weakest level first (calibrated: docs/bots.md).
     level_noise=(30.0, 11.0, 4.0, 0.0),
+    why_not=why_not.why_not,
+    # In steps of progress (docs/bots.md: the coach).
+    coach_threshold=6.0,
 )
 
 register_game(
