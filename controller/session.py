@@ -21,6 +21,12 @@ from rules.playout import sample_roll
 
 SAVE_VERSION = 1
 SEAT_KINDS = ("human", "bot", "empty")
+COACHED = "coached"
+"""A seat set up as a human with the coach (``controller.coach``); the session plays
+it as ``"human"`` and keeps the player in ``Session.coached``."""
+SETUP_KINDS = (*SEAT_KINDS, COACHED)
+"""What a seat may be set up as (the panel's OK cycles the first three; a held NEXT
+switches a human seat's coach on and off, so the coach costs nobody a press)."""
 
 
 class PlayerCountError(InvalidStateError):
@@ -75,6 +81,9 @@ class Session:
     """A bot kind of its own (a level, ``rules.bots.BOT_KINDS``) per bot player chosen
     so at setup; a bot player not named here plays ``bot``. Kept in the save (old saves
     have none) and in the history's record."""
+    coached: tuple[str, ...] = ()
+    """The human players with the coach switched on at setup (``controller.coach``).
+    Kept in the save (old saves have none: nobody is coached)."""
 
     @classmethod
     def start(
@@ -89,7 +98,8 @@ class Session:
         """A new game for the non-empty entries of ``kinds`` (one per seat, in order).
 
         A seat's entry may be a bot kind (``"beginner"``, ``"strong"``): a bot seat
-        that plays that kind instead of ``bot``."""
+        that plays that kind instead of ``bot``; or ``"coached"``: a human seat with the
+        coach."""
         from rules.bots import BOT_KINDS
 
         playing = [i for i, k in enumerate(kinds) if k != "empty"]
@@ -99,13 +109,23 @@ class Session:
         state = engine.new_state(len(playing))
         players = list(state.to_json().get("players", []))
         seats = dict(zip(players, seats_for(len(players), seat_count, playing), strict=True))
-        chosen = {p: "bot" if kinds[s] in BOT_KINDS else kinds[s] for p, s in seats.items()}
+        chosen = {p: seat_kind(kinds[s]) for p, s in seats.items()}
+        coached = tuple(p for p, s in seats.items() if kinds[s] == COACHED)
         levels = {p: kinds[s] for p, s in seats.items() if kinds[s] in BOT_KINDS}
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         rng = random.Random(seed)
         return cls(
-            game, engine.preset, state, seats, chosen, rng, bot=bot, started=utc_now(), bots=levels
+            game,
+            engine.preset,
+            state,
+            seats,
+            chosen,
+            rng,
+            bot=bot,
+            started=utc_now(),
+            bots=levels,
+            coached=coached,
         )
 
     # -- play -------------------------------------------------------------------------
@@ -156,6 +176,8 @@ class Session:
             data["started"] = self.started
         if self.bots:
             data["bots"] = dict(self.bots)
+        if self.coached:
+            data["coached"] = list(self.coached)
         if self.entered:
             data["entered"] = [list(step) for step in self.entered]
         return data
@@ -183,6 +205,7 @@ class Session:
             if started is not None and not isinstance(started, str):
                 raise TypeError('"started" must be a time stamp string')
             entered = [(int(a), int(b), bool(hit)) for a, b, hit in data.get("entered", [])]
+            coached = tuple(str(p) for p in data.get("coached", []))
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
         if state.game.name != data.get("game") or state.game.preset != data.get("preset"):
@@ -194,6 +217,8 @@ class Session:
             raise InvalidStateError(f"seat kinds must be {', '.join(SEAT_KINDS)}")
         if any(kinds.get(p) != "bot" for p in bots):
             raise InvalidStateError("a bot kind is saved for a player who is no bot")
+        if any(kinds.get(p) != "human" for p in coached):
+            raise InvalidStateError("a coach is saved for a player who is no human")
         return cls(
             state.game.name,
             state.game.preset,
@@ -206,13 +231,17 @@ class Session:
             started,
             entered,
             bots,
+            coached,
         )
 
 
 def seat_kind(kind: str) -> str:
-    """What sits at a seat set up as ``kind``: a bot kind (``"beginner"``) is a bot."""
+    """What sits at a seat set up as ``kind``: a bot kind (``"beginner"``) is a bot, a
+    coached seat a human."""
     from rules.bots import BOT_KINDS
 
+    if kind == COACHED:
+        return "human"
     return "bot" if kind in BOT_KINDS else kind
 
 

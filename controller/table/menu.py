@@ -13,7 +13,7 @@ import rules
 from controller import setup_rows
 from controller.games import presentation
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage
-from controller.session import SEAT_KINDS, PlayerCountError, Session, seat_kind
+from controller.session import COACHED, SEAT_KINDS, PlayerCountError, Session, seat_kind
 from controller.table.options import TableOptions
 
 START = "start"
@@ -28,12 +28,15 @@ class MenuRoom:
         self.index = 0
         """The menu entry under the cursor."""
         self.kinds: list[str] = []
-        """Setup: what sits at each seat ("human", "bot", "empty")."""
+        """Setup: what sits at each seat ("human", "bot", "empty", or "coached": a
+        human with the coach)."""
         self.entry = 0
         """Setup's cursor: the rule rows (negative, ``controller.setup_rows``), then each
         seat, then "start" (``len(kinds)``)."""
         self.preset = ""
         """Setup: the rule set chosen."""
+        self.press_from: int | None = None
+        """Setup's cursor when the NEXT press now down began (a held NEXT acts there)."""
         self.pages: tuple[StatisticsPage, ...] = ()
         self.page = 0
         self.remembered: dict[str, tuple[str, tuple[str, ...]]] = dict(options.last_setups)
@@ -89,7 +92,21 @@ class MenuRoom:
     def setup_next(self) -> None:
         """NEXT: the next setup entry (the rule set, each seat, "start")."""
         start = len(self.kinds)
+        self.press_from = self.entry
         self.entry = self.first_entry() if self.entry >= start else self.entry + 1
+
+    def setup_coach(self) -> None:
+        """A held NEXT on a human seat switches its coach on or off (``controller.coach``),
+        and the cursor stays on that seat. The press's "down" already stepped on, so it
+        acts on the entry shown when the press began."""
+        entry = self.entry if self.press_from is None else self.press_from
+        self.press_from = None
+        if not 0 <= entry < len(self.kinds):
+            return
+        self.entry = entry
+        kind = self.kinds[entry]
+        if kind in ("human", COACHED):
+            self.kinds[entry] = "human" if kind == COACHED else COACHED
 
     def setup_ok(self) -> str | None:
         """OK: the next rule set or the seat's next kind; :data:`START` on "start"."""
@@ -104,6 +121,7 @@ class MenuRoom:
                 self.kinds = kinds
         else:
             kind = self.kinds[self.entry]
+            kind = seat_kind(kind)  # a coached human's next kind is a human's
             self.kinds[self.entry] = SEAT_KINDS[(SEAT_KINDS.index(kind) + 1) % len(SEAT_KINDS)]
         return None
 

@@ -207,6 +207,10 @@ class Table(Triggers, Entering, SideButtons):
         self.menu.setup_next()
         self.since = self.time.now
 
+    def setup_coach(self, event: ButtonEvent | None = None) -> None:
+        self.menu.setup_coach()
+        self.since = self.time.now
+
     def setup_ok(self, event: ButtonEvent | None = None) -> None:
         """OK: the next rule set, the seat's next kind, or begin the game."""
         if self.menu.setup_ok() != START:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 
 import rules
+from controller import coach
 from controller.events import BotRequest
 from controller.games import checker_steps, presentation
 from controller.i18n import _
@@ -61,6 +62,7 @@ class Turns:
 
     def __init__(self, table: TurnTable) -> None:
         self.table = table
+        self.coaching = coach.Coaching()
 
     def await_roll(self) -> None:
         session = self.table.require_session()
@@ -89,10 +91,12 @@ class Turns:
         self.table.since = self.table.time.now
         self.table.time.timer_end = None
         self.table.bots.new_choice()  # a hint (or a late bot's move) belongs to one choice
+        self.coaching.new_choice()
         if session.is_bot(session.player):
             self.table.bots.ask_move(session)
             return
         self.table.time.hurry = False
+        self.say(coach.why_not(session))
         if len(self.table.choice.moves) == 1:
             self.table.time.schedule(self.table.options.forced_delay_s, self.commit_cursor)
             return
@@ -251,13 +255,40 @@ class Turns:
         """OK: play the previewed move, or fix the previewed checker step (the play
         commits once it is complete; a resumed game shows the steps already fixed)."""
         if self.table.choice.checkers is None:
+            if self.table.choice.moves and self.coached_again(self.table.choice.previewed()):
+                return
             self.table.clear_action()
             self.commit_cursor()
         elif self.table.choice.steps:
             play = self.table.choice.fix_step(self.table.require_session())
+            if play is not None and self.coached_again(play):
+                return
             if play is not None:
                 self.table.clear_action()
                 self.commit_move(play)
             else:
                 self.table.since = self.table.time.now
                 self.table.persist()
+
+    def say(self, words: coach.Words | None) -> None:
+        """Show the coach's words over the board (and on the status line) and say them."""
+        if words is not None:
+            self.table.flash(words.text, self.table.options.coach_s)
+            self.table.speak(words.prompt)
+
+    def coached_again(self, move: Move) -> bool:
+        """OK on ``move`` for a coached player: if the strong player rates it clearly
+        worse, the better move is shown in preview instead (once a choice, as whole
+        moves) and the player chooses again; True then, and nothing is played."""
+        session = self.table.require_session()
+        found = self.coaching.check(session, move)
+        if found is None:
+            return False
+        choice = self.table.choice
+        choice.whole_moves()
+        session.entered = []
+        choice.point_at(found.better)
+        self.table.since = self.table.time.now
+        self.say(coach.better_words(session, found))
+        self.table.persist()
+        return True
