@@ -54,7 +54,7 @@ def seat_word(kind: str) -> str:
     ``"empty"``, ``"you"``) as a word."""
     words = {
         "human": pgettext("seat", "human"),
-        "coached": pgettext("seat", "human with coach"),
+        "coached": pgettext("seat", "coached"),
         "bot": pgettext("seat", "bot"),
         "empty": pgettext("seat", "empty"),
         "phone": pgettext("seat", "phone"),

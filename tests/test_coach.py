@@ -235,7 +235,7 @@ def test_a_held_next_on_a_human_seat_switches_the_coach_on_and_off() -> None:
     press(table, 0, "next")  # down: the cursor steps on to seat 2 ...
     press(table, 0, "next", "held")  # ... held: the coach for seat 1, the cursor back on it
     assert table.menu.entry == 0 and table.menu.kinds[0] == "coached"
-    assert "human with coach" in table.status().text
+    assert "coached" in table.status().text
     press(table, 0, "next")
     press(table, 0, "next", "held")
     assert table.menu.kinds[0] == "human"
@@ -273,3 +273,18 @@ def test_the_save_keeps_the_coached_seats() -> None:
         Session.from_json(data)
     del data["coached"]  # a save from before the coach: nobody is coached
     assert Session.from_json(data).coached == ()
+
+
+def test_the_config_and_the_page_may_give_a_seat_the_coach() -> None:
+    """``[[seats]] player = "coached"`` (which the page's Setup writes) starts the
+    panel's setup with that seat coached."""
+    from controller.config import PLAYERS
+
+    assert "coached" in PLAYERS
+    table = Table(options(default_seats=("coached", "bot", "bot", "bot")))
+    press(table, 0, "ok")
+    assert table.menu.kinds == ["coached", "bot", "bot", "bot"]
+    for _ in range(5):
+        press(table, 0, "next")
+    press(table, 0, "ok")
+    assert table.session is not None and table.session.coached == ("red",)

@@ -83,7 +83,8 @@ class MenuRoom:
         most = min(max(game.player_counts), self.options.seat_count)
         if presentation(game_name).fewest_players_first:
             most = min(min(game.player_counts), self.options.seat_count)
-        defaults = [seat_kind(k) for k in self.options.default_seats] or ["human"] + ["bot"] * 3
+        defaults = [k if k == COACHED else seat_kind(k) for k in self.options.default_seats]
+        defaults = defaults or ["human"] + ["bot"] * 3
         kinds = [defaults[i] if i < len(defaults) else "bot" for i in range(most)]
         while kinds.count("empty") > most - min(game.player_counts):
             kinds[kinds.index("empty")] = "bot"
