@@ -22,7 +22,7 @@ from controller.session import Session
 from controller.voice.catalog import Prompt
 from controller.voice.prompts import colour_of
 from rules.coach import Advice, advice
-from rules.core import Move
+from rules.core import Move, Pass
 
 SHOWN_REASONS = 2
 """How many pieces' reasons the status line names at once (the panel scrolls them)."""
@@ -45,8 +45,8 @@ def coached(session: Session) -> bool:
 
 def why_not(session: Session) -> Words | None:
     """Why the pieces of the coached player on turn that the buttons do not offer cannot
-    move (the rules' reasons, in the game's words), or None: nothing to explain, no
-    coach, or a game that gives no reasons."""
+    move (the rules' reasons, in the game's words; a routine reason only when nothing
+    can move), or None: nothing to explain, no coach, or a game that gives no reasons."""
     if not coached(session) or session.state.is_chance() or session.state.is_terminal():
         return None
     reasons = rules.capabilities(session.game).why_not
@@ -56,9 +56,10 @@ def why_not(session: Session) -> Words | None:
     said: list[str] = []
     first: Hashable = None
     seen: set[Hashable] = set()
+    stuck = all(isinstance(move, Pass) for move in session.state.legal_moves())
     for fact in reasons(session.state):
         text, reason = shown.why_not(fact)
-        if reason in seen:
+        if reason in seen or (reason in shown.routine_reasons and not stuck):
             continue  # the same reason for another piece: once is enough
         seen.add(reason)
         first = reason if first is None else first

@@ -114,16 +114,31 @@ START_CLEARED = {"red": ["home", "home", 0, 17], "green": ["home"] * 4}
 
 def test_a_coached_seat_is_told_why_a_piece_cannot_move() -> None:
     """MÄDN rule 5: with a 4 only the piece on the start field may move. The coached
-    player reads why the piece on 17 is not offered (and why the waiting ones are not),
-    on the panel and the status line, and hears it."""
+    player reads why the piece on 17 is not offered, on the panel and the status line,
+    and hears it. That the waiting pieces need a 6 (rule 4) goes without saying while
+    another piece moves."""
     table, session = rolled_table(["coached", "bot"], track_position("classic", START_CLEARED), 4)
     assert session.coached == ("red",)
     banner = table.banner.text or ""
-    assert "piece on 17: The start field must be cleared." in banner
-    assert "piece from home: Only a six brings a piece out." in banner
+    assert banner == "piece on 17: The start field must be cleared."
     assert banner in table.status().text
     said = [sentence(p) for p in spoken(table) if p.kind == "coach"]
-    assert said == ["Only a six brings a piece out."]  # the first reason, once
+    assert said == ["The start field must be cleared."]
+
+
+def test_when_nothing_can_move_the_coach_says_why() -> None:
+    """Rules 4 and 14: a 3 neither brings a waiting piece out nor fits the piece in
+    goal 3 into the goal ("augengenau"): the throw passes, and the coach says both
+    reasons, the routine one of the waiting pieces too."""
+    pieces = {"red": ["home", "home", "home", "goal3"], "green": ["home"] * 4}
+    table, _ = rolled_table(["coached", "bot"], track_position("classic", pieces), 3)
+    banner = table.banner.text or ""
+    assert banner == (
+        "piece from home: Only a six brings a piece out. · "
+        "piece in goal 3: Only with the exact count into the goal."
+    )
+    said = [sentence(p) for p in spoken(table) if p.kind == "coach"]
+    assert said == ["Only a six brings a piece out."]
 
 
 def test_without_the_coach_nothing_is_said() -> None:

@@ -171,6 +171,10 @@ class Presentation:
     compulsory."), as the voice says it."""
     reasons: tuple[Hashable, ...] = ()
     """Every reason ``why_not`` can give, so that the voice renders them ahead of time."""
+    routine_reasons: tuple[Hashable, ...] = ()
+    """Reasons that hold turn after turn (a waiting piece needs a 6): the coach says
+    them only when nothing can move at all, so that it does not repeat them while the
+    player has moves to think about."""
 
 
 DEFAULT = Presentation()

@@ -87,5 +87,6 @@ register_presentation(
         why_not=why_not_words.why_not,
         reason_words=why_not_words.reason_words,
         reasons=why_not_words.REASONS,
+        routine_reasons=why_not_words.ROUTINE,
     ),
 )

@@ -13,6 +13,9 @@ from rules.backgammon.moves import BAR
 from rules.backgammon.why_not import Blocked, Why
 
 REASONS: tuple[Hashable, ...] = tuple(Why)
+ROUTINE: tuple[Hashable, ...] = (Why.NOT_ALL_HOME,)
+"""Said only when nothing can move: the checkers already home cannot bear off on most
+rolls of the game."""
 
 
 def reason_words(reason: Hashable) -> str:

@@ -84,6 +84,7 @@ register_presentation(
         why_not=why_not_words.why_not,
         reason_words=why_not_words.reason_words,
         reasons=why_not_words.REASONS,
+        routine_reasons=why_not_words.ROUTINE,
         preset_names=CatalogWords(
             {
                 "classic": N_("classic"),
@@ -109,6 +110,7 @@ register_presentation(
         why_not=why_not_words.why_not,
         reason_words=why_not_words.reason_words,
         reasons=why_not_words.REASONS,
+        routine_reasons=why_not_words.ROUTINE,
         menu_place=2,
     ),
 )

@@ -14,6 +14,8 @@ from controller.i18n import _
 from rules.track.why_not import Blocked, Why
 
 REASONS: tuple[Hashable, ...] = tuple(Why)
+ROUTINE: tuple[Hashable, ...] = (Why.NEEDS_SIX,)
+"""Said only when nothing can move: the waiting pieces need a 6 on most throws."""
 
 
 def reason_words(reason: Hashable) -> str:
