@@ -147,6 +147,29 @@ def test_kleiner_aerger_goal_field_taken_by_own_piece() -> None:
     assert reasons(state) == (Blocked(Spot(Area.LAP), Why.OWN_PIECE_ON_TARGET),)
 
 
+def test_kleiner_aerger_a_six_brings_a_piece_out() -> None:
+    """Kleiner Ärger: "Wer eine Sechs würfelt, muss, wenn er eine Figur in der
+    Startposition hat, eine eigene Spielfigur aus der Startposition auf das benachbarte
+    Startfeld stellen." The piece on 5 waits; with a 3 the waiting one cannot come out."""
+    pieces = {"red": ["out", 5], "blue": ["out", "out"]}
+    six = position("kleiner_aerger", players=["red", "blue"], turn="red", pieces=pieces)
+    assert reasons(six.roll([6])) == (Blocked(on(5), Why.MUST_ENTER),)
+    assert reasons(six.roll([3])) == (Blocked(HOME, Why.NEEDS_SIX),)
+
+
+def test_kleiner_aerger_counted_into_the_goal() -> None:
+    """Kleiner Ärger: "Auch im Zielfeld werden die einzelnen Positionen wie auf der
+    Laufbahn gezählt": from the lap field a 4 is two beyond the second goal field."""
+    state = position(
+        "kleiner_aerger",
+        players=["red", "blue"],
+        turn="red",
+        pieces={"red": ["lap", 5], "blue": ["out", "out"]},
+    ).roll([4])
+    assert [m.notation for m in state.legal_moves()] == ["5-9"]
+    assert reasons(state) == (Blocked(Spot(Area.LAP), Why.EXACT_INTO_GOAL),)
+
+
 # -- Backgammon ------------------------------------------------------------------------
 
 
