@@ -64,9 +64,9 @@ _TRACK = Capabilities(
 _MAEDN = replace(
     _TRACK,
     # Against three strong players 11 and 4 steps measured alike (17.8 % and 19.0 %
-    # wins): the win share falls steeply between no noise and 3 steps, and hardly
-    # between 4 and 11, so the middle levels sit at 7 and 2.5 (docs/bots.md).
-    level_noise=(30.0, 7.0, 2.5, 0.0),
+    # wins): the win share falls steeply between no noise and 3 steps, and slowly
+    # after 5, so the middle levels sit at 8 and 2.75 (docs/bots.md).
+    level_noise=(30.0, 8.0, 2.75, 0.0),
 )
 
 register_game(
