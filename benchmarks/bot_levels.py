@@ -24,6 +24,9 @@ the compiled rules), so every game is reproducible from its seed and the runs fi
 loaded machine. Game ``i`` uses ``random.Random(seed * 1_000_003 + i)``, the same for
 every kind: the kinds meet the same dice streams.
 
+``--noise a,b,c,d`` replaces the game's level noise (weakest first) for a sweep, so a
+new spacing can be measured before it is written into the rules.
+
 Intervals: Wilson's for win shares, mean ± 1.96 standard errors for points per game.
 ``--check`` exits non-zero unless the kinds are strictly ordered at every figure with
 non-overlapping intervals between neighbouring levels.
@@ -46,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import rules
 from rules.bots import BOT_KINDS, make_bot
 from rules.core import Bot
-from rules.levels import LEVELS
+from rules.levels import LEVEL_KINDS, LEVELS, Level, LevelBot
 from rules.playout import play_game
 
 KINDS = ["random", *(level.kind for level in LEVELS), "strong"]
@@ -57,6 +60,24 @@ GAMES = {
 }
 
 
+class SweepBot(LevelBot):
+    """A level with a noise given on the command line instead of the game's."""
+
+    def __init__(self, level: Level, noise: float) -> None:
+        super().__init__(level)
+        self.noise = noise
+
+    def sigma(self, game_name: str) -> float | None:
+        return self.noise
+
+
+def bot(kind: str, noise: tuple[float, ...]) -> Bot:
+    level = LEVEL_KINDS.get(kind)
+    if level is None or not noise:
+        return make_bot(kind)
+    return SweepBot(level, noise[level.rank])
+
+
 @dataclass
 class Tally:
     games: int = 0
@@ -65,7 +86,14 @@ class Tally:
 
 
 def play_chunk(
-    game: str, kind: str, against: str, players: int, seed: int, lo: int, hi: int
+    game: str,
+    kind: str,
+    against: str,
+    players: int,
+    seed: int,
+    lo: int,
+    hi: int,
+    noise: tuple[float, ...] = (),
 ) -> Tally:
     name, preset = GAMES[game]
     engine = rules.get_game(name, preset)
@@ -75,7 +103,9 @@ def play_chunk(
         state = engine.new_state(players)
         seats = list(state.to_json().get("players", []))
         me = seats[0] if i % 2 == 0 else seats[-1]
-        bots: dict[str, Bot] = {p: make_bot(kind if p == me else against) for p in seats}
+        bots: dict[str, Bot] = {
+            p: bot(kind, noise) if p == me else make_bot(against) for p in seats
+        }
         final = play_game(state, bots, rng).final
         tally.games += 1
         # winners() ranks the players (Backgammon names both): the first one won
@@ -111,12 +141,16 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="one JSON line per kind")
+    ap.add_argument("--noise", default="", help="the four levels' noise, weakest first")
     ap.add_argument("--check", action="store_true", help="fail unless strictly ordered")
     args = ap.parse_args()
     kinds = args.kinds.split(",")
     for kind in kinds:
         if kind not in BOT_KINDS:
             ap.error(f"unknown kind {kind}")
+    noise = tuple(float(x) for x in args.noise.split(",")) if args.noise else ()
+    if noise and len(noise) != len(LEVELS):
+        ap.error(f"--noise needs {len(LEVELS)} values")
     players = 2 if args.only == "backgammon" else args.players
     against = args.against or ("strong" if args.only == "backgammon" else "random")
     rows = []
@@ -129,7 +163,7 @@ def main() -> int:
                     play_chunk,
                     *zip(
                         *[
-                            (args.only, kind, against, players, args.seed, lo, hi)
+                            (args.only, kind, against, players, args.seed, lo, hi, noise)
                             for lo, hi in chunks
                         ],
                         strict=True,
@@ -146,6 +180,7 @@ def main() -> int:
             "players": players,
             "games": n,
             "seed": args.seed,
+            "noise": list(noise),
             "win": wins / n,
             "win_low": low,
             "win_high": high,

@@ -56,8 +56,9 @@ DEFAULT_SEATS = (SeatPins(17, 27), SeatPins(22, 23), SeatPins(24, 25), SeatPins(
 DEFAULT_SYSTEM_PIN = 26
 """The wiring.md pin table: 4 seats × (OK, NEXT), the system button; buzzer on 13."""
 
-PLAYERS = ("human", "bot", "phone", "empty")
-"""A "phone" seat is a human seat played from the companion page's two buttons."""
+PLAYERS = ("human", "bot", "phone", "empty", "coached")
+"""A "phone" seat is a human seat played from the companion page's two buttons; a
+"coached" seat a human seat with the coach (``controller.coach``)."""
 BLOCK_ORIENTATIONS = (0, 90, -90, 180)
 SPI_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK", 7: "SPI0 CE1"}
 SECTIONS = ("display", "input", "seats", "sound", "game", "web", "table", "voice")
@@ -97,7 +98,7 @@ class WebConfig:
 class Config:
     hardware: HardwareSpec
     players: tuple[str, ...]
-    """The default setup per seat: "human", "bot", "phone", "empty" or a bot kind
+    """The default setup per seat: "human", "bot", "phone", "empty", "coached" or a bot kind
     (``rules.bots.BOT_KINDS``: a bot seat with a level of its own)."""
     game: GameConfig = field(default_factory=GameConfig)
     source: str = "<defaults>"

@@ -134,6 +134,7 @@ BUTTONS: list[dict[str, Any]] = [
     {"trigger": "next", "source": Mode.MENU, "dest": None, "after": "next_menu_entry"},
     {"trigger": "ok", "source": Mode.SETUP, "dest": None, "after": "setup_ok"},
     {"trigger": "next", "source": Mode.SETUP, "dest": None, "after": "setup_next"},
+    {"trigger": "next_held", "source": Mode.SETUP, "dest": None, "after": "setup_coach"},
     {"trigger": "system_held", "source": Mode.SETUP, "dest": Mode.MENU},
     {"trigger": "system_tap", "source": Mode.SETUP, "dest": Mode.MENU},
     {

@@ -22,6 +22,12 @@ from rules.playout import sample_roll
 
 SAVE_VERSION = 1
 SEAT_KINDS = ("human", "bot", "empty")
+COACHED = "coached"
+"""A seat set up as a human with the coach (``controller.coach``); the session plays
+it as ``"human"`` and keeps the player in ``Session.coached``."""
+SETUP_KINDS = (*SEAT_KINDS, COACHED)
+"""What a seat may be set up as (the panel's OK cycles the first three; a held NEXT
+switches a human seat's coach on and off, so the coach costs nobody a press)."""
 
 
 class PlayerCountError(InvalidStateError):
@@ -79,6 +85,9 @@ class Session:
     people: dict[str, Person] = field(default_factory=dict)
     """The named player at each human seat chosen so at setup; a human player not
     named here is a guest. Kept in the save (old saves have none) and in the record."""
+    coached: tuple[str, ...] = ()
+    """The human players with the coach switched on at setup (``controller.coach``).
+    Kept in the save (old saves have none: nobody is coached)."""
 
     @classmethod
     def start(
@@ -94,8 +103,9 @@ class Session:
         """A new game for the non-empty entries of ``kinds`` (one per seat, in order).
 
         A seat's entry may be a bot kind (``"beginner"``, ``"strong"``): a bot seat
-        that plays that kind instead of ``bot``. ``people`` names the player at some
-        human seats (by seat index); the others are guests."""
+        that plays that kind instead of ``bot``; or ``"coached"``: a human seat with the
+        coach. ``people`` names the player at some human seats (by seat index); the
+        others are guests."""
         from rules.bots import BOT_KINDS
 
         playing = [i for i, k in enumerate(kinds) if k != "empty"]
@@ -105,7 +115,8 @@ class Session:
         state = engine.new_state(len(playing))
         players = list(state.to_json().get("players", []))
         seats = dict(zip(players, seats_for(len(players), seat_count, playing), strict=True))
-        chosen = {p: "bot" if kinds[s] in BOT_KINDS else kinds[s] for p, s in seats.items()}
+        chosen = {p: seat_kind(kinds[s]) for p, s in seats.items()}
+        coached = tuple(p for p, s in seats.items() if kinds[s] == COACHED)
         levels = {p: kinds[s] for p, s in seats.items() if kinds[s] in BOT_KINDS}
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -126,6 +137,7 @@ class Session:
             started=utc_now(),
             bots=levels,
             people=named,
+            coached=coached,
         )
 
     # -- play -------------------------------------------------------------------------
@@ -180,6 +192,8 @@ class Session:
             data["started"] = self.started
         if self.bots:
             data["bots"] = dict(self.bots)
+        if self.coached:
+            data["coached"] = list(self.coached)
         if self.entered:
             data["entered"] = [list(step) for step in self.entered]
         if self.people:
@@ -210,6 +224,7 @@ class Session:
                 raise TypeError('"started" must be a time stamp string')
             entered = [(int(a), int(b), bool(hit)) for a, b, hit in data.get("entered", [])]
             people = {str(k): Person.from_json(v) for k, v in dict(data.get("people", {})).items()}
+            coached = tuple(str(p) for p in data.get("coached", []))
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
         if state.game.name != data.get("game") or state.game.preset != data.get("preset"):
@@ -223,6 +238,8 @@ class Session:
             raise InvalidStateError("a bot kind is saved for a player who is no bot")
         if any(kinds.get(p) != "human" for p in people):
             raise InvalidStateError("a name is saved for a player who is no human")
+        if any(kinds.get(p) != "human" for p in coached):
+            raise InvalidStateError("a coach is saved for a player who is no human")
         return cls(
             state.game.name,
             state.game.preset,
@@ -236,13 +253,17 @@ class Session:
             entered,
             bots,
             people,
+            coached,
         )
 
 
 def seat_kind(kind: str) -> str:
-    """What sits at a seat set up as ``kind``: a bot kind (``"beginner"``) is a bot."""
+    """What sits at a seat set up as ``kind``: a bot kind (``"beginner"``) is a bot, a
+    coached seat a human."""
     from rules.bots import BOT_KINDS
 
+    if kind == COACHED:
+        return "human"
     return "bot" if kind in BOT_KINDS else kind
 
 

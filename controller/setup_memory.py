@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import rules
-from controller.session import SEAT_KINDS
+from controller.session import SETUP_KINDS
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ def _setup(game: object, entry: object) -> Setup | None:
         return None
     if not isinstance(seats, list) or not seats or len(seats) > 16:
         return None
-    if not all(isinstance(kind, str) and kind in SEAT_KINDS for kind in seats):
+    if not all(isinstance(kind, str) and kind in SETUP_KINDS for kind in seats):
         return None
     return preset, tuple(seats)
 

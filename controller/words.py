@@ -50,9 +50,11 @@ def colour_word(colour: str) -> str:
 
 
 def seat_word(kind: str) -> str:
-    """Who sits at a seat (``"human"``, ``"bot"``, ``"empty"``, ``"you"``) as a word."""
+    """Who sits at a seat (``"human"``, ``"coached"``: a human with the coach, ``"bot"``,
+    ``"empty"``, ``"you"``) as a word."""
     words = {
         "human": pgettext("seat", "human"),
+        "coached": pgettext("seat", "coached"),
         "bot": pgettext("seat", "bot"),
         "empty": pgettext("seat", "empty"),
         "phone": pgettext("seat", "phone"),

@@ -72,6 +72,14 @@ class Capabilities:
     level_noise: tuple[float, ...] = ()
     """The standard deviation of the evaluation noise of each level, weakest first, in
     the unit of ``move_values`` (calibrated: docs/bots.md)."""
+    why_not: Callable[[State], Sequence[object]] | None = None
+    """Why the pieces of the side on turn that have no legal move cannot move: typed
+    facts of the family's own (``rules/<family>/why_not.py``), never words; the table
+    says them. ``None``: the game gives no reasons."""
+    coach_threshold: float | None = None
+    """How much worse than the strong player's move (in the unit of ``move_values``) a
+    move must be for the coach to show the better one (:mod:`rules.coach`; set in
+    docs/bots.md). ``None``: the game has no such coach."""
     side_moves: Callable[[State], tuple[Move, ...]] | None = None
     """Moves the side on turn may make that are not among its legal moves, because no
     player should pick them by cycling or searching (Backgammon's offers to resign):

@@ -64,7 +64,7 @@ def test_selftest_reports_in_german() -> None:
 
 def test_the_simulators_checks_speak_the_language_asked_for() -> None:
     """``--lang de`` (or the locale) also for the checks made before anything opens."""
-    kinds = "human, bot, empty, random, beginner, casual, advanced, expert, strong"
+    kinds = "human, bot, empty, coached, random, beginner, casual, advanced, expert, strong"
     expected = f"spieltisch: Fehler: --seats: 'bto' ist keine Platzart ({kinds}) in "
     done = spieltisch("sim", "--lang", "de", "--seats", "human,bto", lang="C.UTF-8")
     assert done.returncode == 2 and done.stderr == expected + "'human,bto'\n"

@@ -122,7 +122,7 @@ def test_setup_shows_the_config_files_values(setup_table: tuple[ServedTable, Pat
     assert data["choices"]["titles"]["maedn"] == "Mensch ärgere dich nicht"
     # a seat may also be a bot of a level of its own, weakest first
     levels = ["random", "beginner", "casual", "advanced", "expert", "strong"]
-    assert data["choices"]["players"] == ["human", "bot", "phone", "empty", *levels]
+    assert data["choices"]["players"] == ["human", "bot", "phone", "empty", "coached", *levels]
     assert data["choices"]["bots"] == levels
 
 

@@ -22,7 +22,7 @@ from controller.games import presentation
 from controller.i18n import _
 from controller.input_checks import is_finite_number, quote
 from controller.persistence import MAX_SAVE_BYTES, SAVE_NAME
-from controller.session import SEAT_KINDS, Session
+from controller.session import COACHED, SEAT_KINDS, Session
 from rules.bots import BOT_KINDS
 
 MAX_DELAY_S = 60.0
@@ -152,7 +152,8 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
         return default_seats(args.game)
     kinds = [k.strip() for k in given.split(",")]
     # A phone seat (a human seat played from the companion page) needs the page.
-    known: tuple[str, ...] = (*SEAT_KINDS, *BOT_KINDS)  # a bot kind: a bot of that level
+    # a bot kind: a bot of that level; "coached": a human with the coach
+    known: tuple[str, ...] = (*SEAT_KINDS, COACHED, *BOT_KINDS)
     if getattr(args, "web", None) is not None:
         known = (*known, "phone")
     bad = [k for k in kinds if k not in known]

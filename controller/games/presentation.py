@@ -13,7 +13,7 @@ the tests) plays with the generic view, its notation as words and its title from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -162,6 +162,19 @@ class Presentation:
     reaches_goal: Callable[[Move], bool] | None = None
     """The move brings a piece into its goal (a track game's goal lane, a checker borne
     off), for the voice; None: no move is announced so."""
+    why_not: Callable[[object], tuple[str, Hashable]] | None = None
+    """One of the rules' typed facts of a piece without a legal move
+    (``Capabilities.why_not``) as the coach says it: the piece and its reason in words
+    for the status line, and the reason itself for the voice (``reason_words``)."""
+    reason_words: Callable[[Hashable], str] | None = None
+    """A reason of ``why_not`` alone, in the rule text's words ("Capturing is
+    compulsory."), as the voice says it."""
+    reasons: tuple[Hashable, ...] = ()
+    """Every reason ``why_not`` can give, so that the voice renders them ahead of time."""
+    routine_reasons: tuple[Hashable, ...] = ()
+    """Reasons that hold turn after turn (a waiting piece needs a 6): the coach says
+    them only when nothing can move at all, so that it does not repeat them while the
+    player has moves to think about."""
 
 
 DEFAULT = Presentation()

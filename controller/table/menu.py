@@ -14,7 +14,7 @@ from controller import setup_rows
 from controller.games import presentation
 from controller.players.person import Person
 from controller.scene import STATISTICS_ITEM, MenuItem, StatisticsPage
-from controller.session import SEAT_KINDS, PlayerCountError, Session, seat_kind
+from controller.session import COACHED, SEAT_KINDS, PlayerCountError, Session, seat_kind
 from controller.table.options import TableOptions
 
 START = "start"
@@ -29,12 +29,15 @@ class MenuRoom:
         self.index = 0
         """The menu entry under the cursor."""
         self.kinds: list[str] = []
-        """Setup: what sits at each seat ("human", "bot", "empty")."""
+        """Setup: what sits at each seat ("human", "bot", "empty", or "coached": a
+        human with the coach)."""
         self.entry = 0
         """Setup's cursor: the rule rows (negative, ``controller.setup_rows``), then each
         seat, then "start" (``len(kinds)``)."""
         self.preset = ""
         """Setup: the rule set chosen."""
+        self.press_from: tuple[int, bool] | None = None
+        """Setup's cursor when the NEXT press now down began (a held NEXT acts there)."""
         self.pages: tuple[StatisticsPage, ...] = ()
         self.page = 0
         self.remembered: dict[str, tuple[str, tuple[str, ...]]] = dict(options.last_setups)
@@ -80,7 +83,7 @@ class MenuRoom:
         self.people = {
             seat: by_id[ident]
             for seat, ident in named.items()
-            if ident in by_id and seat < len(self.kinds) and self.kinds[seat] == "human"
+            if ident in by_id and seat < len(self.kinds) and seat_kind(self.kinds[seat]) == "human"
         }
 
     def remember(self) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -101,7 +104,8 @@ class MenuRoom:
         most = min(max(game.player_counts), self.options.seat_count)
         if presentation(game_name).fewest_players_first:
             most = min(min(game.player_counts), self.options.seat_count)
-        defaults = [seat_kind(k) for k in self.options.default_seats] or ["human"] + ["bot"] * 3
+        defaults = [k if k == COACHED else seat_kind(k) for k in self.options.default_seats]
+        defaults = defaults or ["human"] + ["bot"] * 3
         kinds = [defaults[i] if i < len(defaults) else "bot" for i in range(most)]
         while kinds.count("empty") > most - min(game.player_counts):
             kinds[kinds.index("empty")] = "bot"
@@ -111,6 +115,7 @@ class MenuRoom:
         """NEXT: the next setup entry (the rule set, each seat and, where names exist,
         a human seat's name, "start")."""
         start = len(self.kinds)
+        self.press_from = (self.entry, self.naming)
         if self.has_name_row(self.entry) and not self.naming:
             self.naming = True
             return
@@ -119,14 +124,18 @@ class MenuRoom:
 
     def has_name_row(self, entry: int) -> bool:
         """Seat ``entry`` is a human seat and the family has names to choose from."""
-        return bool(self.known) and 0 <= entry < len(self.kinds) and self.kinds[entry] == "human"
+        return (
+            bool(self.known)
+            and 0 <= entry < len(self.kinds)
+            and seat_kind(self.kinds[entry]) == "human"
+        )
 
     def seated(self) -> dict[int, Person]:
         """The named player at each human seat (a seat made bot or empty loses it)."""
         return {
             seat: person
             for seat, person in self.people.items()
-            if seat < len(self.kinds) and self.kinds[seat] == "human"
+            if seat < len(self.kinds) and seat_kind(self.kinds[seat]) == "human"
         }
 
     def next_name(self) -> None:
@@ -142,6 +151,19 @@ class MenuRoom:
             self.people.pop(seat, None)
         else:
             self.people[seat] = chosen
+
+    def setup_coach(self) -> None:
+        """A held NEXT on a human seat switches its coach on or off (``controller.coach``),
+        and the cursor stays on that seat. The press's "down" already stepped on, so it
+        acts on the entry shown when the press began."""
+        entry, naming = (self.entry, self.naming) if self.press_from is None else self.press_from
+        self.press_from = None
+        if not 0 <= entry < len(self.kinds):
+            return
+        self.entry, self.naming = entry, naming
+        kind = self.kinds[entry]
+        if kind in ("human", COACHED):
+            self.kinds[entry] = "human" if kind == COACHED else COACHED
 
     def setup_ok(self) -> str | None:
         """OK: the next rule set or the seat's next kind; :data:`START` on "start"."""
@@ -159,6 +181,7 @@ class MenuRoom:
                 self.people = {}
         else:
             kind = self.kinds[self.entry]
+            kind = seat_kind(kind)  # a coached human's next kind is a human's
             self.kinds[self.entry] = SEAT_KINDS[(SEAT_KINDS.index(kind) + 1) % len(SEAT_KINDS)]
             self.people.pop(self.entry, None)
         return None

@@ -145,6 +145,10 @@ class Table(TableCore):
         self.menu.setup_next()
         self.since = self.time.now
 
+    def setup_coach(self, *_press: object) -> None:
+        self.menu.setup_coach()
+        self.since = self.time.now
+
     def setup_ok(self, *_press: object) -> None:
         """OK: the next rule set, the seat's next kind, or begin the game."""
         if self.menu.setup_ok() != START:

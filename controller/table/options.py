@@ -65,6 +65,9 @@ class TableOptions:
     score stays up for one whole pass of its text, measured at the panel's size like
     every banner (:meth:`controller.table.banner.Banner.show`), not guessed from its
     length: a guess per character over-stayed a 16×16 panel's banner by about 3 s."""
+    coach_s: float = 4.0
+    """The least time the coach's words show over the board (a longer text stays for
+    one whole pass)."""
     forced_delay_s: float = 0.8
     roll_time_s: float = 0.6
     step_time_s: float = 0.12

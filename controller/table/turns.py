@@ -12,9 +12,11 @@ the machine's next trigger.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 import rules
+from controller import coach
 from controller.events import BotRequest
 from controller.games import checker_steps, presentation
 from controller.i18n import _
@@ -50,6 +52,7 @@ class Turns:
         self.motion = motion
         self.dice_entry = dice_entry
         self.bots = bots
+        self.coaching = coach.Coaching()
 
     def await_roll(self, session: Session) -> Then:
         self.dice_entry.clear()
@@ -72,21 +75,23 @@ class Turns:
         self.choice.begin(session)
         self.time.stop_timer()
         self.bots.new_choice()  # a hint (or a late bot's move) belongs to one choice
+        self.coaching.new_choice()
         if session.is_bot(session.player):
             self.bots.ask_move(session)
             return Then(since=True)
         self.time.calm()
+        said = self.said(coach.why_not(session))
         if len(self.choice.moves) == 1:
             later = Later(self.options.forced_delay_s, lambda: self.commit_cursor(session))
-            return Then(since=True, later=later)
+            return replace(said, since=True, later=later)
         self.choice.by_checker(session)
         self.bots.ask_hint(session, self.options.hints)
         seconds = move_timer_seconds(self.options, session.state)
         if not seconds:
-            return Then(since=True)
+            return replace(said, since=True)
         self.time.start_timer(seconds)
         later = Later(seconds, lambda: self.timer_expired(session), paced=False)
-        return Then(since=True, later=later)
+        return replace(said, since=True, later=later)
 
     def moving(self, session: Session) -> Then:
         if self.motion.moving is None:  # a decision with nothing to animate
@@ -237,12 +242,38 @@ class Turns:
         """OK: play the previewed move, or fix the previewed checker step (the play
         commits once it is complete; a resumed game shows the steps already fixed)."""
         if self.choice.checkers is None:
+            if self.choice.moves:
+                again = self.coached_again(session, self.choice.previewed())
+                if again is not None:
+                    return again
             self.time.clear()
             return self.commit_cursor(session)
         if not self.choice.steps:
             return NOTHING
         play = self.choice.fix_step(session)
         if play is not None:
+            again = self.coached_again(session, play)
+            if again is not None:
+                return again
             self.time.clear()
             return self.commit_move(session, play)
         return Then(since=True, persist=True)
+
+    def said(self, words: coach.Words | None) -> Then:
+        """The coach's words over the board (and on the status line), and spoken."""
+        if words is None:
+            return NOTHING
+        return Then(flash=(words.text, self.options.coach_s), speak=words.prompt)
+
+    def coached_again(self, session: Session, move: Move) -> Then | None:
+        """OK on ``move`` for a coached player: if the strong player rates it clearly
+        worse, the better move is shown in preview instead (once a choice, as whole
+        moves) and the player chooses again; what changes then, and nothing is played.
+        None: the move stands."""
+        found = self.coaching.check(session, move)
+        if found is None:
+            return None
+        self.choice.whole_moves()
+        session.keep_entered([])
+        self.choice.point_at(found.better)
+        return replace(self.said(coach.better_words(session, found)), since=True, persist=True)

@@ -136,6 +136,9 @@ def render_setup(scene: SetupScene, width: int, height: int, mode: str) -> Image
                 image.putpixel((x0, top), ink(scale(colour, 0.3), mode))
             else:
                 image.paste(ink(colour, mode), (x0, top, x0 + block, top + block))
+        elif kind == "coached":  # a human with the coach: the block with a white heart
+            image.paste(ink(colour, mode), (x0, top, x0 + block, top + block))
+            image.putpixel((x0 + block // 2, top + block // 2), ink(WHITE, mode))
         elif kind == "bot":
             image.paste(ink(colour, mode), (x0, top, x0 + block, top + block))
             image.paste(ink(BLACK, mode), (x0 + 1, top + 1, x0 + block - 1, top + block - 1))

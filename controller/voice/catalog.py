@@ -10,23 +10,39 @@ at the table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+import rules
+from controller.games import presentation
 from controller.i18n import _
 from controller.words import colour_word
 
 Kind = Literal[
-    "turn", "again", "roll", "six", "capture", "home", "winner", "over", "time", "config"
+    "turn",
+    "again",
+    "roll",
+    "six",
+    "capture",
+    "home",
+    "winner",
+    "over",
+    "time",
+    "config",
+    "coach",
+    "better",
 ]
 
 COLOURS = ("red", "blue", "green", "yellow", "orange", "white", "black", "sky", "purple")
 """Every colour a player is drawn in (:func:`controller.words.colour_word`)."""
 
-IMPORTANT: frozenset[Kind] = frozenset({"turn", "again", "winner", "over", "time", "config"})
+IMPORTANT: frozenset[Kind] = frozenset(
+    {"turn", "again", "winner", "over", "time", "config", "coach", "better"}
+)
 """What is still said with ``only_important``: what a player must act on, and the end.
-The roll, a capture and a piece in the goal are on the panel too."""
+The roll, a capture and a piece in the goal are on the panel too. The coach speaks
+only to a player who switched it on, and is what that player asked for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +62,11 @@ class Prompt:
     """The named player at ``colour``'s seat, said instead of the colour ("" for none)."""
     other_name: str = ""
     """The named player at ``other``'s seat, said instead of its colour."""
+    game: str = ""
+    """The game whose words say a ``coach`` prompt's reason."""
+    reason: Hashable = None
+    """Why a piece cannot move (``coach``): a typed fact of the game's rules, said in
+    its presentation's words (``Presentation.reason_words``)."""
 
     @property
     def important(self) -> bool:
@@ -88,6 +109,11 @@ def sentence(prompt: Prompt) -> str:
         return _("The game is over.")
     if kind == "time":
         return _("Time is up!")
+    if kind == "coach":
+        words = presentation(prompt.game).reason_words
+        return "" if words is None else words(prompt.reason)
+    if kind == "better":
+        return _("There is a better move. Look!")
     return _("The table has a problem with its settings. Please look at the panel.")
 
 
@@ -106,8 +132,11 @@ def fixed_prompts() -> Iterator[Prompt]:
             yield Prompt("roll", dice=(first, second))
             if second != first:
                 yield Prompt("roll", dice=(second, first))
-    for kind in ("again", "six", "over", "time", "config"):
+    for kind in ("again", "six", "over", "time", "config", "better"):
         yield Prompt(kind)
+    for game in rules.game_names():
+        for reason in presentation(game).reasons:
+            yield Prompt("coach", game=game, reason=reason)
 
 
 def fixed_sentences() -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, cast
 
-from rules.backgammon import facts, hint
+from rules.backgammon import facts, hint, why_not
 from rules.backgammon.engine import (
     MATCHES,
     MONEY,
@@ -111,6 +111,9 @@ register_game(
             move_values=_move_values,
             # In cubeless equity; weakest level first (calibrated: docs/bots.md).
             level_noise=(0.5, 0.15, 0.08, 0.02),
+            why_not=why_not.why_not,
+            # In cubeless equity (docs/bots.md: the coach).
+            coach_threshold=0.08,
         ),
     )
 )

@@ -4,12 +4,13 @@ and Kleiner Ärger, all played by one engine whose board and rule switches are d
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import cast
 
 from rules.budget import Budget
 from rules.core import Bot, Move, State
 from rules.registry import Capabilities, GameInfo, PlayoutResult, register_game
-from rules.track import facts
+from rules.track import facts, why_not
 from rules.track.engine import MaednState, kleiner_aerger_game, maedn_game
 from rules.track.presets import CLASSIC, KLEINER_AERGER, LINGO, SCHMIDT
 
@@ -52,8 +53,20 @@ _TRACK = Capabilities(
     move_facts=facts.move_facts,
     preset_facts=facts.preset_facts,
     move_values=_move_values,
-    # In steps of progress; weakest level first (calibrated: docs/bots.md).
+    # In steps of progress; weakest level first (calibrated: docs/bots.md). Kleiner
+    # Ärger's; MÄDN's levels are spaced closer to the strong player (below).
     level_noise=(30.0, 11.0, 4.0, 0.0),
+    why_not=why_not.why_not,
+    # In steps of progress (docs/bots.md: the coach).
+    coach_threshold=6.0,
+)
+
+_MAEDN = replace(
+    _TRACK,
+    # Against three strong players 11 and 4 steps measured alike (17.8 % and 19.0 %
+    # wins): the win share falls steeply between no noise and 3 steps, and slowly
+    # after 5, so the middle levels sit at 8 and 2.75 (docs/bots.md).
+    level_noise=(30.0, 8.0, 2.75, 0.0),
 )
 
 register_game(
@@ -66,7 +79,7 @@ register_game(
             "schmidt": lambda: maedn_game(SCHMIDT),
         },
         strong_bot=_maedn_player,
-        capabilities=_TRACK,
+        capabilities=_MAEDN,
     )
 )
 register_game(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from controller.games.backgammon import why_not_words
 from controller.games.backgammon.analysis_replay import analysis_frames
 from controller.games.backgammon.analysis_words import analysis_lines
 from controller.games.backgammon.checker_entry import CheckerEntry
@@ -83,5 +84,9 @@ register_presentation(
             state.current_player or ""
         ),
         reaches_goal=lambda move: "/off" in move.notation,
+        why_not=why_not_words.why_not,
+        reason_words=why_not_words.reason_words,
+        reasons=why_not_words.REASONS,
+        routine_reasons=why_not_words.ROUTINE,
     ),
 )

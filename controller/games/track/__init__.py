@@ -15,6 +15,7 @@ from controller.games.presentation import (
     Presentation,
     register_presentation,
 )
+from controller.games.track import why_not_words
 from controller.games.track.text_board import render_track_game, track_legend
 from controller.games.track.words import move_words, opening_tie, reaches_goal, victim
 from controller.i18n import N_
@@ -80,6 +81,10 @@ register_presentation(
         opening_tie=opening_tie,
         capture_victim=victim,
         reaches_goal=reaches_goal,
+        why_not=why_not_words.why_not,
+        reason_words=why_not_words.reason_words,
+        reasons=why_not_words.REASONS,
+        routine_reasons=why_not_words.ROUTINE,
         preset_names=CatalogWords(
             {
                 "classic": N_("classic"),
@@ -102,6 +107,10 @@ register_presentation(
         preset_names=CatalogWords({"standard": N_("standard")}),
         capture_victim=victim,
         reaches_goal=reaches_goal,
+        why_not=why_not_words.why_not,
+        reason_words=why_not_words.reason_words,
+        reasons=why_not_words.REASONS,
+        routine_reasons=why_not_words.ROUTINE,
         menu_place=2,
     ),
 )
