@@ -99,7 +99,7 @@ def kernel_extension() -> Extension:
     return Extension(
         "rules.backgammon._kernel",
         ["rules/backgammon/_kernel.c"],
-        extra_compile_args=["-O3", *EXTRA_COMPILE_ARGS],
+        extra_compile_args=["-O3", "-fno-plt", *EXTRA_COMPILE_ARGS],
         optional=True,
     )
 

@@ -34,6 +34,7 @@
 #define FIGURES 24
 #define ROLLS 21
 #define HOME_OF_THE_OTHER 18 /* a side's points 19-24 and its bar: 18..24 */
+#define BLOCK 16             /* hidden units summed at once in registers */
 
 static const uint64_t FIELD_OFFSET = (uint64_t)1 << 54;
 static const uint64_t SIGN = (uint64_t)1 << 63;
@@ -107,42 +108,51 @@ static int escapes_from(int place, uint32_t blocks) {
     return ESCAPES[(blocks >> (24 - place)) & 0xFFF];
 }
 
-/* features._hits: shots, pips lost (rounded down), double shots */
+/* For every pattern of 12 distances (bits 0-11, and 12-23 shifted down): the rolls
+ * (bit r: the r-th of ROLL_REACH) that reach one of them. */
+static uint32_t NEAR_ROLLS[1 << 12], FAR_ROLLS[1 << 13];
+static uint32_t DOUBLES_OUT; /* the rolls of weight 2 (not a double), as bits */
+
+static void init_roll_sets(void) {
+    for (uint32_t pattern = 0; pattern < (1 << 13); pattern++) {
+        uint32_t near = 0, far = 0;
+        for (int r = 0; r < ROLLS; r++) {
+            if ((pattern & 0xFFF) & ROLL_REACH[r]) near |= (uint32_t)1 << r;
+            if ((pattern << 12) & ROLL_REACH[r]) far |= (uint32_t)1 << r;
+        }
+        if (pattern < (1 << 12)) NEAR_ROLLS[pattern] = near;
+        FAR_ROLLS[pattern] = far;
+    }
+    for (int r = 0; r < ROLLS; r++) {
+        if (ROLL_WEIGHT[r] == 2) DOUBLES_OUT |= (uint32_t)1 << r;
+    }
+}
+
+/* The weight of 36 of a set of rolls. */
+static inline int weight(uint32_t rolls) {
+    return __builtin_popcount(rolls) + __builtin_popcount(rolls & DOUBLES_OUT);
+}
+
+/* features._hits: shots, pips lost (rounded down), double shots. Per roll, the rearmost
+ * blot it reaches counts for the shots and the pips lost, a second for the double
+ * shots; here as sets of rolls, the blots taken from the rearmost down. */
 static void hits(const Side *side, const Side *other, int out[3]) {
-    int pips[BAR];
-    uint32_t distances[BAR];
-    int found = 0;
+    uint32_t seen = 0, twice = 0;
+    int lost = 0;
     uint32_t left = side->blots;
     while (left) {
         int place = bit_length(left) - 1;
         left ^= (uint32_t)1 << place;
         uint32_t d = (other->hitters >> (23 - place)) & ~(uint32_t)1;
-        if (d) {
-            pips[found] = place + 1;
-            distances[found] = d;
-            found++;
-        }
+        if (!d) continue;
+        uint32_t rolls = NEAR_ROLLS[d & 0xFFF] | FAR_ROLLS[d >> 12];
+        lost += (place + 1) * weight(rolls & ~seen);
+        twice |= rolls & seen;
+        seen |= rolls;
     }
-    int shot = 0, lost = 0, dbl = 0;
-    if (found) {
-        for (int r = 0; r < ROLLS; r++) {
-            int hit = 0;
-            for (int i = 0; i < found; i++) {
-                if (distances[i] & ROLL_REACH[r]) {
-                    if (hit) {
-                        dbl += ROLL_WEIGHT[r];
-                        break;
-                    }
-                    hit = 1;
-                    shot += ROLL_WEIGHT[r];
-                    lost += ROLL_WEIGHT[r] * pips[i];
-                }
-            }
-        }
-    }
-    out[0] = shot;
+    out[0] = weight(seen);
     out[1] = lost / 36;
-    out[2] = dbl;
+    out[2] = weight(twice);
 }
 
 /* features._timing */
@@ -182,14 +192,15 @@ static void first_block(const Side *side, const Side *other, int shot, int *out)
     out[3] = prime;
 }
 
-static void second_block(const Side *side, const Side *other, const int *board, int lost, int *out) {
+static void second_block(const Side *side, const Side *other, const int *board, int lost, int all,
+                         int *out) {
     int behind = 0;
     if (other->rearmost >= 0) {
         int line = 23 - other->rearmost;
         for (int place = line + 1; place <= BAR; place++) behind += board[place] * (place - line);
     }
     int fewest = 36;
-    for (int place = 12; place <= BAR; place++) {
+    for (int place = 12; all && place <= BAR; place++) {
         int e = escapes_from(place, other->made);
         if (e < fewest) fewest = e;
     }
@@ -209,8 +220,9 @@ static void third_block(const Side *side, const Side *other, const int *board, i
     out[3] = timing(board, 23 - other->rearmost);
 }
 
-/* features.counts(on_roll, other, blocks) into out (4 * 2 * blocks values) */
-static void counts(const int *mine_board, const int *theirs_board, int blocks, int *out) {
+/* features.counts(on_roll, other, blocks) into out (4 * 2 * blocks values); without
+ * ``all`` the containment is left out (36), which forward() takes from the sides' sums */
+static void counts(const int *mine_board, const int *theirs_board, int blocks, int all, int *out) {
     Side mine, theirs;
     side_of(mine_board, &mine);
     side_of(theirs_board, &theirs);
@@ -220,8 +232,8 @@ static void counts(const int *mine_board, const int *theirs_board, int blocks, i
     first_block(&mine, &theirs, mine_hit[0], out);
     first_block(&theirs, &mine, theirs_hit[0], out + 4);
     if (blocks <= 1) return;
-    second_block(&mine, &theirs, mine_board, mine_hit[1], out + 8);
-    second_block(&theirs, &mine, theirs_board, theirs_hit[1], out + 12);
+    second_block(&mine, &theirs, mine_board, mine_hit[1], all, out + 8);
+    second_block(&theirs, &mine, theirs_board, theirs_hit[1], all, out + 12);
     if (blocks == 2) return;
     third_block(&mine, &theirs, mine_board, mine_hit[2], out + 16);
     third_block(&theirs, &mine, theirs_board, theirs_hit[2], out + 20);
@@ -261,6 +273,7 @@ typedef struct {
     double *out_rows;              /* [output][hidden] */
     double out_bias[OUTPUTS];
     int64_t *sums;                 /* scratch: hidden */
+    double *hs;                    /* scratch: hidden */
 } Net;
 
 static const char *CAPSULE = "spieltisch.backgammon.kernel.Net";
@@ -273,6 +286,7 @@ static void net_free(Net *net) {
     PyMem_Free(net->figure_rows);
     PyMem_Free(net->out_rows);
     PyMem_Free(net->sums);
+    PyMem_Free(net->hs);
     PyMem_Free(net);
 }
 
@@ -316,8 +330,8 @@ static PyObject *load(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    if (hidden < 1 || blocks < 0 || blocks > 3) {
-        PyErr_SetString(PyExc_ValueError, "bad network shape");
+    if (hidden < 1 || hidden % BLOCK || blocks < 0 || blocks > 3) {
+        PyErr_SetString(PyExc_ValueError, "bad network shape (hidden units: a multiple of 16)");
         goto done;
     }
     net->hidden = hidden;
@@ -354,7 +368,8 @@ static PyObject *load(PyObject *self, PyObject *args) {
     }
     net->out_rows = PyMem_Malloc(out_rows.len);
     net->sums = PyMem_Malloc(hidden * sizeof(int64_t));
-    if (!net->out_rows || !net->sums) {
+    net->hs = PyMem_Malloc(hidden * sizeof(double));
+    if (!net->out_rows || !net->sums || !net->hs) {
         PyErr_NoMemory();
         goto done;
     }
@@ -381,42 +396,162 @@ done:
 #define VECTOR_CLONES
 #endif
 
-static inline void add_row(int64_t *restrict sums, const int64_t *restrict row, int hidden) {
-    for (int j = 0; j < hidden; j++) sums[j] += row[j];
-}
 
-/* net._sigmoid */
+/* net._sigmoid. Beyond SATURATED, exp(-x) is below half a unit in the last place of
+ * 1.0, so 1.0 + exp(-x) rounds to 1.0 and the sigmoid is 1.0 exactly: no exp needed. */
+#define SATURATED 37.0
 static inline double sigmoid(double x) {
     if (x < -40.0) return 0.0;
+    if (x > SATURATED) return 1.0;
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* One side's board rows summed (its occupied places and its borne-off count), kept for
- * the next position: the plays of a roll leave the side on roll as it was (unless a
- * checker is hit), the replies to a play leave the other side, so most positions of a
- * batch share one side's sum with the position before. Whole numbers: the sum is the
- * same in whatever grouping it is added. */
+/* One side's board rows summed (its occupied places and its borne-off count), with the
+ * rows of the figures that depend on this board alone (ONE_BOARD), kept from the
+ * position before: the plays of a roll leave the side on roll as it was (unless a
+ * checker is hit) and move a few checkers of the other, the replies to a play the same
+ * the other way round. So the sum is updated by what changed, a row taken out and one
+ * put in for each changed place or figure. Whole numbers: the sum is the same in
+ * whatever order and grouping it is added, to the last bit. */
+#define ONE_BOARD 6
 typedef struct {
     const Net *net;
-    int board[PLACES];
-    int64_t *sum; /* hidden */
+    int board[STACK_PLACES]; /* the 25 places and the borne-off count */
+    int figure[ONE_BOARD];   /* the counts of the figures below, 0 where not read */
+    int64_t *sum;            /* hidden */
 } SideCache;
 
-VECTOR_CLONES
-static void side_sum(const Net *net, int side, const int *board, int64_t *sum) {
+#define FEW_CHANGES 8 /* beyond this many changed places the sum is made afresh */
+
+
+/* Which of the figures (features.counts' order) side ``side``'s board alone decides:
+ * its home points, prime, back anchor, checkers back, forward anchor, and the
+ * containment the other side faces (the fewest escapes past this board's points). */
+static void one_board_indices(int side, int index[ONE_BOARD]) {
+    index[0] = 2 + 4 * side;
+    index[1] = 3 + 4 * side;
+    index[2] = 9 + 4 * side;
+    index[3] = 17 + 4 * side;
+    index[4] = 18 + 4 * side;
+    index[5] = 8 + 4 * (1 - side);
+}
+
+static int is_one_board(int k) {
+    switch (k) {
+        case 2: case 3: case 6: case 7: case 8: case 9: case 12: case 13:
+        case 17: case 18: case 21: case 22:
+            return 1;
+        default:
+            return 0;
+    }
+}
+
+/* The ONE_BOARD counts of a board, as features.counts finds them. */
+static void one_board_counts(const int *board, int out[ONE_BOARD]) {
+    Side s;
+    side_of(board, &s);
+    uint32_t run = s.made;
+    int prime = 0;
+    while (run) {
+        run &= run << 1;
+        prime++;
+    }
+    uint32_t anchors = (s.made >> 18) & 0x3F;
+    int back = 0;
+    for (int place = HOME_OF_THE_OTHER; place <= BAR; place++) back += board[place];
+    int fewest = 36;
+    for (int place = 12; place <= BAR; place++) {
+        int e = escapes_from(place, s.made);
+        if (e < fewest) fewest = e;
+    }
+    out[0] = __builtin_popcount(s.made & 0x3F);
+    out[1] = prime;
+    out[2] = bit_length(s.made);
+    out[3] = back;
+    out[4] = anchors ? 6 - __builtin_ctz(anchors) : 0;
+    out[5] = fewest;
+}
+
+static const int64_t *figure_row(const Net *net, int k, int count) {
+    return net->figure_rows + (net->figure_start[k] + count) * net->hidden;
+}
+
+/* The rows that bring a side's kept sum to its board now: put in and taken out, or, when
+ * ``fresh``, the whole sum from zero. */
+#define MOST_ROWS (2 * (STACK_PLACES + ONE_BOARD))
+typedef struct {
+    const int64_t *plus[MOST_ROWS];
+    const int64_t *minus[MOST_ROWS];
+    int plus_count, minus_count, fresh;
+} Changes;
+
+static void side_changes(const Net *net, int side, const int *board, SideCache *c, Changes *d) {
     const int hidden = net->hidden;
     const int64_t *stack = net->stacks + (Py_ssize_t)side * STACK_PLACES * COUNTS * hidden;
-    memset(sum, 0, hidden * sizeof(int64_t));
+    d->plus_count = d->minus_count = d->fresh = 0;
+    int now[STACK_PLACES];
     int total = 0;
     for (int place = 0; place < PLACES; place++) {
-        int n = board[place];
-        if (n) {
-            add_row(sum, stack + ((Py_ssize_t)place * COUNTS + n) * hidden, hidden);
-            total += n;
+        now[place] = board[place];
+        total += board[place];
+    }
+    now[STACK_PLACES - 1] = CHECKERS - total;
+    int changed = 0;
+    if (c->net == net) {
+        for (int place = 0; place < STACK_PLACES; place++) changed += now[place] != c->board[place];
+        if (!changed) return;
+    }
+    int index[ONE_BOARD], figure[ONE_BOARD] = {0};
+    one_board_indices(side, index);
+    if (net->blocks) {
+        one_board_counts(board, figure);
+        for (int f = 0; f < ONE_BOARD; f++) {
+            if (index[f] >= net->figures) figure[f] = 0; /* a block the network does not read */
         }
     }
-    int off = CHECKERS - total;
-    if (off) add_row(sum, stack + ((Py_ssize_t)(STACK_PLACES - 1) * COUNTS + off) * hidden, hidden);
+    if (c->net == net && changed <= FEW_CHANGES) {
+        for (int place = 0; place < STACK_PLACES; place++) {
+            int was = c->board[place], n = now[place];
+            if (was == n) continue;
+            if (was) d->minus[d->minus_count++] = stack + ((Py_ssize_t)place * COUNTS + was) * hidden;
+            if (n) d->plus[d->plus_count++] = stack + ((Py_ssize_t)place * COUNTS + n) * hidden;
+        }
+        for (int f = 0; f < ONE_BOARD; f++) {
+            int was = c->figure[f], n = figure[f];
+            if (was == n) continue;
+            if (was) d->minus[d->minus_count++] = figure_row(net, index[f], was);
+            if (n) d->plus[d->plus_count++] = figure_row(net, index[f], n);
+        }
+    } else {
+        d->fresh = 1;
+        for (int place = 0; place < STACK_PLACES; place++) {
+            if (now[place]) d->plus[d->plus_count++] = stack + ((Py_ssize_t)place * COUNTS + now[place]) * hidden;
+        }
+        for (int f = 0; f < ONE_BOARD; f++) {
+            if (figure[f]) d->plus[d->plus_count++] = figure_row(net, index[f], figure[f]);
+        }
+        c->net = net;
+    }
+    memcpy(c->board, now, sizeof(now));
+    memcpy(c->figure, figure, sizeof(figure));
+}
+
+/* A block of BLOCK hidden units of a side's kept sum brought up to date, into t. */
+static inline void side_block(int64_t *restrict t, SideCache *c, const Changes *d, int j) {
+    if (d->fresh) {
+        for (int i = 0; i < BLOCK; i++) t[i] = 0;
+    } else {
+        for (int i = 0; i < BLOCK; i++) t[i] = c->sum[j + i];
+    }
+    for (int r = 0; r < d->plus_count; r++) {
+        const int64_t *restrict row = d->plus[r] + j;
+        for (int i = 0; i < BLOCK; i++) t[i] += row[i];
+    }
+    for (int r = 0; r < d->minus_count; r++) {
+        const int64_t *restrict row = d->minus[r] + j;
+        for (int i = 0; i < BLOCK; i++) t[i] -= row[i];
+    }
+    for (int i = 0; i < BLOCK; i++) c->sum[j + i] = t[i];
 }
 
 /* Network.probabilities: 0 or -1 with an exception set */
@@ -425,37 +560,50 @@ static int forward(Net *net, const int *mine, const int *theirs, int contact, Si
                    double p[OUTPUTS]) {
     const int hidden = net->hidden;
     int64_t *sums = net->sums;
-    memcpy(sums, net->bias, hidden * sizeof(int64_t));
-    const int *sides[2] = {mine, theirs};
-    for (int side = 0; side < 2; side++) {
-        SideCache *c = &cache[side];
-        if (c->net != net || memcmp(c->board, sides[side], sizeof(c->board)) != 0) {
-            side_sum(net, side, sides[side], c->sum);
-            c->net = net;
-            memcpy(c->board, sides[side], sizeof(c->board));
-        }
-        add_row(sums, c->sum, hidden);
-    }
-    if (contact) add_row(sums, net->contact, hidden);
+    Changes changes[2];
+    side_changes(net, 0, mine, &cache[0], &changes[0]);
+    side_changes(net, 1, theirs, &cache[1], &changes[1]);
+    /* the rows to add beyond the sides' sums: the bias, contact, one per figure */
+    const int64_t *rows[2 + FIGURES];
+    int added = 0;
+    rows[added++] = net->bias;
+    if (contact) rows[added++] = net->contact;
     if (net->blocks) {
         int figures[FIGURES];
-        counts(mine, theirs, net->blocks, figures);
+        counts(mine, theirs, net->blocks, 0, figures);
         for (int k = 0; k < net->figures; k++) {
             int count = figures[k];
-            if (!count) continue;
+            if (!count || is_one_board(k)) continue; /* in the sides' sums */
             if (count < 0 || count > net->figure_maxima[k]) {
                 PyErr_Format(PyExc_IndexError, "figure %d: count %d out of range", k, count);
                 return -1;
             }
-            add_row(sums, net->figure_rows + (net->figure_start[k] + count) * hidden, hidden);
+            rows[added++] = figure_row(net, k, count);
         }
+    }
+    /* one pass over the hidden units, BLOCK at a time, the sums kept in registers
+     * rather than loaded and stored once per row (load() checks hidden % BLOCK == 0) */
+    for (int j = 0; j < hidden; j += BLOCK) {
+        int64_t a[BLOCK], b[BLOCK], t[BLOCK];
+        side_block(a, &cache[0], &changes[0], j);
+        side_block(b, &cache[1], &changes[1], j);
+        for (int i = 0; i < BLOCK; i++) t[i] = a[i] + b[i];
+        for (int r = 0; r < added; r++) {
+            const int64_t *restrict row = rows[r] + j;
+            for (int i = 0; i < BLOCK; i++) t[i] += row[i];
+        }
+        memcpy(sums + j, t, sizeof(t));
     }
     /* Network._output: five running sums over the hidden units, in order */
     const double *w0 = net->out_rows, *w1 = w0 + hidden, *w2 = w1 + hidden, *w3 = w2 + hidden,
                  *w4 = w3 + hidden;
+    /* the sigmoids first, so that the sums' loop calls nothing and keeps its five
+     * running sums in registers */
+    double *hs = net->hs;
+    for (int j = 0; j < hidden; j++) hs[j] = sigmoid((double)sums[j] * FIXED_SCALE);
     double o0 = 0.0, o1 = 0.0, o2 = 0.0, o3 = 0.0, o4 = 0.0;
     for (int j = 0; j < hidden; j++) {
-        double h = sigmoid((double)sums[j] * FIXED_SCALE);
+        double h = hs[j];
         o0 += h * w0[j];
         o1 += h * w1[j];
         o2 += h * w2[j];
@@ -568,7 +716,7 @@ static PyObject *evaluate(PyObject *self, PyObject *args) {
         PyMem_Free(scratch);
         return out ? PyErr_NoMemory() : NULL;
     }
-    SideCache cache[2] = {{NULL, {0}, scratch}, {NULL, {0}, scratch + hidden}};
+    SideCache cache[2] = {{NULL, {0}, {0}, scratch}, {NULL, {0}, {0}, scratch + hidden}};
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *pair = PySequence_Fast_GET_ITEM(seq, i);
         if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
@@ -588,7 +736,12 @@ static PyObject *evaluate(PyObject *self, PyObject *args) {
             if (equities) {
                 item = PyFloat_FromDouble(2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]);
             } else {
-                item = Py_BuildValue("(ddddd)", p[0], p[1], p[2], p[3], p[4]);
+                item = PyTuple_New(OUTPUTS);
+                for (int k = 0; item && k < OUTPUTS; k++) {
+                    PyObject *v = PyFloat_FromDouble(p[k]);
+                    if (!v) Py_CLEAR(item);
+                    else PyTuple_SET_ITEM(item, k, v);
+                }
             }
             if (!item) goto fail;
         }
@@ -615,7 +768,7 @@ static PyObject *py_counts(PyObject *self, PyObject *args) {
     }
     int mine[PLACES], theirs[PLACES], figures[FIGURES];
     if (read_board(a, mine) < 0 || read_board(b, theirs) < 0) return NULL;
-    counts(mine, theirs, blocks, figures);
+    counts(mine, theirs, blocks, 1, figures);
     PyObject *out = PyTuple_New(8 * blocks);
     if (!out) return NULL;
     for (int k = 0; k < 8 * blocks; k++) {
@@ -642,5 +795,6 @@ static struct PyModuleDef MODULE = {
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     init_tables();
+    init_roll_sets();
     return PyModule_Create(&MODULE);
 }
