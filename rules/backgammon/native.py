@@ -104,7 +104,15 @@ class Evaluator:
         return exact
 
 
+BLOCK = 16
+"""The kernel sums the hidden units sixteen at a time: it takes networks whose hidden
+layer is a multiple of that (the shipped ones have 256 units)."""
+
+
 def evaluator(network: Network, race: Network, exact_bearoff: bool = True) -> Evaluator | None:
-    """The kernel's evaluator for these networks, or None where the kernel is not built."""
+    """The kernel's evaluator for these networks, or None where the kernel is not built
+    or a network's hidden layer does not fit it (:data:`BLOCK`)."""
     module = kernel()
-    return None if module is None else Evaluator(module, network, race, exact_bearoff)
+    if module is None or network.hidden % BLOCK or race.hidden % BLOCK:
+        return None
+    return Evaluator(module, network, race, exact_bearoff)
