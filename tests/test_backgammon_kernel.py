@@ -193,6 +193,7 @@ print(type(batch_evaluator()).__module__)
 bot = BackgammonBot(Budget(clock=lambda: 0.0, seconds=60.0), lookahead=True)
 state = rules.get_game("backgammon", "money").state_from_position_id("{position}")
 print(bot.choose(state, random.Random(0)).notation)
+print(bot.full)
 """
 
 
@@ -213,13 +214,25 @@ def test_without_the_kernel_the_rules_import_and_play_as_before(numpy: bool) -> 
         timeout=600,
     )
     assert result.returncode == 0, result.stderr
-    module, move = result.stdout.strip().splitlines()
+    module, move, full = result.stdout.strip().splitlines()
     assert module == ("rules.backgammon.batch" if numpy else "builtins")  # None's type
+    assert full == "False"  # the full search is the default only with the kernel
     game = rules.get_game("backgammon", "money")
     assert isinstance(game, BackgammonGame)
     state = game.state_from_position_id(position)
     pure = BackgammonBot(Budget(nodes=10**12), lookahead=True, fast=False)
     assert move == pure.choose(state, random.Random(0)).notation
+
+
+def test_the_full_search_is_the_default_with_the_kernel() -> None:
+    """With the kernel installed and a clock (the table's bot) the lookahead is the full
+    one-roll search unless ``full=False``; without a clock the pure path, no search."""
+    if native.kernel() is None:
+        pytest.skip("the C kernel is not installed here (SPIELTISCH_COMPILE=kernel)")
+    bot = BackgammonBot(Budget(clock=lambda: 0.0))
+    assert isinstance(bot.batch, native.Evaluator) and bot.full
+    assert not BackgammonBot(Budget(clock=lambda: 0.0), full=False).full
+    assert not BackgammonBot(Budget()).full
 
 
 def wheel(tmp: Path, env: dict[str, str]) -> tuple[Path, str]:
