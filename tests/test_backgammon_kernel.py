@@ -153,6 +153,15 @@ def test_boards_out_of_range_are_refused(kernel: ModuleType) -> None:
         fast.equities([((2,) * 25, START)])
     with pytest.raises(TypeError):
         fast.equities([[START, START]])  # a list, not an (on roll, other) tuple
+    # the kernel keeps each side's sums from one call to the next: a call that failed
+    # halfway leaves none behind that would give the next one other numbers
+    positions_ = boards()[:200]
+    before = [*positions_[:50], ((2,) * 25, START)]
+    with pytest.raises(ValueError, match="more than 15"):
+        fast.equities(before)
+    assert fast.equities(positions_) == [
+        equity(evaluation.probabilities(a, b)) for a, b in positions_
+    ]
 
 
 def check(comparison: bench.Comparison) -> None:

@@ -274,9 +274,11 @@ typedef struct {
     double out_bias[OUTPUTS];
     int64_t *sums;                 /* scratch: hidden */
     double *hs;                    /* scratch: hidden */
+    uint64_t id;                   /* this network's number, never reused (SideCache) */
 } Net;
 
 static const char *CAPSULE = "spieltisch.backgammon.kernel.Net";
+static uint64_t NETS; /* the network ids handed out so far */
 
 static void net_free(Net *net) {
     if (!net) return;
@@ -375,6 +377,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
     }
     memcpy(net->out_rows, out_rows.buf, out_rows.len);
     memcpy(net->out_bias, out_bias.buf, out_bias.len);
+    net->id = ++NETS;
     result = PyCapsule_New(net, CAPSULE, capsule_free);
     if (result) net = NULL;
 done:
@@ -415,7 +418,7 @@ static inline double sigmoid(double x) {
  * whatever order and grouping it is added, to the last bit. */
 #define ONE_BOARD 6
 typedef struct {
-    const Net *net;
+    uint64_t net;            /* the Net's id the sum belongs to, 0: none */
     int board[STACK_PLACES]; /* the 25 places and the borne-off count */
     int figure[ONE_BOARD];   /* the counts of the figures below, 0 where not read */
     int64_t *sum;            /* hidden */
@@ -497,7 +500,7 @@ static void side_changes(const Net *net, int side, const int *board, SideCache *
     }
     now[STACK_PLACES - 1] = CHECKERS - total;
     int changed = 0;
-    if (c->net == net) {
+    if (c->net == net->id) {
         for (int place = 0; place < STACK_PLACES; place++) changed += now[place] != c->board[place];
         if (!changed) return;
     }
@@ -509,7 +512,7 @@ static void side_changes(const Net *net, int side, const int *board, SideCache *
             if (index[f] >= net->figures) figure[f] = 0; /* a block the network does not read */
         }
     }
-    if (c->net == net && changed <= FEW_CHANGES) {
+    if (c->net == net->id && changed <= FEW_CHANGES) {
         for (int place = 0; place < STACK_PLACES; place++) {
             int was = c->board[place], n = now[place];
             if (was == n) continue;
@@ -530,7 +533,7 @@ static void side_changes(const Net *net, int side, const int *board, SideCache *
         for (int f = 0; f < ONE_BOARD; f++) {
             if (figure[f]) d->plus[d->plus_count++] = figure_row(net, index[f], figure[f]);
         }
-        c->net = net;
+        c->net = net->id;
     }
     memcpy(c->board, now, sizeof(now));
     memcpy(c->figure, figure, sizeof(figure));
@@ -687,6 +690,25 @@ static int bearoff_position(const int *mine, const int *theirs) {
     return mine_any && theirs_any;
 }
 
+/* The sides' kept sums, from one call to the next too (a search asks for a roll's plays
+ * a call at a time, and the side on roll stays the same across them). Only ever used
+ * with the GIL held, so one pair serves the module. */
+static SideCache CACHE[2];
+static int64_t *CACHE_SUMS;
+static int CACHE_HIDDEN;
+
+static int cache_room(int hidden) {
+    if (hidden <= CACHE_HIDDEN) return 0;
+    int64_t *sums = PyMem_Realloc(CACHE_SUMS, 2 * (size_t)hidden * sizeof(int64_t));
+    if (!sums) return -1;
+    CACHE_SUMS = sums;
+    CACHE_HIDDEN = hidden;
+    CACHE[0].net = CACHE[1].net = 0;
+    CACHE[0].sum = sums;
+    CACHE[1].sum = sums + hidden;
+    return 0;
+}
+
 /* evaluate(main, race, positions, exact_bearoff, equities) -> list
  *
  * For each (on roll, other) position: None where both sides bear off and exact_bearoff
@@ -709,14 +731,12 @@ static PyObject *evaluate(PyObject *self, PyObject *args) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject *out = PyList_New(n);
     int hidden = main_net->hidden > race_net->hidden ? main_net->hidden : race_net->hidden;
-    int64_t *scratch = PyMem_Calloc(2 * (size_t)hidden, sizeof(int64_t));
-    if (!out || !scratch) {
+    if (!out || cache_room(hidden) < 0) {
         Py_DECREF(seq);
         Py_XDECREF(out);
-        PyMem_Free(scratch);
         return out ? PyErr_NoMemory() : NULL;
     }
-    SideCache cache[2] = {{NULL, {0}, {0}, scratch}, {NULL, {0}, {0}, scratch + hidden}};
+    SideCache *cache = CACHE;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *pair = PySequence_Fast_GET_ITEM(seq, i);
         if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
@@ -748,12 +768,12 @@ static PyObject *evaluate(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(out, i, item);
     }
     Py_DECREF(seq);
-    PyMem_Free(scratch);
     return out;
 fail:
+    /* a side's kept board may be ahead of its sum now: start afresh next time */
+    CACHE[0].net = CACHE[1].net = 0;
     Py_DECREF(seq);
     Py_DECREF(out);
-    PyMem_Free(scratch);
     return NULL;
 }
 
