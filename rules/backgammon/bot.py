@@ -166,10 +166,11 @@ class BackgammonBot:
         kernel = isinstance(self.batch, native.Evaluator)
         self.full = self.batch is not None and (kernel if full is None else full)
         """The lookahead is the full one-roll search (module docstring). It needs the
-        fast path, and is the default with the C kernel: there its slowest decisions keep
-        well inside the budget, and paired on a match's decisions it loses no more equity
-        than the five-candidate lookahead (docs/bots.md). With numpy alone it is asked for
-        by name (``full=True``): its slowest decisions ran past the budget there."""
+        fast path, and is the default with the C kernel: there its decisions keep inside
+        the budget (a median of about 5 ms of the 83), and paired on a match's decisions
+        it loses no more equity than the five-candidate lookahead (docs/bots.md). With
+        numpy alone it is asked for by name (``full=True``): its slowest decisions ran
+        past the budget there."""
         self.lookahead = deeper_search_fits(self.budget) if lookahead is None else lookahead
         """The one-roll lookahead (module docstring); None decides by the budget."""
         self.candidates = candidates
