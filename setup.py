@@ -9,7 +9,14 @@ the wheel carries the hot rules modules compiled by mypyc as well:
   ``setup_requires`` below) and, if a C compiler with the Python headers works, the
   modules in ``COMPILED_MODULES`` become extension modules next to their ``.py`` files;
 * with it but without a working compiler (or without mypyc, in a build that skips the
-  isolated environment), one line on stderr says so and the pure package is built.
+  isolated environment), one line on stderr says so and the pure package is built;
+* ``SPIELTISCH_COMPILE=kernel`` builds only the Backgammon evaluation's C kernel
+  (``rules/backgammon/_kernel.c``, seconds where mypyc takes many minutes), for a
+  machine where the mypyc build does not finish, and for development and the tests.
+
+The kernel comes with the compiled build too. It is an optional extension: if it alone
+fails to compile, the build goes on without it, and the rules then evaluate in Python
+(rules/backgammon/native.py says None, and the bot uses numpy or the pure path).
 
 The pure Python stays the reference: tests/test_compiled.py checks that both builds play
 the same games, and ``spieltisch selftest`` says which one runs.
@@ -24,7 +31,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 COMPILED_MODULES = [
     "rules/core.py",
@@ -50,6 +57,9 @@ the Backgammon network. The rest (registry, JSON, bots' glue) runs rarely and st
 Python, and so does rules/build_info.py, which must behave the same in both builds."""
 
 MYPY = "mypy>=1.10"
+
+KERNEL = "kernel"
+"""The value of ``SPIELTISCH_COMPILE`` that builds the C kernel alone."""
 
 # CPython does every float operation on its own; a C compiler may fuse a multiply and an
 # add into one instruction (aarch64, the Pi, has one), which rounds differently. The
@@ -83,14 +93,28 @@ def compiler_problem() -> str | None:
     return None
 
 
+def kernel_extension() -> Extension:
+    """The Backgammon evaluation in C (rules/backgammon/native.py), optional: a failure
+    to compile it leaves it out and does not fail the build."""
+    return Extension(
+        "rules.backgammon._kernel",
+        ["rules/backgammon/_kernel.c"],
+        extra_compile_args=["-O3", "-fno-plt", *EXTRA_COMPILE_ARGS],
+        optional=True,
+    )
+
+
 def build_options() -> tuple[dict[str, Any], str | None]:
     """setup() arguments for the chosen build, and a notice if compiling was asked for
     but is not possible."""
-    if os.environ.get("SPIELTISCH_COMPILE") != "1":
+    choice = os.environ.get("SPIELTISCH_COMPILE")
+    if choice not in ("1", KERNEL):
         return {}, None
     problem = compiler_problem()
     if problem is not None:
         return {}, problem
+    if choice == KERNEL:
+        return {"ext_modules": [kernel_extension()]}, None
     options: dict[str, Any] = {"setup_requires": [MYPY]}
     try:
         from mypyc.build import mypycify
@@ -104,11 +128,14 @@ def build_options() -> tuple[dict[str, Any], str | None]:
     extensions = mypycify(mypy_args, opt_level="3", group_name="spieltisch_rules")
     for extension in extensions:
         extension.extra_compile_args = [*extension.extra_compile_args, *EXTRA_COMPILE_ARGS]
-    options["ext_modules"] = extensions
+    options["ext_modules"] = [*extensions, kernel_extension()]
     return options, None
 
 
 options, notice = build_options()
 setup(**options)
 if notice is not None:
-    print(f"spieltisch: SPIELTISCH_COMPILE=1, but {notice}: pure-Python build", file=sys.stderr)
+    choice = os.environ.get("SPIELTISCH_COMPILE")
+    print(
+        f"spieltisch: SPIELTISCH_COMPILE={choice}, but {notice}: pure-Python build", file=sys.stderr
+    )

@@ -174,13 +174,17 @@ def play(
 
 
 CHOICES: dict[str, bool | None] = {"on": True, "off": False, "auto": None}
-FAST_STATE = {True: "numpy installed", False: "no numpy"}
 
 
-def fast_available() -> bool:
+def fast_state() -> str:
+    """Which fast path the bot would take: the C kernel, numpy, or none."""
+    from rules.backgammon import native
     from rules.backgammon.evaluation import batch_evaluator
 
-    return batch_evaluator() is not None
+    found = batch_evaluator()
+    if found is None:
+        return "neither the C kernel nor numpy"
+    return "the C kernel" if isinstance(found, native.Evaluator) else "numpy"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         "--fast",
         choices=CHOICES,
         default="auto",
-        help="the fast path, numpy, and with it the full one-roll search "
-        "(auto: the fast path with numpy, and the shipped five-candidate lookahead)",
+        help="the fast path (the C kernel, else numpy), and with it the full one-roll search "
+        "(auto: the fast path where it is there, and the bot's default lookahead)",
     )
     args = parser.parse_args(argv)
     paused = args.collector == "paused"
@@ -219,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{args.games} cubeless money games (seed {args.seed}) against GNU Backgammon's "
         f"0-ply, {build_label()}, lookahead {args.lookahead}, fast path {args.fast} "
-        f"({FAST_STATE[fast_available()]}), {args.seconds:g} s CPU budget, collector "
+        f"({fast_state()}), {args.seconds:g} s CPU budget, collector "
         f"{args.collector} "
         f"while the bot decides: {len(times)} decisions, median "
         f"{statistics.median(times) if times else 0.0:.1f} ms, max {max(times, default=0.0):.1f} ms"

@@ -1,13 +1,16 @@
-"""Backgammon: the fast path (numpy) against the pure one, decision by decision.
+"""Backgammon: the fast path (the C kernel or numpy) against the pure one, decision by
+decision.
 
-Run by hand (needs numpy, the ``fast`` or ``test`` extra); tests/test_backgammon_fast_path.py
-runs the same comparison on fewer games:
+Run by hand (needs the C kernel, ``SPIELTISCH_COMPILE=kernel``, or numpy, the ``fast`` or
+``test`` extra); tests/test_backgammon_fast_path.py and tests/test_backgammon_kernel.py run
+the same comparison on fewer games:
 
     .venv/bin/python benchmarks/backgammon_fast_path.py [--games 100] [--seed 1] \
-        [--lookahead]
+        [--lookahead] [--backend auto|kernel|numpy]
 
-Why: numpy is an optional dependency, and the bot must play the same moves with it as
-without it. Seeded cubeless games are played by the pure bot (node budget, no clock);
+Why: both are optional, and the bot must play the same moves with them as without.
+``--backend`` picks one (auto: the kernel where it is built, else numpy). Seeded
+cubeless games are played by the pure bot (node budget, no clock);
 at every checker decision with more than one play the fast bot decides too, with the
 same search (``full=False``: the full one-roll search is the fast path's own, the pure
 path has none to compare with). Compared:
@@ -36,8 +39,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arguments import counted
 
 import rules
+from rules.backgammon import native
 from rules.backgammon.bot import BackgammonBot
 from rules.backgammon.engine import BackgammonState, Play
+from rules.backgammon.evaluation import BatchEvaluator
+from rules.backgammon.net import shipped, shipped_race
 from rules.budget import Budget
 from rules.core import Move, State
 from rules.playout import play_game
@@ -78,11 +84,15 @@ class Comparing:
 
     name = "strong"
 
-    def __init__(self, lookahead: bool, comparison: Comparison) -> None:
+    def __init__(
+        self, lookahead: bool, comparison: Comparison, evaluator: BatchEvaluator | None = None
+    ) -> None:
         self.pure = BackgammonBot(UNLIMITED, lookahead=lookahead, fast=False)
         self.fast = BackgammonBot(UNLIMITED, lookahead=lookahead, fast=True, full=False)
+        if evaluator is not None:
+            self.fast.batch = evaluator
         if self.fast.batch is None:
-            raise SystemExit("numpy is not installed: no fast path to compare")
+            raise SystemExit("neither the C kernel nor numpy is installed: no fast path")
         self.lookahead = lookahead
         self.comparison = comparison
 
@@ -118,15 +128,35 @@ class Comparing:
         return move
 
 
-def compare(games: int, seed: int, lookahead: bool) -> Comparison:
-    """Play ``games`` seeded cubeless games (the pure bot on both sides) and compare."""
+def compare(
+    games: int, seed: int, lookahead: bool, evaluator: BatchEvaluator | None = None
+) -> Comparison:
+    """Play ``games`` seeded cubeless games (the pure bot on both sides) and compare;
+    ``evaluator`` is the fast path's (default: the bot's own choice)."""
     comparison = Comparison()
-    seat = Comparing(lookahead, comparison)
+    seat = Comparing(lookahead, comparison, evaluator)
     game = rules.get_game("backgammon", "single")
     seats = {"white": seat, "black": seat}
     for i in range(games):
         play_game(game.new_state(), seats, random.Random(seed * 7919 + i))
     return comparison
+
+
+def backend(name: str) -> BatchEvaluator | None:
+    """The fast path's evaluator by name (None: the bot's own choice)."""
+    if name == "kernel":
+        found = native.evaluator(shipped(), shipped_race())
+        if found is None:
+            raise SystemExit(
+                "the C kernel is not built: SPIELTISCH_COMPILE=kernel pip install -e ."
+            )
+        return found
+    if name == "numpy":
+        from rules.backgammon.batch import Evaluator
+
+        made: BatchEvaluator = Evaluator.of(shipped(), shipped_race())
+        return made
+    return None
 
 
 def differences(comparison: Comparison) -> Iterator[str]:
@@ -142,10 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=counted(1), default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lookahead", action="store_true", help="compare the lookahead too")
+    parser.add_argument("--backend", choices=("auto", "kernel", "numpy"), default="auto")
     args = parser.parse_args(argv)
-    comparison = compare(args.games, args.seed, args.lookahead)
+    comparison = compare(args.games, args.seed, args.lookahead, backend(args.backend))
     search = "one-roll lookahead" if args.lookahead else "ranking"
-    print(f"{args.games} games (seed {args.seed}), {search}: {comparison.summary()}")
+    print(
+        f"{args.games} games (seed {args.seed}), {search}, fast path {args.backend}: "
+        f"{comparison.summary()}"
+    )
     for line in differences(comparison):
         print(line)
     return 0

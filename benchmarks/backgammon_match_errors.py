@@ -31,7 +31,8 @@ bot's main network unless ``--variant`` also gives one); a race network decides 
 the race decisions and the race positions a lookahead reaches, so a variant with both
 is still read phase by phase. ``--variant-search SPEC`` (repeatable) asks the bot with
 another search instead, the shipped networks with other lookahead settings (``candidates``,
-``replies``, ``blend``: :class:`rules.backgammon.bot.BackgammonBot`), each paired with the
+``replies``, ``blend``, and ``lookahead=1``, ``full=1`` for the full one-roll search:
+:class:`rules.backgammon.bot.BackgammonBot`), each paired with the
 bot in one run, so that settings are told apart on the same decisions. To measure the
 compiled rules, run this file from a tree whose ``rules/`` was compiled with mypyc (it
 puts its tree first on ``sys.path``).
@@ -70,7 +71,13 @@ ENGINES = ("bot", "gnubg")
 """The two engines that play the match."""
 VARIANT = "variant"
 """The engine that is only asked (``--variant``)."""
-SEARCH_KEYS = {"candidates": counted(0, 999), "replies": counted(0, 999), "blend": share_type}
+SEARCH_KEYS = {
+    "candidates": counted(0, 999),
+    "replies": counted(0, 999),
+    "blend": share_type,
+    "lookahead": counted(0, 1),
+    "full": counted(0, 1),
+}
 """What ``--variant-search`` may set, and how each setting is read (``arguments.py``)."""
 PHASES = ("contact", "race", "bear-off")
 
@@ -175,15 +182,25 @@ def search_name(search: Search) -> str:
 
 
 Job = tuple[
-    int, int, int, float, Path | None, int, str | None, Path | None, str | None, tuple[Search, ...]
+    int,
+    int,
+    int,
+    float,
+    Path | None,
+    int,
+    str | None,
+    Path | None,
+    str | None,
+    tuple[Search, ...],
+    Search,
 ]
 """seed, first game, end, seconds, weights, judge's ply, race weights, variant weights,
-variant race weights, variant searches"""
+variant race weights, variant searches, the bot's own search settings"""
 
 
 def play_chunk(job: Job) -> Tally:
     """Games ``lo``..``hi - 1`` of the match (the bot white in even games), judged."""
-    seed, lo, hi, seconds, weights, ply, race, variant, variant_race, searches = job
+    seed, lo, hi, seconds, weights, ply, race, variant, variant_race, searches, own = job
     game = rules.get_game("backgammon", "single")
 
     def bot(weights: Path | None, race: str | None, search: Search = ()) -> BackgammonBot:
@@ -193,7 +210,7 @@ def play_chunk(job: Job) -> Tally:
             budget, network, None, race_network(race, network), dict(search)
         )
 
-    engines: dict[str, object] = {"bot": bot(weights, race), "gnubg": GnubgBot()}
+    engines: dict[str, object] = {"bot": bot(weights, race, own), "gnubg": GnubgBot()}
     if variant or variant_race:
         engines[VARIANT] = bot(variant or weights, variant_race or race)
     for search in searches:
@@ -285,6 +302,14 @@ def main(argv: list[str] | None = None) -> int:
         help="also ask the bot with these lookahead settings (candidates=N,replies=N,"
         "blend=X) at every decision, paired with the bot's losses; repeatable",
     )
+    parser.add_argument(
+        "--bot-search",
+        type=parse_search,
+        default=(),
+        metavar="SPEC",
+        help="the bot that plays with these settings (as --variant-search; e.g. lookahead=1 "
+        "where the rules run interpreted and the lookahead would be off)",
+    )
     args = parser.parse_args(argv)
     jobs = [
         (
@@ -298,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
             args.variant,
             args.variant_race,
             tuple(args.variant_search),
+            args.bot_search,
         )
         for lo, hi in game_chunks(args.games, args.jobs, 2)
     ]
@@ -309,7 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     tally = merge(parts)
     print(
         f"{tally.games} cubeless money games (seed {args.seed}), the bot "
-        f"({'compiled' if is_compiled() else 'interpreted'} rules, {args.seconds:.4f} s CPU) "
+        f"({'compiled' if is_compiled() else 'interpreted'} rules, {args.seconds:.4f} s CPU"
+        f"{', ' + search_name(args.bot_search) if args.bot_search else ''}) "
         f"against GNU Backgammon 0-ply: {tally.wins / tally.games:.1%} wins, "
         f"{tally.points / tally.games:+.3f} points per game"
     )

@@ -15,6 +15,10 @@ same positions for every line:
   bot uses (packed whole-number rows, one per occupied place);
 * ``network reference``: :meth:`~rules.backgammon.net.Network.reference_probabilities`,
   the same arithmetic written straight from the encoding in floats, for scale;
+* ``C kernel``: the optional C kernel (:mod:`rules.backgammon.native`), the same
+  arithmetic as ``network`` with the same result to the last bit, a roll's plays or a
+  play's replies in one call (where it is built: ``SPIELTISCH_COMPILE=kernel``);
+* ``numpy``: the numpy path (:mod:`rules.backgammon.batch`), in the same batches;
 * the peer, ``gnubg_nn.probabilities(board, 0)``: GNU Backgammon's own evaluation in C,
   with its larger networks (its bear-off databases for bear-off positions). It keeps an
   evaluation cache that would answer the same 500 positions from memory (1.3 µs
@@ -45,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arguments import seconds_type
 from measure import Case, report  # benchmarks/ is on sys.path (the script's directory)
 
+from rules.backgammon import native
 from rules.backgammon.engine import START
 from rules.backgammon.moves import legal_plays
 from rules.backgammon.net import Network, from_bytes, shipped
@@ -129,15 +134,32 @@ def project_cases() -> dict[str, Case]:
         return [net.reference_probabilities(a, b) for a, b in boards]
 
     cases = {"network": fast, "network reference": reference}
-    try:
-        from rules.backgammon.batch import BatchNetwork
-    except ImportError:
-        print("numpy not installed: pip install -e '.[fast]' (no fast path to measure)")
-        return cases
-    batched = BatchNetwork(net)
     groups = replies()
     rolls = [roll for group in groups for roll in group]
     plays = [[board for roll in group for board in roll] for group in groups]
+    module = native.kernel()
+    if module is None:
+        print("the C kernel is not built: SPIELTISCH_COMPILE=kernel pip install -e . (or the")
+        print("compiled build) to measure it")
+    else:
+        handle = native.load(module, net)
+
+        def kernel_lines(batches: list[list[Board]]) -> Case:
+            def play(rng: random.Random) -> object:
+                # the main network for every position, as on every line (the race
+                # network's handle is the main one's, no bear-off database)
+                return [module.evaluate(handle, handle, batch, False, False) for batch in batches]
+
+            return play
+
+        cases[KERNEL_ROLL_PLAYS] = kernel_lines(rolls)
+        cases[KERNEL_PLAY_REPLIES] = kernel_lines(plays)
+    try:
+        from rules.backgammon.batch import BatchNetwork
+    except ImportError:
+        print("numpy not installed: pip install -e '.[fast]' (no numpy path to measure)")
+        return cases
+    batched = BatchNetwork(net)
 
     def roll_plays(rng: random.Random) -> object:
         return [batched.probabilities(roll) for roll in rolls]
@@ -152,6 +174,9 @@ def project_cases() -> dict[str, Case]:
 
 ROLL_PLAYS = "numpy, a roll's plays"
 PLAY_REPLIES = "numpy, a play's replies"
+KERNEL_ROLL_PLAYS = "C kernel, a roll's plays"
+KERNEL_PLAY_REPLIES = "C kernel, a play's replies"
+BATCHED = (KERNEL_ROLL_PLAYS, KERNEL_PLAY_REPLIES, ROLL_PLAYS, PLAY_REPLIES)
 
 
 PEER = "gnubg-nn 0-ply (C)"
@@ -174,9 +199,7 @@ def peer_cases() -> dict[str, Case]:
     return {PEER: play}
 
 
-RATIOS = {
-    name: (PEER, "gnubg-nn") for name in ("network", "network reference", ROLL_PLAYS, PLAY_REPLIES)
-}
+RATIOS = {name: (PEER, "gnubg-nn") for name in ("network", "network reference", *BATCHED)}
 
 
 def main() -> int:

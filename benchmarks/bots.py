@@ -224,10 +224,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bg-games", type=counted(1), default=2000)
     parser.add_argument(
         "--yardstick",
-        choices=["pubeval", "gnubg-pubeval", "gnubg"],
+        choices=["pubeval", "gnubg-pubeval", "gnubg", "gnubg1"],
         default="pubeval",
         help="Backgammon opponent: benchmarks/pubeval.py, GNU Backgammon's own pubeval, "
-        "or GNU Backgammon's 0-ply move choice (gnubg)",
+        "or GNU Backgammon's 0-ply move choice (gnubg), or its 1-ply (gnubg1)",
+    )
+    parser.add_argument(
+        "--bg-full",
+        choices=sorted(SWITCH),
+        default="auto",
+        help="Backgammon: the full one-roll search on, off, or the bot's default (auto)",
     )
     parser.add_argument(
         "--lookahead",
@@ -378,12 +384,20 @@ class GnubgPubevalBot:
         raise AssertionError(f"gnubg's pubeval play {chosen} is not among ours")
 
 
+GNUBG = ("gnubg", "gnubg1")
+"""The yardsticks that are GNU Backgammon's own checker play: cubeless games."""
+
+
 class GnubgBot:
     """GNU Backgammon's 0-ply checker play (``gnubg_nn.best_move``: its neural network,
     cubeless money equity), the strong yardstick; it never doubles and always takes, so
-    the games are cubeless money games when the strong side does not double either."""
+    the games are cubeless money games when the strong side does not double either.
+    ``plies=1``: its 1-ply, each play scored one roll deeper."""
 
     name = "gnubg"
+
+    def __init__(self, plies: int = 0) -> None:
+        self.plies = plies
 
     def choose(self, state: State, rng: random.Random) -> Move:
         import gnubg_nn
@@ -398,13 +412,13 @@ class GnubgBot:
         if len(plays) < 2:
             return moves[0]
         mover, other = state.boards[state.turn], state.boards[1 - state.turn]
-        _, key = gnubg_nn.best_move([list(other), list(mover)], *state.dice, n=0, b=1)
+        _, key = gnubg_nn.best_move([list(other), list(mover)], *state.dice, n=self.plies, b=1)
         # The key's board is the mover's side first, then the opponent's, unswapped.
         after_mover, after_other = (tuple(side) for side in gnubg_nn.board_from_position_key(key))
         for play in plays:
             if play.mover == after_mover and play.other == after_other:
                 return play
-        raise AssertionError(f"gnubg's 0-ply play {key} is not among ours")
+        raise AssertionError(f"gnubg's {self.plies}-ply play {key} is not among ours")
 
 
 def _apply_gnubg_steps(
@@ -459,6 +473,11 @@ def strong_backgammon_bot(
     from rules.backgammon.bot import BackgammonBot
 
     given = {key: value for key, value in search.items() if value is not None}
+    # switches given as 0 or 1 (backgammon_match_errors.py --variant-search)
+    if "lookahead" in given:
+        lookahead = bool(given.pop("lookahead"))
+    if "full" in given:
+        given["full"] = bool(given["full"])
     return BackgammonBot(budget, network, lookahead, race=race, **given)  # type: ignore[arg-type]
 
 
@@ -476,6 +495,7 @@ def play_backgammon(
     duplicate: bool = False,
     blend: float | None = None,
     race: str | None = None,
+    full: bool | None = None,
 ) -> BackgammonTally:
     """Money games ``lo``..``hi - 1``: strong takes white in even games, black in odd.
 
@@ -488,19 +508,22 @@ def play_backgammon(
 
     # Against GNU Backgammon's 0-ply the games are cubeless (the single preset: no cube,
     # gammons and backgammons count), as its published figures are.
-    game = rules.get_game("backgammon", "single" if yardstick_name == "gnubg" else "money")
+    game = rules.get_game("backgammon", "single" if yardstick_name in GNUBG else "money")
     network = load_network(weights)
     inner = strong_backgammon_bot(
         Budget(seconds=seconds, clock=CLOCKS[clock]),
         network,
         lookahead,
         race_network(race, network),
-        {"candidates": candidates, "replies": replies, "blend": blend},
+        {"candidates": candidates, "replies": replies, "blend": blend, "full": full},
     )
     timed = TimedBot(inner, CLOCKS[clock])
-    yardstick: Bot = {"pubeval": PubevalBot, "gnubg-pubeval": GnubgPubevalBot, "gnubg": GnubgBot}[
-        yardstick_name
-    ]()
+    yardstick: Bot = {
+        "pubeval": PubevalBot,
+        "gnubg-pubeval": GnubgPubevalBot,
+        "gnubg": GnubgBot,
+        "gnubg1": lambda: GnubgBot(plies=1),
+    }[yardstick_name]()
     tally = BackgammonTally()
     for i in range(lo, hi):
         seat = i % 2  # 0 white, 1 black
@@ -584,6 +607,7 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
                 args.duplicate_dice,
                 args.bg_blend,
                 args.bg_race_weights,
+                SWITCH[args.bg_full],
             )
             for lo, hi in chunks
         ]
@@ -599,7 +623,7 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
     play_median = statistics.median(plays) * 1000 if plays else 0.0
     worst = max(everything) * 1000 if everything else 0.0
     # Against GNU Backgammon's 0-ply: >= 50 % and >= 0 points per cubeless game.
-    strong = args.yardstick == "gnubg"
+    strong = args.yardstick in GNUBG
     target = 0.50 if strong else 0.60
     points = [x for p in parts for x in p.game_points]
     ppg_se = statistics.stdev(points) / games**0.5 if games > 1 else 0.0
@@ -625,7 +649,8 @@ def backgammon_report(args: argparse.Namespace, report: Callable[[str], None]) -
     report(
         f"Backgammon, strong (lookahead {switch_label('lookahead', args)}"
         f"{'' if args.bg_blend is None else f', ranking blended {args.bg_blend:g}'}"
-        f"{'' if args.bg_race_weights is None else f', race network {args.bg_race_weights}'}) "
+        f"{'' if args.bg_race_weights is None else f', race network {args.bg_race_weights}'}"
+        f"{'' if args.bg_full == 'auto' else f', full one-roll search {args.bg_full}'}) "
         f"vs {args.yardstick}, "
         f"{build_label()}, {args.seconds:g} s {args.clock} budget, "
         f"{'cubeless ' if strong else ''}money games: {rate:.1%} ± {se:.1%} "

@@ -35,6 +35,9 @@ else:
 
 __all__ = ["build_variant", "compiled_modules", "describe_build", "mypyc_attr"]
 
+KERNEL = "rules.backgammon._kernel"
+"""The Backgammon evaluation's optional C kernel (rules/backgammon/native.py): an
+extension module in C, not a compiled rules module, built with either build or alone."""
 PURE = "pure Python"
 COMPILED = "compiled (mypyc)"
 
@@ -57,7 +60,7 @@ def compiled_modules() -> list[str]:
     return sorted(
         info.name
         for info in pkgutil.walk_packages([here], f"{__package__}.")
-        if _is_extension(_origin(info.name))
+        if info.name != KERNEL and _is_extension(_origin(info.name))
     )
 
 

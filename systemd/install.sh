@@ -20,7 +20,9 @@
 #   3. a release in /opt/spieltisch/releases/VERSION-REVISION: a copy of this checkout
 #      (src) and a venv with the "pi" extra (--system-site-packages, so the Debian lgpio
 #      is used), the rules compiled with mypyc (SPIELTISCH_COMPILE=1); if that fails,
-#      pure Python, and one line says so. Then one rename of the symlink "current" makes
+#      the Backgammon evaluation's C kernel alone (SPIELTISCH_COMPILE=kernel), then pure
+#      Python, and one line says so; then the "fast" extra (numpy: Debian's python3-numpy,
+#      else a pip wheel; optional, one line says which). Then one rename of the symlink "current" makes
 #      it the release the unit starts (/opt/spieltisch/venv and src point through it);
 #      the release before stays as "previous", the way back, and older ones go. An
 #      install from before releases (a real venv and src in /opt/spieltisch) is first
@@ -44,9 +46,11 @@ set -euo pipefail
 USER_NAME=spieltisch
 GROUPS_WANTED=(gpio spi dialout audio)
 APT_PACKAGES=(python3-venv python3-dev build-essential polkitd espeak-ng alsa-utils)
-# Only Raspberry Pi OS's archive has these; on plain Debian the venv gets them from PyPI
-# (the "pi" extra) or gpiozero falls back to its native pin factory.
-APT_OPTIONAL=(python3-lgpio python3-spidev)
+# Only Raspberry Pi OS's archive has lgpio and spidev; on plain Debian the venv gets them
+# from PyPI (the "pi" extra) or gpiozero falls back to its native pin factory. numpy (the
+# "fast" extra: the Backgammon bot scores many positions at once) is in both archives;
+# where apt cannot give it, pip tries a wheel, and without it the bot plays as before.
+APT_OPTIONAL=(python3-lgpio python3-spidev python3-numpy)
 # Without Debian's lgpio on an ARM board, pip builds the PyPI lgpio from source (it has
 # no ARM wheels), linked statically: that build needs SWIG.
 LGPIO_BUILD_PACKAGES=(swig)
@@ -633,6 +637,38 @@ install_pi_extra() {
         fi
     done < <("$REL/venv/bin/python" -I "$SRC/systemd/pi_extra.py" "$REL/src/pyproject.toml")
 }
+# The "fast" extra (numpy), optional: Debian's python3-numpy (step 1; the venv sees the
+# system's packages) when it is there, else pip's wheel; without either the Backgammon bot
+# scores positions with the C kernel, or one at a time, and plays the same moves.
+install_fast_extra() {
+    local requirement name log
+    if [ "$DRY_RUN" -eq 1 ]; then
+        run "$REL/venv/bin/pip" install "(the fast extra in $REL/src/pyproject.toml, unless Debian's python3-numpy is there)"
+        return 0
+    fi
+    if (cd / && "$REL/venv/bin/python" -I -c 'import numpy' 2>/dev/null); then
+        echo "fast extra: numpy $(package_version numpy "$REL/venv") (Debian's python3-numpy)"
+        return 0
+    fi
+    log=$(mktemp)
+    TEMP_FILES+=("$log")
+    while IFS= read -r requirement; do
+        name=${requirement%%[<>=!~;[ ]*}
+        if run "$REL/venv/bin/pip" install "$requirement" >"$log" 2>&1; then
+            echo "fast extra: $name $(package_version "$name" "$REL/venv")"
+        else
+            cat "$log"
+            echo "fast extra: $name: not installed (see above): the Backgammon bot plays as before, without it"
+            note "fast extra: $name missing (see its lines above): the Backgammon bot's fast path is the C kernel or none"
+        fi
+    done < <("$REL/venv/bin/python" -I "$SRC/systemd/pi_extra.py" --extra fast "$REL/src/pyproject.toml")
+}
+# Which fast path the Backgammon bot takes in the venv in $PREFIX ("" if none installed).
+installed_fast_path() {
+    [ -x "$PREFIX/venv/bin/python" ] || return 0
+    (cd / && "$PREFIX/venv/bin/python" -I -c \
+        'from rules.backgammon import native; import importlib.util as u; print("Backgammon fast path: " + ("the C kernel" if native.kernel() else "numpy" if u.find_spec("numpy") else "none (pure Python)"))' 2>/dev/null) || true
+}
 INPUTS_FILE=$PREFIX/venv/.spieltisch-inputs
 inputs=$(inputs_hash)
 # The new release's name: the program's version and the checkout's revision.
@@ -674,18 +710,28 @@ else
     # The program first, without the pi extra: a board on which one of the extra's
     # packages will not build still gets a table that plays.
     compiled_ok=0
+    kernel_ok=0
     if [ "$COMPILE" -eq 1 ]; then
         if run env SPIELTISCH_COMPILE=1 "$REL/venv/bin/pip" install --quiet --upgrade \
             "$REL/src[web]"; then
             compiled_ok=1
         else
-            echo "install.sh: compiling the rules failed (see above): installing them as pure Python"
+            # The Backgammon evaluation's C kernel alone takes seconds where mypyc takes
+            # many minutes (and may run out of memory on a small board).
+            echo "install.sh: compiling the rules failed (see above): trying the C kernel alone"
+            if run env SPIELTISCH_COMPILE=kernel "$REL/venv/bin/pip" install --quiet --upgrade \
+                "$REL/src[web]"; then
+                kernel_ok=1
+            else
+                echo "install.sh: the C kernel failed too (see above): installing the rules as pure Python"
+            fi
         fi
     fi
-    if [ "$compiled_ok" -eq 0 ]; then
+    if [ "$compiled_ok" -eq 0 ] && [ "$kernel_ok" -eq 0 ]; then
         run "$REL/venv/bin/pip" install --quiet --upgrade "$REL/src[web]"
     fi
     install_pi_extra
+    install_fast_extra
     # pip builds in the source tree; the copy stays a plain copy of the checkout
     run rm -rf "$REL/src/build" "$REL/src/spieltisch.egg-info"
     if [ "$DRY_RUN" -eq 0 ]; then
@@ -740,6 +786,11 @@ if [ -n "$build" ]; then
     if [ "$COMPILE" -eq 1 ] && [ "$compiled_ok" -eq 1 ] && [ "$build" = "rules: pure Python" ]; then
         echo "install.sh: the rules run as pure Python: compiling needs a C compiler and the Python headers"
     fi
+fi
+fast_path=$(installed_fast_path)
+if [ -n "$fast_path" ]; then
+    echo "$fast_path"
+    SUMMARY+=("$fast_path")
 fi
 
 # GPIO: Debian's lgpio (Raspberry Pi OS), else the PyPI lgpio the pi extra brings, else

@@ -5,8 +5,10 @@ and runs the network as one matrix product; the pure path does both one position
 time, the first layer in fixed point. The figures must be the very same whole numbers,
 the chances the same to rounding (well within 1e-6), and over seeded games the bot must
 choose the same moves (benchmarks/backgammon_fast_path.py, which these tests run on
-fewer games). Without numpy the rules import and play as before: checked in a
-subprocess where numpy cannot be imported.
+fewer games; the games here take numpy's path by name, whether or not the C kernel,
+which the bot prefers, is built: tests/test_backgammon_kernel.py compares that one).
+Without numpy (and without the kernel) the rules import and play as before: checked in a
+subprocess where neither can be imported.
 """
 
 from __future__ import annotations
@@ -100,23 +102,28 @@ def check(comparison: bench.Comparison, least_share: float) -> None:
         assert abs(d.pure_values[0] - d.pure_values[1]) < TOLERANCE, d
 
 
+def numpy_path() -> batch.Evaluator:
+    return batch.Evaluator.of(shipped(), shipped_race())
+
+
 def test_seeded_games_get_the_same_moves() -> None:
-    check(bench.compare(games=3, seed=1, lookahead=False), 1.0 - 1e-3)
+    check(bench.compare(games=3, seed=1, lookahead=False, evaluator=numpy_path()), 1.0 - 1e-3)
 
 
 def test_the_lookahead_gets_the_same_moves() -> None:
-    check(bench.compare(games=1, seed=2, lookahead=True), 1.0 - 1e-3)
+    check(bench.compare(games=1, seed=2, lookahead=True, evaluator=numpy_path()), 1.0 - 1e-3)
 
 
 @pytest.mark.slow
 def test_many_seeded_games_get_the_same_moves() -> None:
-    check(bench.compare(games=40, seed=3, lookahead=False), 0.999)
-    check(bench.compare(games=4, seed=4, lookahead=True), 0.999)
+    check(bench.compare(games=40, seed=3, lookahead=False, evaluator=numpy_path()), 0.999)
+    check(bench.compare(games=4, seed=4, lookahead=True, evaluator=numpy_path()), 0.999)
 
 
 NO_NUMPY = """
 import random, sys
 sys.modules["numpy"] = None  # as if it were not installed: importing it fails
+sys.modules["rules.backgammon._kernel"] = None  # and the C kernel not built
 import rules
 from rules.backgammon.bot import BackgammonBot
 from rules.backgammon.evaluation import batch_evaluator

@@ -270,6 +270,9 @@ def test_the_network_speed_benchmark_times_the_same_answers_on_every_line(
             assert len(batched) == len(fast)
             for a, b in zip(fast, batched, strict=True):
                 assert a == pytest.approx(b, abs=1e-6)
+    for name in (speed.KERNEL_ROLL_PLAYS, speed.KERNEL_PLAY_REPLIES):
+        if name in cases:  # where the C kernel is built: the pure path's very numbers
+            assert [p for group in cases[name](random.Random(1)) for p in group] == fast
 
 
 def test_probabilities_are_ordered_and_flip_is_an_involution() -> None:

@@ -451,3 +451,22 @@ def test_the_pi_extra_is_read_from_the_project_file(tmp_path: Path) -> None:
         assert failed.returncode == 1
         assert failed.stdout == ""
         assert len(failed.stderr.splitlines()) == 1 and "no pi extra" in failed.stderr
+
+
+def test_the_fast_extra_is_read_from_the_project_file() -> None:
+    """The installer installs the fast extra (numpy) from the same list as pip would."""
+    helper = [sys.executable, str(ROOT / "systemd" / "pi_extra.py"), "--extra", "fast"]
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        extra = tomllib.load(handle)["project"]["optional-dependencies"]["fast"]
+    listed = subprocess.run(
+        [*helper, str(ROOT / "pyproject.toml")], capture_output=True, text=True, check=True
+    )
+    assert listed.stdout.splitlines() == extra
+    assert [line.split(">=")[0] for line in extra] == ["numpy"]
+    unknown = subprocess.run(
+        [*helper[:-1], "nothing", str(ROOT / "pyproject.toml")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert unknown.returncode == 1 and "no nothing extra" in unknown.stderr

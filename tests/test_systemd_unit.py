@@ -222,6 +222,8 @@ def test_install_dry_run_plan() -> None:
         r".*/opt/spieltisch/releases/\S+/src\\\[web\\\]",
         # then the pi extra one package at a time, each optional
         r"env PYPI=1 /opt/spieltisch/releases/\S+/venv/bin/pip install .*pi\\ extra",
+        # then the fast extra (numpy), optional, unless Debian's numpy is there
+        r"/opt/spieltisch/releases/\S+/venv/bin/pip install .*fast\\ extra",
         # then one rename makes it current; the old paths point through current
         r"ln -sfn releases/0\.1\.0-\S+ /opt/spieltisch/current\.new",
         r"mv -Tf /opt/spieltisch/current\.new /opt/spieltisch/current",
@@ -258,6 +260,8 @@ def test_install_pure_skips_compiling() -> None:
         rf"\+ {release}/venv/bin/pip install --quiet --upgrade {release}/src\\\[web\\\]$",
         rf"\+ env PYPI=1 {release}/venv/bin/pip install \\\(each\\ package\\ of\\ the\\ pi"
         rf"\\ extra\\ in\\ {release}/src/pyproject.toml\\\)$",
+        rf"\+ {release}/venv/bin/pip install \\\(the\\ fast\\ extra\\ in\\ "
+        rf"{release}/src/pyproject.toml.*\\\)$",
     ]
     assert len(pips) == len(patterns), pips
     for line, pattern in zip(pips, patterns, strict=True):

@@ -17,7 +17,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Protocol
 
-from rules.backgammon import bearoff
+from rules.backgammon import bearoff, native
 from rules.backgammon.engine import has_contact
 from rules.backgammon.net import Network, Probabilities, shipped, shipped_race
 
@@ -57,18 +57,23 @@ class BatchEvaluator(Protocol):
 def batch_evaluator(
     network: Network | None = None, race: Network | None = None, exact_bearoff: bool = True
 ) -> BatchEvaluator | None:
-    """The fast evaluation of many positions at once, or None without numpy, an optional
-    dependency (:mod:`rules.backgammon.batch`). Imported by name, so that neither the
-    pure path nor the compiled build (whose compiler follows plain imports) needs numpy."""
+    """The fast evaluation of many positions at once: the C kernel where it was built
+    (:mod:`rules.backgammon.native`; the same equities as the pure path to the last bit,
+    and faster), else numpy where it is installed (:mod:`rules.backgammon.batch`; the
+    same up to rounding), else None. Both are optional. numpy is imported by name, so
+    that neither the pure path nor the compiled build (whose compiler follows plain
+    imports) needs it."""
     network, race = network or shipped(), race or shipped_race()
     for (known, known_race, known_exact), evaluator in _EVALUATORS:
         if known is network and known_race is race and known_exact == exact_bearoff:
             return evaluator
-    try:
-        module = importlib.import_module("rules.backgammon.batch")
-    except ImportError:
-        return None
-    made: BatchEvaluator = module.Evaluator.of(network, race, exact_bearoff)
+    made: BatchEvaluator | None = native.evaluator(network, race, exact_bearoff)
+    if made is None:
+        try:
+            module = importlib.import_module("rules.backgammon.batch")
+        except ImportError:
+            return None
+        made = module.Evaluator.of(network, race, exact_bearoff)
     _EVALUATORS.append(((network, race, exact_bearoff), made))
     return made
 
