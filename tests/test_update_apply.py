@@ -21,47 +21,19 @@ import pytest
 from controller.history.store import HistoryStore
 from controller.release.layout import ReleaseLayout, migrate, switch
 from controller.release.notice import read_notice
-from tests.update_fixtures import Ran, fake_systemctl, keys, spieltisch, systemctl_calls, toy_bundle
+from tests.update_fixtures import (
+    fake_systemctl,
+    installed_table,
+    spieltisch,
+    systemctl_calls,
+    toy_bundle,
+    update,
+)
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> dict[str, Path]:
-    prefix = tmp_path / "opt"
-    (prefix / "releases" / "0.1.0" / "venv").mkdir(parents=True)
-    switch(ReleaseLayout(prefix), "0.1.0")
-    state = tmp_path / "state"
-    private, public = keys(tmp_path / "builder")
-    (state / "keys").mkdir(parents=True)
-    (state / "keys" / "project.pub").write_bytes(public.read_bytes())
-    store = HistoryStore(state)
-    store.open()
-    store.close()
-    return {
-        "prefix": prefix,
-        "state": state,
-        "private": private,
-        "tmp": tmp_path,
-        "systemd": tmp_path / "systemd",
-    }
-
-
-def update(table: dict[str, Path], *args: str) -> Ran:
-    return spieltisch(
-        "update",
-        "--prefix",
-        str(table["prefix"]),
-        "--state-dir",
-        str(table["state"]),
-        "--keys",
-        str(table["state"] / "keys"),
-        "--config",
-        str(table["tmp"] / "no-config.toml"),
-        "--systemctl",
-        fake_systemctl(table["systemd"])
-        if not table["systemd"].exists()
-        else f"{sys.executable} {table['systemd'] / 'systemctl.py'}",
-        *args,
-    )
+    return installed_table(tmp_path, history=True)
 
 
 def unit_state(table: dict[str, Path], text: str) -> None:

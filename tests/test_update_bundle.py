@@ -15,9 +15,9 @@ import pytest
 
 from controller.release.bundle import BundleError, check_bundle, this_arch, this_python
 from controller.release.keys import load_private, sign, trusted_keys
-from controller.release.layout import ReleaseLayout, switch
 from tests.update_fixtures import (
     Ran,
+    installed_table,
     keys,
     regular,
     special,
@@ -25,21 +25,15 @@ from tests.update_fixtures import (
     tar_with,
     toy_bundle,
     toy_wheel,
+    update,
 )
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> dict[str, Path]:
-    """An installed table: a current release, a state directory with a history and a
-    trusted project key."""
-    prefix = tmp_path / "opt"
-    (prefix / "releases" / "0.1.0" / "venv").mkdir(parents=True)
-    switch(ReleaseLayout(prefix), "0.1.0")
-    state = tmp_path / "state"
-    private, public = keys(tmp_path / "builder")
-    (state / "keys").mkdir(parents=True)
-    (state / "keys" / "project.pub").write_bytes(public.read_bytes())
-    return {"prefix": prefix, "state": state, "private": private, "tmp": tmp_path}
+    """An installed table: a current release, a state directory with a trusted project
+    key."""
+    return installed_table(tmp_path)
 
 
 def snapshot(root: Path) -> dict[str, bytes | str]:
@@ -56,22 +50,7 @@ def snapshot(root: Path) -> dict[str, bytes | str]:
 
 
 def apply(table: dict[str, Path], bundle: Path) -> Ran:
-    return spieltisch(
-        "update",
-        "--prefix",
-        str(table["prefix"]),
-        "--state-dir",
-        str(table["state"]),
-        "--keys",
-        str(table["state"] / "keys"),
-        "--config",
-        str(table["tmp"] / "no-config.toml"),
-        "--systemctl",
-        "false",
-        "apply",
-        str(bundle),
-        "--no-restart",
-    )
+    return update(table, "apply", str(bundle), "--no-restart")
 
 
 def assert_refused(table: dict[str, Path], bundle: Path, words: str) -> None:

@@ -152,6 +152,58 @@ class Ran:
     stderr: str
 
 
+def installed_table(tmp_path: Path, history: bool = False) -> dict[str, Path]:
+    """An installed table in ``tmp_path``: release 0.1.0 current in ``opt/``, a state
+    directory trusting a fresh project key (its private half in ``builder/``), and with
+    ``history`` an empty history database; a recording ``systemctl`` in ``systemd/``."""
+    from controller.history.store import HistoryStore
+    from controller.release.layout import ReleaseLayout, switch
+
+    prefix = tmp_path / "opt"
+    (prefix / "releases" / "0.1.0" / "venv").mkdir(parents=True)
+    switch(ReleaseLayout(prefix), "0.1.0")
+    state = tmp_path / "state"
+    private, public = keys(tmp_path / "builder")
+    (state / "keys").mkdir(parents=True)
+    (state / "keys" / "project.pub").write_bytes(public.read_bytes())
+    if history:
+        store = HistoryStore(state)
+        store.open()
+        store.close()
+    fake_systemctl(tmp_path / "systemd")
+    return {
+        "prefix": prefix,
+        "state": state,
+        "private": private,
+        "tmp": tmp_path,
+        "systemd": tmp_path / "systemd",
+    }
+
+
+def update_args(table: dict[str, Path], *args: str) -> list[str]:
+    """``update --prefix ... ARGS`` for the table of :func:`installed_table`: its places,
+    no config, and its recording ``systemctl``."""
+    return [
+        "update",
+        "--prefix",
+        str(table["prefix"]),
+        "--state-dir",
+        str(table["state"]),
+        "--keys",
+        str(table["state"] / "keys"),
+        "--config",
+        str(table["tmp"] / "no-config.toml"),
+        "--systemctl",
+        f"{sys.executable} {table['systemd'] / 'systemctl.py'}",
+        *args,
+    ]
+
+
+def update(table: dict[str, Path], *args: str) -> Ran:
+    """``spieltisch update ... ARGS`` (:func:`update_args`) in this process."""
+    return spieltisch(*update_args(table, *args))
+
+
 def spieltisch(*args: str) -> Ran:
     """``spieltisch ARGS`` in this process (the same ``main`` the console script runs),
     with what it prints caught; the subprocesses it starts are real."""
