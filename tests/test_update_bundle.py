@@ -125,6 +125,12 @@ def test_a_wheel_slipped_in_or_left_out_is_refused(table: dict[str, Path]) -> No
     assert_refused(table, missing, "lacks wheels/spieltisch-0.2.0-py3-none-any.whl")
 
 
+def test_a_source_file_slipped_in_is_refused(table: dict[str, Path]) -> None:
+    bundle = toy_bundle(table["tmp"] / "b.tar", table["private"], "0.2.0")
+    extra = rewrite(bundle, table["tmp"] / "extra.tar", {"src/docs/install.md": b"# evil"})
+    assert_refused(table, extra, "holds src/docs/install.md, not in its manifest")
+
+
 def test_a_manifest_changed_after_signing_is_refused(table: dict[str, Path]) -> None:
     bundle = toy_bundle(table["tmp"] / "b.tar", table["private"], "0.2.0")
     with tarfile.open(bundle) as tar:
@@ -249,8 +255,13 @@ def test_update_bundle_signs_the_wheels_of_a_checkout(tmp_path: Path) -> None:
     """``spieltisch update bundle --wheels DIR``: the release is named after the
     checkout's version and revision; the bundle passes the table's check."""
     checkout = tmp_path / "checkout"
-    checkout.mkdir()
+    (checkout / "docs" / "img").mkdir(parents=True)
     (checkout / "pyproject.toml").write_text('[project]\nname = "spieltisch"\nversion = "0.4.0"\n')
+    (checkout / "docs" / "install.md").write_text("# Install\n")
+    (checkout / "docs" / "img" / "panel.png").write_bytes(b"\x89PNG")
+    (checkout / "config.example.toml").write_text("[game]\n")
+    (checkout / "controller").mkdir()
+    (checkout / "controller" / "cli.py").write_text("# code comes from the wheels only\n")
     subprocess.run(["git", "init", "-q", str(checkout)], check=True)
     wheels = tmp_path / "wheels"
     toy_wheel(wheels, "0.4.0")
@@ -268,13 +279,24 @@ def test_update_bundle_signs_the_wheels_of_a_checkout(tmp_path: Path) -> None:
         str(wheels),
     )
     assert made.returncode == 0, made.stderr
-    assert "release 0.4.0" in made.stdout and "1 wheels" in made.stdout
+    assert "release 0.4.0" in made.stdout and "1 wheels, 5 source files" in made.stdout
     (tmp_path / "trusted").mkdir()
     (tmp_path / "trusted" / "p.pub").write_bytes(public.read_bytes())
     into = tmp_path / "u"
     into.mkdir()
     checked = check_bundle(out, into, trusted_keys(tmp_path / "trusted"))
     assert checked.release.startswith("0.4.0")
+    # the release's src: the docs and examples, the revision; no code
+    copied = sorted(p.relative_to(checked.sources).as_posix() for p in checked.sources.rglob("*"))
+    assert copied == [
+        "REVISION",
+        "config.example.toml",
+        "docs",
+        "docs/img",
+        "docs/img/panel.png",
+        "docs/install.md",
+        "pyproject.toml",
+    ]
     empty = tmp_path / "empty"
     empty.mkdir()
     refused = spieltisch(

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -109,11 +110,13 @@ class UpdatePlaces:
 
 def write_json(path: Path, data: object) -> None:
     """``data`` as ``path``, atomically (a synced new file renamed over the old). A
-    directory that is a symlink is refused: the state directory is the service user's,
-    and root must not be led to write elsewhere."""
-    if path.parent.is_symlink():
-        raise UpdateError(f"{path.parent} is a symlink: refused")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    directory that is a symlink, or another's (:func:`untrusted`), is refused: the state
+    directory is the service user's, and root must not be led to write elsewhere, nor
+    write its state where another could change it."""
+    path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+    reason = _not_ours(path.parent)
+    if reason is not None:
+        raise UpdateError(f"{reason}: refused")
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=1, sort_keys=True)
@@ -134,8 +137,53 @@ def read_json(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def untrusted(path: Path) -> str | None:
+    """Why ``path`` may have been written by someone other than the updater, or None.
+
+    The updater runs as root but keeps its state in the service user's state directory,
+    so a table process gone wrong could leave a ``state.json`` there ("an update is on
+    trial") to make root roll back or restore a history copy. The file and its directory
+    are believed only if they are no symlinks, belong to root or to whoever runs this
+    (the same user when a table runs without root), and no one else may write them."""
+    for item in (path.parent, path):
+        reason = _not_ours(item)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _not_ours(item: Path) -> str | None:
+    try:
+        info = os.lstat(item)
+    except FileNotFoundError:
+        return None  # nothing there: nothing to believe or to distrust
+    except OSError as exc:
+        return f"{item}: {exc.strerror}"
+    if stat.S_ISLNK(info.st_mode):
+        return f"{item} is a symlink"
+    if info.st_uid not in (0, os.geteuid()):
+        return f"{item} belongs to uid {info.st_uid}, not to root"
+    if info.st_mode & 0o022:
+        return f"{item} may be written by others (mode {stat.S_IMODE(info.st_mode):o})"
+    return None
+
+
+def _refuse_others_directory(places: UpdatePlaces) -> None:
+    """Before anything changes: the state must be writable where only we can write."""
+    reason = _not_ours(places.update_dir)
+    if reason is not None:
+        raise UpdateError(f"{reason}: refused")
+
+
 def read_state(places: UpdatePlaces) -> dict[str, Any] | None:
-    return read_json(places.update_dir / STATE_FILE)
+    """The update's state, if the updater wrote it (:func:`untrusted`): another's file is
+    ignored, with one line on stderr (the unit's journal), as if there were none."""
+    path = places.update_dir / STATE_FILE
+    reason = untrusted(path)
+    if reason is not None:
+        sys.stderr.write(f"spieltisch update: ignored {path}: {reason}\n")
+        return None
+    return read_json(path)
 
 
 def _notice(places: UpdatePlaces, text: str, ok: bool, **fields: str | None) -> None:
@@ -235,7 +283,18 @@ def check_commands(program: Path, config: Path) -> list[tuple[list[str], str]]:
     return checks
 
 
-def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str) -> Path:
+Progress = Callable[[str], None]
+"""Told each step's name as it begins (the command line prints them, so the journal of
+the update unit shows where an update stopped, e.g. at a power cut)."""
+
+
+def _quiet(step: str) -> None:
+    return None
+
+
+def install_release(
+    bundle: Bundle, places: UpdatePlaces, name: str, python: str, progress: Progress = _quiet
+) -> Path:
     """Make ``releases/<name>`` from the checked bundle and check it; on any failure the
     directory is removed again. Returns the release directory."""
     release = places.layout.release(name).absolute()  # its checks run from /
@@ -245,8 +304,11 @@ def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str
     (release / INCOMPLETE).write_text("being installed\n", encoding="utf-8")
     try:
         venv = release / "venv"
-        _run([python, "-m", "venv", str(venv)], "making the new release's venv")
+        progress(f"making the venv of {name}")
+        shared = ["--system-site-packages"] if _sees_system_packages(places) else []
+        _run([python, "-m", "venv", *shared, str(venv)], "making the new release's venv")
         requirement = f"spieltisch[{bundle.extras}]" if bundle.extras else "spieltisch"
+        progress(f"installing the wheels of {name}")
         _run(
             [
                 str(venv / "bin" / "python"),
@@ -262,8 +324,16 @@ def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str
             ],
             "installing the new release's wheels",
         )
+        progress(f"checking {name} (imports, a bot game, the config)")
         for command, what in check_commands(venv / "bin" / "spieltisch", places.config):
             _run(command, what, timeout=300.0)
+        # the release's source copy (docs, config example; the units' Documentation=):
+        # from the bundle, or an empty one, so that the prefix's src link always leads
+        # somewhere
+        if bundle.sources.is_dir():
+            shutil.copytree(bundle.sources, release / "src")
+        else:
+            (release / "src").mkdir()
         write_json(
             release / RELEASE_INFO,
             {
@@ -279,6 +349,23 @@ def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str
         shutil.rmtree(release, ignore_errors=True)
         raise
     return release
+
+
+def _sees_system_packages(places: UpdatePlaces) -> bool:
+    """Whether the running release's venv sees the system's packages: the installer
+    makes it so, for the pin and SPI libraries Raspberry Pi OS ships as Debian packages
+    (python3-lgpio, python3-spidev). A new release must see them too, or its unit,
+    which names the lgpio pin factory, would fail on hardware its check never touched."""
+    current = places.layout.current_name()
+    if current is None:
+        return False
+    try:
+        text = (places.layout.release(current) / "venv" / "pyvenv.cfg").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    settings = dict(line.partition("=")[::2] for line in text.splitlines())
+    settings = {key.strip(): value.strip() for key, value in settings.items()}
+    return settings.get("include-system-site-packages", "").lower() == "true"
 
 
 def systemctl(places: UpdatePlaces, *args: str) -> bool:
@@ -299,14 +386,21 @@ def _trial_limits(places: UpdatePlaces, on: bool) -> None:
 
 
 def apply(
-    bundle_path: Path, places: UpdatePlaces, *, python: str | None = None, restart: bool = True
+    bundle_path: Path,
+    places: UpdatePlaces,
+    *,
+    python: str | None = None,
+    restart: bool = True,
+    progress: Progress = _quiet,
 ) -> str:
-    """Apply ``bundle_path`` (see the module's docstring); returns the line to print."""
+    """Apply ``bundle_path`` (see the module's docstring); returns the line to print.
+    ``progress`` is told each step as it begins."""
     if game_in_progress(places.state_dir):
         raise UpdateError(
             f"a game is in progress (saved in {places.state_dir / SAVE_NAME}): "
             "finish it or go back to the menu, then update"
         )
+    _refuse_others_directory(places)
     state = read_state(places)
     if state is not None and state.get("phase") == "trial":
         raise UpdateError(f"the update to {state.get('to')} is still being tried: wait for it")
@@ -315,6 +409,7 @@ def apply(
     trusted = keyring.trusted_keys(places.keys_dir)
     work = Path(tempfile.mkdtemp(prefix=".bundle-", dir=layout.releases)).absolute()
     try:
+        progress("unpacking and checking the bundle")
         try:
             bundle = check_bundle(bundle_path, work, trusted)
         except OSError as exc:
@@ -326,12 +421,13 @@ def apply(
             raise UpdateError(f"release {bundle.release} is already running")
         if running is None:
             raise UpdateError(f"no release is current in {layout.prefix}: install first")
-        install_release(bundle, places, bundle.release, python or base_python())
+        install_release(bundle, places, bundle.release, python or base_python(), progress)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     history = places.state_dir / HISTORY_DB
     copy: Path | None = None
     if history.is_file():
+        progress("copying the history")
         copy = history_copy(places, bundle.release)
         copy_database(history, copy)
     write_json(
@@ -345,8 +441,10 @@ def apply(
             "history_version": schema_version(copy) if copy else None,
         },
     )
+    progress(f"switching to {bundle.release}")
     switch(layout, bundle.release)
     if restart:
+        progress("restarting the table")
         _trial_limits(places, True)
         systemctl(places, "reset-failed", SERVICE)
         systemctl(places, "restart", "--no-block", SERVICE)
@@ -375,6 +473,7 @@ def confirm(places: UpdatePlaces) -> str:
 
 def rollback(places: UpdatePlaces, reason: str, *, restart: bool = True) -> str:
     """Back to ``previous`` (see the module's docstring); returns the notice's words."""
+    _refuse_others_directory(places)
     layout = places.layout
     state = read_state(places) or {}
     current = layout.current_name()

@@ -21,6 +21,7 @@ import json
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -128,16 +129,18 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 compile_rules=not args.pure,
             )
             rules = "compiled" if manifest["compiled"] else "pure Python"
+            wheels = sum(1 for name in manifest["files"] if name.startswith("wheels/"))
+            sources = len(manifest["files"]) - wheels
             out.write(
                 f"{args.out}: release {manifest['release']} for {manifest['arch']}, "
-                f"Python {manifest['python']}, {len(manifest['files'])} wheels, "
+                f"Python {manifest['python']}, {wheels} wheels, {sources} source files, "
                 f"rules {rules}\n"
             )
         elif command == "trust":
             target = keyring.trust(args.public, places.keys_dir, args.name)
             out.write(f"trusted: {target}\n")
         elif command == "apply":
-            out.write(_apply(args, places) + "\n")
+            out.write(_apply(args, places, _progress(out)) + "\n")
         elif command == "status":
             return _status(places, args.json, out)
         elif command == "check":
@@ -171,11 +174,30 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     return 0
 
 
-def _apply(args: argparse.Namespace, places: updating.UpdatePlaces) -> str:
+def _progress(out: IO[str]) -> Callable[[str], None]:
+    """Each step on its own line as it begins, written through at once: the update
+    unit's journal then shows where an update was when it stopped."""
+
+    def say(step: str) -> None:
+        out.write(f"{step}...\n")
+        out.flush()
+
+    return say
+
+
+def _apply(
+    args: argparse.Namespace, places: updating.UpdatePlaces, progress: Callable[[str], None]
+) -> str:
     from controller.release import apply as updating
 
     if not args.inbox:
-        return updating.apply(args.bundle, places, python=args.python, restart=not args.no_restart)
+        return updating.apply(
+            args.bundle,
+            places,
+            python=args.python,
+            restart=not args.no_restart,
+            progress=progress,
+        )
     # The page (the unprivileged service) left the upload here: move it out of the
     # service's reach before checking, so it cannot change while it is checked.
     inbox = places.inbox
@@ -188,7 +210,13 @@ def _apply(args: argparse.Namespace, places: updating.UpdatePlaces) -> str:
         except FileNotFoundError:
             return "no bundle waiting in the inbox"
         try:
-            return updating.apply(taken, places, python=args.python, restart=not args.no_restart)
+            return updating.apply(
+                taken,
+                places,
+                python=args.python,
+                restart=not args.no_restart,
+                progress=progress,
+            )
         except updating.UpdateError as exc:
             updating.write_json(
                 places.update_dir / updating.NOTICE_FILE,
