@@ -96,7 +96,7 @@ class CutStats:
 
 
 @dataclass(frozen=True)
-class Table:
+class CutTable:
     root: Path
 
     @property
@@ -147,9 +147,9 @@ class Table:
         }
 
 
-def make_table(root: Path, key: Path, bundles: Path, config: str) -> Table:
+def make_table(root: Path, key: Path, bundles: Path, config: str) -> CutTable:
     """The installed table every cut starts from (see the module's docstring)."""
-    table = Table(root)
+    table = CutTable(root)
     (root / "systemctl.py").parent.mkdir(parents=True, exist_ok=True)
     (root / "systemctl.py").write_text(FAKE_SYSTEMCTL, encoding="utf-8")
     table.keys.mkdir(parents=True)
@@ -195,7 +195,7 @@ def phase_of(lines: list[str]) -> str:
     return phase
 
 
-def whole_release(table: Table) -> str | None:
+def whole_release(table: CutTable) -> str | None:
     """What is wrong with the release ``current`` names, or None if it is whole."""
     layout = ReleaseLayout(table.prefix)
     name = layout.current_name()
@@ -232,7 +232,7 @@ def whole_release(table: Table) -> str | None:
     return None
 
 
-def data_problem(table: Table, before: dict[str, bytes]) -> str | None:
+def data_problem(table: CutTable, before: dict[str, bytes]) -> str | None:
     after = table.data()
     for name, content in before.items():
         if after.get(name) != content:
@@ -252,7 +252,7 @@ def data_problem(table: Table, before: dict[str, bytes]) -> str | None:
     return None
 
 
-def timed_apply(table: Table, bundle: Path) -> dict[str, float]:
+def timed_apply(table: CutTable, bundle: Path) -> dict[str, float]:
     """The uncut apply, with the moment each phase began (s after the start)."""
     began: dict[str, float] = {}
     start = time.monotonic()
@@ -272,7 +272,7 @@ def timed_apply(table: Table, bundle: Path) -> dict[str, float]:
     return began
 
 
-def cut_once(table: Table, bundle: Path, phase: str, delay: float) -> str:
+def cut_once(table: CutTable, bundle: Path, phase: str, delay: float) -> str:
     """Start ``update apply``; once its progress says ``phase`` began (at once for
     "starting"), SIGKILL its process group ``delay`` seconds later, unless it finished
     first. Returns the phase the kill landed in, from the process's own lines."""
@@ -300,7 +300,7 @@ def cut_once(table: Table, bundle: Path, phase: str, delay: float) -> str:
     return "after it finished"
 
 
-def boot(table: Table) -> None:
+def boot(table: CutTable) -> None:
     """What a boot does for the update: the check unit confirms or rolls back."""
     subprocess.run(
         table.update("check", "--settle", "0", "--timeout", "60"),
@@ -329,7 +329,7 @@ def update_cuts(
     for version in (OLD, NEW):
         toy_bundle(bundles / f"{version}.tar", key, version, ballast_mb=ballast_mb)
     template = make_table(work / "template", key, bundles, config)
-    timing = Table(work / "timing")
+    timing = CutTable(work / "timing")
     shutil.copytree(template.root, timing.root, symlinks=True)
     began = timed_apply(timing, bundles / f"{NEW}.tar")
     shutil.rmtree(timing.root)
@@ -345,7 +345,7 @@ def update_cuts(
     for number in range(cuts):
         phase, length = windows[number % len(windows)]
         delay = rng.uniform(0.0, length * 1.2)
-        table = Table(work / f"cut{number}")
+        table = CutTable(work / f"cut{number}")
         shutil.copytree(template.root, table.root, symlinks=True)
         before = table.data()
         landed = cut_once(table, bundles / f"{NEW}.tar", phase, delay)
