@@ -41,6 +41,7 @@ class CareServer(Protocol):
 
     def paired(self, request: web.Request) -> bool: ...
     def say(self, request: web.Request, message: str, **values: object) -> str: ...
+    def page_language(self, request: web.Request) -> str: ...
     def game_on(self) -> bool: ...
 
 
@@ -93,6 +94,13 @@ class MaintenanceRoutes:
         if self.state_dir is not None:
             places.state_dir = self.state_dir
         info = await asyncio.to_thread(status, places)
+        if info.get("notice"):
+            from controller import i18n
+            from controller.release.notice import words
+
+            # the last update's outcome in the page's language, as the panel says it
+            catalog = i18n.translations(self.app.page_language(request))
+            info["notice_words"] = words(info["notice"], catalog.gettext)
         from importlib.metadata import PackageNotFoundError, version
 
         try:

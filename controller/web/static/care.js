@@ -23,7 +23,7 @@ async function showStatus() {
   const info = await getJSON("/api/update");
   $("running").textContent = t("care.running", { release: info.current || info.program || t("care.none") });
   $("way-back").textContent = t("care.way_back", { release: info.previous || t("care.none") });
-  $("last-update").textContent = info.notice ? info.notice.text : "";
+  $("last-update").textContent = info.notice ? (info.notice_words || info.notice.text) : "";
 }
 
 async function download() {
