@@ -60,6 +60,8 @@ def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
         "no-config.toml",
         "--systemctl",
         f"{sys.executable} {table['systemd'] / 'systemctl.py'}",
+        "--trial-dropin",
+        "systemd/run/update-trial.conf",
         "apply",
         "b2.tar",
     )
@@ -76,6 +78,9 @@ def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
     )
     assert "toy spieltisch 0.2.0" in ran.stdout
     assert "restart --no-block spieltisch.service" in systemctl_calls(table["systemd"])
+    # the trial's start limit, where it was told to go (not the host's /run)
+    dropin = table["systemd"] / "run" / "update-trial.conf"
+    assert "StartLimitBurst=4" in dropin.read_text()
     state = json.loads((table["state"] / "update" / "state.json").read_text())
     assert (state["phase"], state["from"], state["to"]) == ("trial", "0.1.0", "0.2.0")
     assert Path(state["history_copy"]).is_file()
@@ -87,6 +92,7 @@ def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
     confirmed = update(table, "check", "--settle", "0")
     assert confirmed.returncode == 0, confirmed.stderr
     assert "update to 0.2.0 confirmed" in confirmed.stdout
+    assert not dropin.exists()
     assert read_notice(table["state"]) is not None
 
     broken = toy_bundle(table["tmp"] / "b3.tar", table["private"], "0.3.0", broken=True)

@@ -127,6 +127,8 @@ def update_args(table: dict[str, Path], *args: str) -> list[str]:
         str(table["tmp"] / "no-config.toml"),
         "--systemctl",
         f"{sys.executable} {table['systemd'] / 'systemctl.py'}",
+        "--trial-dropin",
+        str(table["systemd"] / "run" / "update-trial.conf"),
         *args,
     ]
 

@@ -47,6 +47,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     top.add_argument(
         "--systemctl", default="systemctl", help="the systemctl command (for tests and staging)"
     )
+    top.add_argument(
+        "--trial-dropin",
+        type=Path,
+        help="where the trial's start limit is written (default: in /run/systemd/system;"
+        " for tests and staging)",
+    )
     cmds = top.add_subparsers(dest="update_command", required=True, metavar="COMMAND")
     keygen = cmds.add_parser("keygen", help="make an Ed25519 key pair for signing bundles")
     keygen.add_argument("private", type=Path, help="the private key file to write (kept secret)")
@@ -101,6 +107,7 @@ def places_of(args: argparse.Namespace) -> updating.UpdatePlaces:
         keys_dir=(args.keys or KEYS_DIR).absolute(),
         config=args.config.absolute(),
         systemctl=tuple(args.systemctl.split()),
+        trial_dropin=(args.trial_dropin or updating.TRIAL_DROPIN).absolute(),
     )
 
 

@@ -132,6 +132,8 @@ class CutTable:
             str(self.config),
             "--systemctl",
             f"{sys.executable} -I {self.root / 'systemctl.py'}",
+            "--trial-dropin",
+            str(self.root / "run" / "update-trial.conf"),
             *args,
         ]
 
