@@ -380,7 +380,6 @@ def test_care_update_and_backup_flows(browser: Any, tmp_path: Path, downloads: P
         assert "bundle received" in accepted, accepted
         assert message.get_attribute("class") == "accepted"
         assert (state / INBOX / "update.tar").read_bytes() == good.read_bytes()
-        browser.save_screenshot(str(shots / "care.png"))
 
         browser.find_element("id", "download").click()
         (backup,) = wait_for(
@@ -403,7 +402,7 @@ def test_care_update_and_backup_flows(browser: Any, tmp_path: Path, downloads: P
         message = browser.find_element("id", "backup-message")
         said = wait_for(lambda: message.text, "the restore's answer")  # the table not stepped
         assert "backup checked: the table restarts and restores it" in said, said
-        browser.save_screenshot(str(shots / "care-restore.png"))
+        browser.save_screenshot(str(shots / "care.png"))  # docs/web.md shows it
         assert (state / INBOX / RESTORE).is_file()
         events = table.rig.app.events
         reasons = []
