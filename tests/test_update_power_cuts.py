@@ -26,6 +26,7 @@ def test_twenty_power_cuts_during_an_update_lose_nothing(
         report=lines.append,
     )
     record_property("update_power_cuts", stats.line())
+    print(stats.line())  # shown with -rP or -s
     assert stats.problems == [], "\n".join(lines)
     assert stats.cuts == 20
     assert stats.on_old + stats.on_new == 20, "\n".join(lines)
