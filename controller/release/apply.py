@@ -27,10 +27,7 @@ after every boot) confirms or rolls back (systemd/).
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -43,6 +40,7 @@ from typing import Any
 from controller.persistence import SAVE_NAME, sync_directory
 from controller.release import keys as keyring
 from controller.release.bundle import Bundle, BundleError, check_bundle
+from controller.release.checks import check_commands
 from controller.release.dbcopy import copy_database, restore_database, schema_version
 from controller.release.layout import (
     KEYS_DIR,
@@ -54,6 +52,7 @@ from controller.release.layout import (
     switch_back,
 )
 from controller.release.notice import read_notice
+from controller.release.state_file import UpdateError, not_ours, read_json, untrusted, write_json
 
 UPDATE_DIR = "update"
 STATE_FILE = "state.json"
@@ -81,10 +80,6 @@ NOT_READY = "the table was not ready in time"
 NO_SWITCH = "the switch did not happen"
 
 
-class UpdateError(ValueError):
-    """The update is refused or failed before the switch; nothing changed. One line."""
-
-
 @dataclass
 class UpdatePlaces:
     """Where an installed table keeps things (all overridable, for tests and staging)."""
@@ -108,69 +103,9 @@ class UpdatePlaces:
 # -- small files ------------------------------------------------------------------------
 
 
-def write_json(path: Path, data: object) -> None:
-    """``data`` as ``path``, atomically (a synced new file renamed over the old). A
-    directory that is a symlink, or another's (:func:`untrusted`), is refused: the state
-    directory is the service user's, and root must not be led to write elsewhere, nor
-    write its state where another could change it."""
-    path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-    reason = _not_ours(path.parent)
-    if reason is not None:
-        raise UpdateError(f"{reason}: refused")
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1, sort_keys=True)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, path)
-    sync_directory(path.parent)
-
-
-def read_json(path: Path) -> dict[str, Any] | None:
-    try:
-        with path.open(encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def untrusted(path: Path) -> str | None:
-    """Why ``path`` may have been written by someone other than the updater, or None.
-
-    The updater runs as root but keeps its state in the service user's state directory,
-    so a table process gone wrong could leave a ``state.json`` there ("an update is on
-    trial") to make root roll back or restore a history copy. The file and its directory
-    are believed only if they are no symlinks, belong to root or to whoever runs this
-    (the same user when a table runs without root), and no one else may write them."""
-    for item in (path.parent, path):
-        reason = _not_ours(item)
-        if reason is not None:
-            return reason
-    return None
-
-
-def _not_ours(item: Path) -> str | None:
-    try:
-        info = os.lstat(item)
-    except FileNotFoundError:
-        return None  # nothing there: nothing to believe or to distrust
-    except OSError as exc:
-        return f"{item}: {exc.strerror}"
-    if stat.S_ISLNK(info.st_mode):
-        return f"{item} is a symlink"
-    if info.st_uid not in (0, os.geteuid()):
-        return f"{item} belongs to uid {info.st_uid}, not to root"
-    if info.st_mode & 0o022:
-        return f"{item} may be written by others (mode {stat.S_IMODE(info.st_mode):o})"
-    return None
-
-
 def _refuse_others_directory(places: UpdatePlaces) -> None:
     """Before anything changes: the state must be writable where only we can write."""
-    reason = _not_ours(places.update_dir)
+    reason = not_ours(places.update_dir)
     if reason is not None:
         raise UpdateError(f"{reason}: refused")
 
@@ -237,50 +172,6 @@ def _run(command: Sequence[str], what: str, timeout: float = 900.0) -> None:
         lines = [ln for ln in (done.stderr + done.stdout).splitlines() if ln.strip()]
         last = lines[-1].strip() if lines else f"exit {done.returncode}"
         raise UpdateError(f"{what}: {last}")
-
-
-def check_commands(program: Path, config: Path) -> list[tuple[list[str], str]]:
-    """What the new release must pass before it may run the table, none needing hardware."""
-    from rules.registry import game_names
-
-    game = game_names()[0]  # any game: the check is that one plays to its end
-    checks = [
-        (
-            [
-                str(program.with_name("python")),
-                "-I",
-                "-c",
-                "import controller.app, controller.cli, rules.build_info as b; "
-                "print(b.describe_build())",
-            ],
-            "the new release does not import",
-        ),
-        (
-            [
-                str(program),
-                "sim",
-                "--display",
-                "text",
-                "--game",
-                game,
-                "--seats",
-                "bot,bot",
-                "--seed",
-                "1",
-                "--delay",
-                "0",
-            ],
-            "the new release fails its self-test (a bot game on the text board)",
-        ),
-    ]
-    if config.is_file():
-        checks.append(
-            (
-                [str(program), "config", "check", str(config)],
-                "the new release refuses this table's config",
-            )
-        )
-    return checks
 
 
 Progress = Callable[[str], None]

@@ -116,6 +116,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.release import apply as updating
     from controller.release import keys as keyring
     from controller.release.bundle import BundleError, build_bundle
+    from controller.release.state_file import UpdateError
 
     out = out or sys.stdout
     places = places_of(args)
@@ -175,7 +176,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 if moved
                 else f"nothing to migrate (current: {current})\n"
             )
-    except (updating.UpdateError, BundleError, LayoutError, keyring.KeyError_) as exc:
+    except (UpdateError, BundleError, LayoutError, keyring.KeyError_) as exc:
         sys.stderr.write(f"spieltisch update: refused: {exc}\n")
         return 2
     return 0
@@ -196,6 +197,7 @@ def _apply(
     args: argparse.Namespace, places: updating.UpdatePlaces, progress: Callable[[str], None]
 ) -> str:
     from controller.release import apply as updating
+    from controller.release.state_file import UpdateError, write_json
 
     if not args.inbox:
         return updating.apply(
@@ -211,7 +213,7 @@ def _apply(
     with tempfile.TemporaryDirectory() as work:
         taken = Path(work) / "bundle.tar"
         if inbox.is_symlink() or (inbox.exists() and not inbox.is_file()):
-            raise updating.UpdateError(f"{inbox} is not a plain file")
+            raise UpdateError(f"{inbox} is not a plain file")
         try:
             shutil.move(str(inbox), taken)
         except FileNotFoundError:
@@ -224,8 +226,8 @@ def _apply(
                 restart=not args.no_restart,
                 progress=progress,
             )
-        except updating.UpdateError as exc:
-            updating.write_json(
+        except UpdateError as exc:
+            write_json(
                 places.update_dir / updating.NOTICE_FILE,
                 {"text": f"update refused: {exc}", "ok": False},
             )
