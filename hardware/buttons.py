@@ -95,6 +95,13 @@ class GpioButtons:
                 "(off a Pi use input.type = 'keyboard')"
             ) from None
 
+    def pressed(self, key: Key) -> bool:
+        """Whether ``key`` is down now, read from its pin: a button held while the table
+        starts sends no edge, so the start asks (controller.start_reset), before
+        :meth:`start` and without the debounce (a held button does not bounce)."""
+        with self._lock:
+            return bool(self._buttons[key].is_active)
+
     def start(self, sink: EventSink) -> None:
         with self._lock:
             self._sink = sink

@@ -63,6 +63,8 @@ SLOW = (
     "tests/test_install.py",  # runs the installer into a staging root
     # makes a venv and installs a release into it
     "tests/test_update_apply.py::test_update_confirm_then_a_broken_release_is_refused_before_the_switch",
+    "tests/test_update_apply.py::test_a_release_from_a_bundle_has_what_an_installed_one_has",
+    "tests/test_update_power_cuts.py",  # 20 updates cut short, each making a venv
     "tests/test_compiled.py",  # compiles the rules with mypyc
     "tests/test_conformance.py::test_random_games_keep_invariants",  # thousands of games
     "tests/test_conformance.py::test_fast_random_playout_matches_generic_driver",
@@ -90,6 +92,7 @@ PROCESS = (
     "tests/test_config_on_panel.py::test_no_panel_chosen_yet",
     "tests/test_match_survival.py::test_kill_9_",  # spieltisch run killed mid-match
     "tests/test_appliance_process.py",
+    "tests/test_update_power_cuts.py",  # spieltisch update apply, killed with SIGKILL
     "tests/test_corrupt_saves.py",
     "tests/test_sim_terminal.py",
     "tests/test_sim_record_path.py::test_a_recording_that_cannot",  # a sim process, SIGTERM

@@ -21,47 +21,19 @@ import pytest
 from controller.history.store import HistoryStore
 from controller.release.layout import ReleaseLayout, migrate, switch
 from controller.release.notice import read_notice
-from tests.update_fixtures import Ran, fake_systemctl, keys, spieltisch, systemctl_calls, toy_bundle
+from tests.update_fixtures import (
+    fake_systemctl,
+    installed_table,
+    spieltisch,
+    systemctl_calls,
+    toy_bundle,
+    update,
+)
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> dict[str, Path]:
-    prefix = tmp_path / "opt"
-    (prefix / "releases" / "0.1.0" / "venv").mkdir(parents=True)
-    switch(ReleaseLayout(prefix), "0.1.0")
-    state = tmp_path / "state"
-    private, public = keys(tmp_path / "builder")
-    (state / "keys").mkdir(parents=True)
-    (state / "keys" / "project.pub").write_bytes(public.read_bytes())
-    store = HistoryStore(state)
-    store.open()
-    store.close()
-    return {
-        "prefix": prefix,
-        "state": state,
-        "private": private,
-        "tmp": tmp_path,
-        "systemd": tmp_path / "systemd",
-    }
-
-
-def update(table: dict[str, Path], *args: str) -> Ran:
-    return spieltisch(
-        "update",
-        "--prefix",
-        str(table["prefix"]),
-        "--state-dir",
-        str(table["state"]),
-        "--keys",
-        str(table["state"] / "keys"),
-        "--config",
-        str(table["tmp"] / "no-config.toml"),
-        "--systemctl",
-        fake_systemctl(table["systemd"])
-        if not table["systemd"].exists()
-        else f"{sys.executable} {table['systemd'] / 'systemctl.py'}",
-        *args,
-    )
+    return installed_table(tmp_path, history=True)
 
 
 def unit_state(table: dict[str, Path], text: str) -> None:
@@ -88,6 +60,8 @@ def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
         "no-config.toml",
         "--systemctl",
         f"{sys.executable} {table['systemd'] / 'systemctl.py'}",
+        "--trial-dropin",
+        "systemd/run/update-trial.conf",
         "apply",
         "b2.tar",
     )
@@ -104,6 +78,9 @@ def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
     )
     assert "toy spieltisch 0.2.0" in ran.stdout
     assert "restart --no-block spieltisch.service" in systemctl_calls(table["systemd"])
+    # the trial's start limit, where it was told to go (not the host's /run)
+    dropin = table["systemd"] / "run" / "update-trial.conf"
+    assert "StartLimitBurst=4" in dropin.read_text()
     state = json.loads((table["state"] / "update" / "state.json").read_text())
     assert (state["phase"], state["from"], state["to"]) == ("trial", "0.1.0", "0.2.0")
     assert Path(state["history_copy"]).is_file()
@@ -115,6 +92,7 @@ def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
     confirmed = update(table, "check", "--settle", "0")
     assert confirmed.returncode == 0, confirmed.stderr
     assert "update to 0.2.0 confirmed" in confirmed.stdout
+    assert not dropin.exists()
     assert read_notice(table["state"]) is not None
 
     broken = toy_bundle(table["tmp"] / "b3.tar", table["private"], "0.3.0", broken=True)
@@ -124,6 +102,35 @@ def test_update_confirm_then_a_broken_release_is_refused_before_the_switch(
     assert "fails its self-test" in refused.stderr
     assert layout.current_name() == "0.2.0" and layout.previous_name() == "0.1.0"
     assert layout.names() == ["0.1.0", "0.2.0"]
+
+
+def test_a_release_from_a_bundle_has_what_an_installed_one_has(table: dict[str, Path]) -> None:
+    """The docs the units name and the config example come with the bundle: the prefix's
+    ``src`` link leads to them after the switch, as after an install; and the new venv
+    sees the system's packages when the running one did."""
+    checkout = table["tmp"] / "checkout"
+    (checkout / "docs").mkdir(parents=True)
+    (checkout / "docs" / "install.md").write_text("# Install\n")
+    (checkout / "config.example.toml").write_text("[game]\n")
+    sources = {
+        "docs/install.md": checkout / "docs" / "install.md",
+        "config.example.toml": checkout / "config.example.toml",
+    }
+    bundle = toy_bundle(table["tmp"] / "b2.tar", table["private"], "0.2.0", sources=sources)
+    # the installer's venv sees the system's packages (Debian's lgpio and spidev)
+    old_venv = table["prefix"] / "releases" / "0.1.0" / "venv"
+    (old_venv / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = true\n")
+    result = update(table, "apply", str(bundle), "--no-restart")
+    assert result.returncode == 0, result.stderr
+    new_venv = table["prefix"] / "releases" / "0.2.0" / "venv"
+    assert "include-system-site-packages = true" in (new_venv / "pyvenv.cfg").read_text()
+    assert (table["prefix"] / "src" / "docs" / "install.md").read_text() == "# Install\n"
+    assert (table["prefix"] / "src" / "config.example.toml").read_text() == "[game]\n"
+    # a bundle without any: the release still has its (empty) src, no link dangles
+    bare = toy_bundle(table["tmp"] / "b3.tar", table["private"], "0.3.0")
+    (table["state"] / "update" / "state.json").unlink()
+    assert update(table, "apply", str(bare), "--no-restart").returncode == 0
+    assert (table["prefix"] / "src").resolve().is_dir()
 
 
 def trial(table: dict[str, Path], migrate_history: bool) -> ReleaseLayout:
@@ -269,3 +276,59 @@ def test_a_migration_cut_halfway_is_finished_by_the_next_run(tmp_path: Path) -> 
     assert migrate(layout, "r1") is True
     assert layout.current_name() == "r1"
     assert (layout.release("r1") / "src").is_dir() and (prefix / "src").is_symlink()
+
+
+def test_a_state_file_others_could_write_is_ignored_by_the_root_units(
+    table: dict[str, Path],
+) -> None:
+    """The check and rollback units run as root and read ``update/state.json`` in the
+    service user's state directory: a state file or directory that another user could
+    have written is ignored, with one line saying why, and nothing is rolled back."""
+    layout = trial(table, migrate_history=True)
+    state = table["state"] / "update" / "state.json"
+    fake_systemctl(table["systemd"], "ActiveState=failed\nNRestarts=4")
+    state.chmod(0o666)
+    result = update(table, "check", "--settle", "60")
+    assert "no update is being tried" in result.stdout
+    assert f"ignored {state}: {state} may be written by others (mode 666)" in result.stderr
+    back = update(table, "rollback", "--if-trial")
+    assert "nothing to roll back" in back.stdout
+    assert layout.current_name() == "0.2.0"
+    assert "played_during_trial" in tables_of(table["state"] / "history.sqlite3")
+    state.chmod(0o644)
+    (table["state"] / "update").chmod(0o777)
+    result = update(table, "check", "--settle", "60")
+    assert "may be written by others (mode 777)" in result.stderr
+    assert layout.current_name() == "0.2.0"
+
+
+def test_a_state_directory_that_is_a_symlink_is_ignored(table: dict[str, Path]) -> None:
+    layout = trial(table, migrate_history=False)
+    elsewhere = table["tmp"] / "elsewhere"
+    (table["state"] / "update").rename(elsewhere)
+    (table["state"] / "update").symlink_to(elsewhere)
+    fake_systemctl(table["systemd"], "ActiveState=failed\nNRestarts=4")
+    result = update(table, "check", "--settle", "60")
+    assert "no update is being tried" in result.stdout
+    assert "is a symlink" in result.stderr
+    assert layout.current_name() == "0.2.0"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_state_file_of_another_user_is_ignored_and_never_written_into(
+    table: dict[str, Path],
+) -> None:
+    layout = trial(table, migrate_history=False)
+    update_dir = table["state"] / "update"
+    os.chown(update_dir / "state.json", 65534, 65534)
+    fake_systemctl(table["systemd"], "ActiveState=failed\nNRestarts=4")
+    result = update(table, "check", "--settle", "60")
+    assert "belongs to uid 65534, not to root" in result.stderr
+    assert layout.current_name() == "0.2.0"
+    # a directory of the service user's: root writes no state into it
+    os.chown(update_dir / "state.json", 0, 0)
+    os.chown(update_dir, 65534, 65534)
+    refused = update(table, "rollback", "--reason", "asked for")
+    assert refused.returncode == 2 and refused.stderr.count("\n") >= 1
+    assert "belongs to uid 65534" in refused.stderr
+    assert layout.current_name() == "0.2.0"  # refused before anything changed

@@ -15,9 +15,9 @@ import pytest
 
 from controller.release.bundle import BundleError, check_bundle, this_arch, this_python
 from controller.release.keys import load_private, sign, trusted_keys
-from controller.release.layout import ReleaseLayout, switch
 from tests.update_fixtures import (
     Ran,
+    installed_table,
     keys,
     regular,
     special,
@@ -25,21 +25,15 @@ from tests.update_fixtures import (
     tar_with,
     toy_bundle,
     toy_wheel,
+    update,
 )
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> dict[str, Path]:
-    """An installed table: a current release, a state directory with a history and a
-    trusted project key."""
-    prefix = tmp_path / "opt"
-    (prefix / "releases" / "0.1.0" / "venv").mkdir(parents=True)
-    switch(ReleaseLayout(prefix), "0.1.0")
-    state = tmp_path / "state"
-    private, public = keys(tmp_path / "builder")
-    (state / "keys").mkdir(parents=True)
-    (state / "keys" / "project.pub").write_bytes(public.read_bytes())
-    return {"prefix": prefix, "state": state, "private": private, "tmp": tmp_path}
+    """An installed table: a current release, a state directory with a trusted project
+    key."""
+    return installed_table(tmp_path)
 
 
 def snapshot(root: Path) -> dict[str, bytes | str]:
@@ -56,22 +50,7 @@ def snapshot(root: Path) -> dict[str, bytes | str]:
 
 
 def apply(table: dict[str, Path], bundle: Path) -> Ran:
-    return spieltisch(
-        "update",
-        "--prefix",
-        str(table["prefix"]),
-        "--state-dir",
-        str(table["state"]),
-        "--keys",
-        str(table["state"] / "keys"),
-        "--config",
-        str(table["tmp"] / "no-config.toml"),
-        "--systemctl",
-        "false",
-        "apply",
-        str(bundle),
-        "--no-restart",
-    )
+    return update(table, "apply", str(bundle), "--no-restart")
 
 
 def assert_refused(table: dict[str, Path], bundle: Path, words: str) -> None:
@@ -144,6 +123,12 @@ def test_a_wheel_slipped_in_or_left_out_is_refused(table: dict[str, Path]) -> No
         bundle, table["tmp"] / "missing.tar", {"wheels/spieltisch-0.2.0-py3-none-any.whl": None}
     )
     assert_refused(table, missing, "lacks wheels/spieltisch-0.2.0-py3-none-any.whl")
+
+
+def test_a_source_file_slipped_in_is_refused(table: dict[str, Path]) -> None:
+    bundle = toy_bundle(table["tmp"] / "b.tar", table["private"], "0.2.0")
+    extra = rewrite(bundle, table["tmp"] / "extra.tar", {"src/docs/install.md": b"# evil"})
+    assert_refused(table, extra, "holds src/docs/install.md, not in its manifest")
 
 
 def test_a_manifest_changed_after_signing_is_refused(table: dict[str, Path]) -> None:
@@ -270,8 +255,13 @@ def test_update_bundle_signs_the_wheels_of_a_checkout(tmp_path: Path) -> None:
     """``spieltisch update bundle --wheels DIR``: the release is named after the
     checkout's version and revision; the bundle passes the table's check."""
     checkout = tmp_path / "checkout"
-    checkout.mkdir()
+    (checkout / "docs" / "img").mkdir(parents=True)
     (checkout / "pyproject.toml").write_text('[project]\nname = "spieltisch"\nversion = "0.4.0"\n')
+    (checkout / "docs" / "install.md").write_text("# Install\n")
+    (checkout / "docs" / "img" / "panel.png").write_bytes(b"\x89PNG")
+    (checkout / "config.example.toml").write_text("[game]\n")
+    (checkout / "controller").mkdir()
+    (checkout / "controller" / "cli.py").write_text("# code comes from the wheels only\n")
     subprocess.run(["git", "init", "-q", str(checkout)], check=True)
     wheels = tmp_path / "wheels"
     toy_wheel(wheels, "0.4.0")
@@ -289,13 +279,24 @@ def test_update_bundle_signs_the_wheels_of_a_checkout(tmp_path: Path) -> None:
         str(wheels),
     )
     assert made.returncode == 0, made.stderr
-    assert "release 0.4.0" in made.stdout and "1 wheels" in made.stdout
+    assert "release 0.4.0" in made.stdout and "1 wheels, 5 source files" in made.stdout
     (tmp_path / "trusted").mkdir()
     (tmp_path / "trusted" / "p.pub").write_bytes(public.read_bytes())
     into = tmp_path / "u"
     into.mkdir()
     checked = check_bundle(out, into, trusted_keys(tmp_path / "trusted"))
     assert checked.release.startswith("0.4.0")
+    # the release's src: the docs and examples, the revision; no code
+    copied = sorted(p.relative_to(checked.sources).as_posix() for p in checked.sources.rglob("*"))
+    assert copied == [
+        "REVISION",
+        "config.example.toml",
+        "docs",
+        "docs/img",
+        "docs/img/panel.png",
+        "docs/install.md",
+        "pyproject.toml",
+    ]
     empty = tmp_path / "empty"
     empty.mkdir()
     refused = spieltisch(

@@ -309,3 +309,116 @@ def test_a_german_table_shows_german_setup_and_history(browser: Any, tmp_path: P
         browser.save_screenshot(str(shots / "history-de.png"))
     finally:
         table.close()
+
+
+def test_care_update_and_backup_flows(browser: Any, tmp_path: Path, downloads: Path) -> None:
+    """The Care page, paired: the running version; a bundle signed by a stranger refused
+    in words, a good one (signed with a key the table trusts) accepted and left for the
+    root unit; a backup downloaded, then restored from that file: the table restarts,
+    and at its next start the history is the backup's, game by game."""
+    import sqlite3
+
+    from controller.backup.staged import INBOX, RESTORE, at_start
+    from controller.events import ShutdownEvent
+    from controller.history.store import HistoryStore
+    from tests.test_web_pages import config_file
+    from tests.update_fixtures import keys, toy_bundle
+
+    shots = Path(os.environ.get(SHOTS_ENV) or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    state = tmp_path / "state"
+    store = HistoryStore(state)
+    store.open()
+    store.close()
+    connection = sqlite3.connect(state / "history.sqlite3")
+    for uid in ("monday", "tuesday"):
+        connection.execute(
+            "INSERT INTO records (uid, game, preset, ended, outcome, places, result, rolls,"
+            " moves, start_state, final_state, history) VALUES (?, 'maedn', 'classic',"
+            " '2026-01-01', 'finished', '[]', '{}', 1, 1, '{}', '{}', '[]')",
+            (uid,),
+        )
+    connection.commit()
+    connection.close()
+    trusted = tmp_path / "trusted"
+    private, public = keys(tmp_path / "builder")
+    trusted.mkdir()
+    (trusted / "project.pub").write_bytes(public.read_bytes())
+    stranger, _ = keys(tmp_path / "stranger", "stranger")
+    good = toy_bundle(tmp_path / "good" / "spieltisch-0.2.0.tar", private, "0.2.0")
+    bad = toy_bundle(tmp_path / "bad" / "spieltisch-0.2.0.tar", stranger, "0.2.0")
+    config = config_file(tmp_path)
+    table = ServedTable(state_dir=state, config_path=config)
+    assert table.server is not None and table.server.web is not None
+    table.server.web.maintenance.keys_dir = trusted  # the keys this table trusts
+    try:
+        table.rig.start()  # the menu: no game
+        table.rig.app.loop.draw()
+        pair_in_browser(browser, table)
+        browser.get(table.url + "/care")
+        running = wait_for(lambda: browser.find_element("id", "running").text, "the version")
+        assert re.search(r"\d+\.\d+\.\d+", running), running
+        assert not browser.find_element("id", "upload").get_property("disabled")
+
+        def upload(bundle: Path) -> str:
+            browser.find_element("id", "bundle").send_keys(str(bundle))
+            browser.find_element("id", "upload").click()
+            message = browser.find_element("id", "update-message")
+            return str(
+                wait_for(
+                    lambda: message.text if "…" not in message.text else "", "the answer", table
+                )
+            )
+
+        refused = upload(bad)
+        assert "signature does not match any key this table trusts" in refused, refused
+        message = browser.find_element("id", "update-message")
+        assert message.get_attribute("class") == "refused"  # the error colour, a warning sign
+        assert not (state / INBOX / "update.tar").exists()
+        browser.save_screenshot(str(shots / "care-refused.png"))
+        accepted = upload(good)
+        assert "bundle received" in accepted, accepted
+        assert message.get_attribute("class") == "accepted"
+        assert (state / INBOX / "update.tar").read_bytes() == good.read_bytes()
+
+        browser.find_element("id", "download").click()
+        (backup,) = wait_for(
+            lambda: [p for p in downloads.glob("spieltisch-backup*.tar.gz")], "the backup"
+        )
+        wait_for(lambda: not list(downloads.glob("*.crdownload")), "the whole download")
+        # a game played after the backup: the restore takes the table back before it
+        connection = sqlite3.connect(state / "history.sqlite3")
+        connection.execute(
+            "INSERT INTO records (uid, game, preset, ended, outcome, places, result, rolls,"
+            " moves, start_state, final_state, history) SELECT 'wednesday', game, preset,"
+            " ended, outcome, places, result, rolls, moves, start_state, final_state,"
+            " history FROM records LIMIT 1"
+        )
+        connection.commit()
+        connection.close()
+        browser.find_element("id", "backup-file").send_keys(str(backup))
+        browser.find_element("id", "restore").click()
+        wait_for(lambda: browser.switch_to.alert, "the question").accept()
+        message = browser.find_element("id", "backup-message")
+        said = wait_for(lambda: message.text, "the restore's answer")  # the table not stepped
+        assert "backup checked: the table restarts and restores it" in said, said
+        browser.save_screenshot(str(shots / "care.png"))  # docs/web.md shows it
+        assert (state / INBOX / RESTORE).is_file()
+        events = table.rig.app.events
+        reasons = []
+        while len(events):
+            event = events.get(0)
+            if isinstance(event, ShutdownEvent):
+                reasons.append(event.reason)
+        assert reasons == ["restore a backup"]
+    finally:
+        table.close()
+    # the next start restores it, before the history is opened
+    done = at_start(state, config)
+    assert done is not None and done.startswith("restored the backup from the page"), done
+    connection = sqlite3.connect(state / "history.sqlite3")
+    try:
+        uids = [r[0] for r in connection.execute("SELECT uid FROM records ORDER BY id")]
+    finally:
+        connection.close()
+    assert uids == ["monday", "tuesday"]

@@ -177,3 +177,39 @@ def test_a_factory_reset_from_the_page_needs_its_confirmation(
     assert said is not None and said.startswith("factory reset done")
     assert not (state / "history.sqlite3").exists()
     assert list((state / "backups").glob("before-factory-reset-*.tar.gz"))
+
+
+def test_the_last_update_is_said_in_the_pages_language(
+    care: tuple[ServedTable, Path, Path],
+) -> None:
+    """The rollback's words on the page as on the panel: a German page reads them in
+    German (the notice file keeps the English line for the journal)."""
+    import json
+
+    table, state, _config = care
+    (state / "update").mkdir()
+    (state / "update" / "notice.json").write_text(
+        json.dumps(
+            {
+                "text": "update to 0.3.0 failed: the table failed to start; back on 0.2.1",
+                "ok": False,
+                "time": 1.0,
+                "kind": "rolled-back",
+                "to": "0.3.0",
+                "back": "0.2.1",
+                "reason": "the table failed to start",
+            }
+        )
+    )
+
+    async def read(language: str) -> Any:
+        async with client_session() as client:
+            headers = {"Accept-Language": language}
+            async with client.get(table.url + "/api/update", headers=headers) as r:
+                return await r.json()
+
+    german, english = run(read("de")), run(read("en"))
+    assert german["notice_words"] == (
+        "Update auf 0.3.0 fehlgeschlagen: der Spieltisch startete nicht; zurück auf 0.2.1"
+    )
+    assert english["notice_words"] == english["notice"]["text"]

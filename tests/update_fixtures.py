@@ -1,65 +1,21 @@
-"""Helpers for the update and backup tests: small real wheels, keys, bundles, a recording
-``systemctl``, and hostile tar files made byte by byte with ``tarfile``."""
+"""Helpers for the update and backup tests: small real wheels and bundles
+(controller.testing.toy_release), keys, a recording ``systemctl``, and hostile tar files
+made byte by byte with ``tarfile``."""
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import hashlib
 import io
 import json
 import sys
 import tarfile
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from controller.cli import main
-from controller.release.bundle import write_bundle
-from controller.release.keys import load_private, make_key_pair
-
-TOY_CLI = """
-import sys
-
-def main():
-    args = sys.argv[1:]
-    if args[:1] == ["sim"] and {broken!r}:
-        print("Traceback: the toy release is broken", file=sys.stderr)
-        return 1
-    print("toy spieltisch {version}", " ".join(args))
-    return 0
-"""
-
-
-def toy_wheel(directory: Path, version: str, broken: bool = False) -> Path:
-    """A real installable wheel named spieltisch: its ``spieltisch`` command passes (or,
-    ``broken``, fails) the new release's check, and it imports what the check imports."""
-    files = {
-        "controller/__init__.py": "",
-        "controller/__main__.py": "import sys\nfrom controller.cli import main\nsys.exit(main())\n",
-        "controller/app.py": "",
-        "controller/cli.py": TOY_CLI.format(broken=broken, version=version),
-        "rules/__init__.py": "",
-        "rules/build_info.py": "def describe_build():\n    return 'rules: pure Python'\n",
-    }
-    info = f"spieltisch-{version}.dist-info"
-    files[f"{info}/METADATA"] = f"Metadata-Version: 2.1\nName: spieltisch\nVersion: {version}\n"
-    files[f"{info}/WHEEL"] = (
-        "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    )
-    files[f"{info}/entry_points.txt"] = "[console_scripts]\nspieltisch = controller.cli:main\n"
-    record = []
-    for name, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
-        record.append(f"{name},sha256={digest.decode()},{len(text.encode())}")
-    record.append(f"{info}/RECORD,,")
-    files[f"{info}/RECORD"] = "\n".join(record) + "\n"
-    directory.mkdir(parents=True, exist_ok=True)
-    wheel = directory / f"spieltisch-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w") as zf:
-        for name, text in files.items():
-            zf.writestr(name, text)
-    return wheel
+from controller.release.keys import make_key_pair
+from controller.testing.toy_release import toy_bundle as toy_bundle
+from controller.testing.toy_release import toy_wheel as toy_wheel
 
 
 def keys(directory: Path, name: str = "project") -> tuple[Path, Path]:
@@ -68,30 +24,6 @@ def keys(directory: Path, name: str = "project") -> tuple[Path, Path]:
     private, public = directory / f"{name}.key", directory / f"{name}.pub"
     make_key_pair(private, public)
     return private, public
-
-
-def toy_bundle(
-    out: Path,
-    private: Path,
-    version: str,
-    *,
-    broken: bool = False,
-    arch: str | None = None,
-    python: str | None = None,
-) -> Path:
-    wheel = toy_wheel(out.parent / f"wheels-{version}", version, broken)
-    write_bundle(
-        [wheel],
-        out,
-        load_private(private),
-        release=version,
-        version=version,
-        compiled=False,
-        arch=arch,
-        python=python,
-        extras="",
-    )
-    return out
 
 
 FAKE_SYSTEMCTL = """
@@ -150,6 +82,60 @@ class Ran:
     returncode: int
     stdout: str
     stderr: str
+
+
+def installed_table(tmp_path: Path, history: bool = False) -> dict[str, Path]:
+    """An installed table in ``tmp_path``: release 0.1.0 current in ``opt/``, a state
+    directory trusting a fresh project key (its private half in ``builder/``), and with
+    ``history`` an empty history database; a recording ``systemctl`` in ``systemd/``."""
+    from controller.history.store import HistoryStore
+    from controller.release.layout import ReleaseLayout, switch
+
+    prefix = tmp_path / "opt"
+    (prefix / "releases" / "0.1.0" / "venv").mkdir(parents=True)
+    switch(ReleaseLayout(prefix), "0.1.0")
+    state = tmp_path / "state"
+    private, public = keys(tmp_path / "builder")
+    (state / "keys").mkdir(parents=True)
+    (state / "keys" / "project.pub").write_bytes(public.read_bytes())
+    if history:
+        store = HistoryStore(state)
+        store.open()
+        store.close()
+    fake_systemctl(tmp_path / "systemd")
+    return {
+        "prefix": prefix,
+        "state": state,
+        "private": private,
+        "tmp": tmp_path,
+        "systemd": tmp_path / "systemd",
+    }
+
+
+def update_args(table: dict[str, Path], *args: str) -> list[str]:
+    """``update --prefix ... ARGS`` for the table of :func:`installed_table`: its places,
+    no config, and its recording ``systemctl``."""
+    return [
+        "update",
+        "--prefix",
+        str(table["prefix"]),
+        "--state-dir",
+        str(table["state"]),
+        "--keys",
+        str(table["state"] / "keys"),
+        "--config",
+        str(table["tmp"] / "no-config.toml"),
+        "--systemctl",
+        f"{sys.executable} {table['systemd'] / 'systemctl.py'}",
+        "--trial-dropin",
+        str(table["systemd"] / "run" / "update-trial.conf"),
+        *args,
+    ]
+
+
+def update(table: dict[str, Path], *args: str) -> Ran:
+    """``spieltisch update ... ARGS`` (:func:`update_args`) in this process."""
+    return spieltisch(*update_args(table, *args))
 
 
 def spieltisch(*args: str) -> Ran:

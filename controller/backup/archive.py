@@ -336,10 +336,13 @@ def new_config(old: Path) -> str:
     )
 
 
-def factory_reset(places: BackupPlaces) -> Path:
+def factory_reset(places: BackupPlaces, *, during_game: bool = False) -> Path:
     """Back up, then return the config, history, saved game and setups to new; returns
-    the backup's path. The trusted keys stay: they are the way to future updates."""
-    _refuse_during_game(places)
+    the backup's path. The trusted keys stay: they are the way to future updates. A
+    saved game refuses it, unless ``during_game`` (the system button held through the
+    start: someone at the table asked, and the backup keeps the game)."""
+    if not during_game:
+        _refuse_during_game(places)
     kept = safety_copy(places, "before-factory-reset")
     text = new_config(places.config)
     with tempfile.TemporaryDirectory() as work:

@@ -48,7 +48,8 @@ def stage_reset(places: BackupPlaces) -> None:
     (inbox / RESET).write_text("asked for on the page\n", encoding="utf-8")
 
 
-def _notice(places: BackupPlaces, kind: str, text: str, ok: bool) -> None:
+def write_notice(places: BackupPlaces, kind: str, text: str, ok: bool) -> None:
+    """The outcome, said once on the panel at the table's start."""
     data = {"kind": kind, "text": text, "ok": ok, "time": time.time()}
     partial = places.state_dir / f".{NOTICE}.new"
     partial.write_text(json.dumps(data), encoding="utf-8")
@@ -81,19 +82,19 @@ def carry_out(places: BackupPlaces) -> str | None:
                 kept, _manifest = restore(places, staged)
             except BackupError as exc:
                 shutil.move(str(staged), str(inbox / f"{RESTORE}.refused"))
-                _notice(places, "restore-refused", str(exc), False)
+                write_notice(places, "restore-refused", str(exc), False)
                 return f"restore refused: {exc}"
             staged.unlink()
-            _notice(places, "restored", str(kept), True)
+            write_notice(places, "restored", str(kept), True)
             return f"restored the backup from the page; what it replaced is in {kept}"
         if reset.is_file():
             reset.unlink()
             try:
                 kept = factory_reset(places)
             except BackupError as exc:
-                _notice(places, "reset-refused", str(exc), False)
+                write_notice(places, "reset-refused", str(exc), False)
                 return f"factory reset refused: {exc}"
-            _notice(places, "reset", str(kept), True)
+            write_notice(places, "reset", str(kept), True)
             return f"factory reset done; what it removed is in {kept}"
     except OSError as exc:
         return f"restore or reset failed: {exc}"

@@ -165,6 +165,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.config_wait import EX_CONFIG, unchosen_panel
     from controller.events import EventQueue
     from controller.sdnotify import Notifier
+    from controller.start_reset import reset_if_held
     from controller.state_dir import resolve_state_dir
     from controller.views import render
     from controller.voice.speaker import build_voice
@@ -207,6 +208,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             f"above (exit {exit_code.code})\n"
         )
         return exit_code.code
+    config = reset_if_held(config, display, inputs, state_dir, Path(args.config))
     publisher = None
     if config.web.enabled:
         from controller.web.attach import mirrored

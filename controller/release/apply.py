@@ -27,8 +27,6 @@ after every boot) confirms or rolls back (systemd/).
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 import subprocess
 import sys
@@ -42,6 +40,7 @@ from typing import Any
 from controller.persistence import SAVE_NAME, sync_directory
 from controller.release import keys as keyring
 from controller.release.bundle import Bundle, BundleError, check_bundle
+from controller.release.checks import check_commands
 from controller.release.dbcopy import copy_database, restore_database, schema_version
 from controller.release.layout import (
     KEYS_DIR,
@@ -53,6 +52,7 @@ from controller.release.layout import (
     switch_back,
 )
 from controller.release.notice import read_notice
+from controller.release.state_file import UpdateError, not_ours, read_json, untrusted, write_json
 
 UPDATE_DIR = "update"
 STATE_FILE = "state.json"
@@ -80,10 +80,6 @@ NOT_READY = "the table was not ready in time"
 NO_SWITCH = "the switch did not happen"
 
 
-class UpdateError(ValueError):
-    """The update is refused or failed before the switch; nothing changed. One line."""
-
-
 @dataclass
 class UpdatePlaces:
     """Where an installed table keeps things (all overridable, for tests and staging)."""
@@ -107,35 +103,22 @@ class UpdatePlaces:
 # -- small files ------------------------------------------------------------------------
 
 
-def write_json(path: Path, data: object) -> None:
-    """``data`` as ``path``, atomically (a synced new file renamed over the old). A
-    directory that is a symlink is refused: the state directory is the service user's,
-    and root must not be led to write elsewhere."""
-    if path.parent.is_symlink():
-        raise UpdateError(f"{path.parent} is a symlink: refused")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1, sort_keys=True)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, path)
-    sync_directory(path.parent)
-
-
-def read_json(path: Path) -> dict[str, Any] | None:
-    try:
-        with path.open(encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+def _refuse_others_directory(places: UpdatePlaces) -> None:
+    """Before anything changes: the state must be writable where only we can write."""
+    reason = not_ours(places.update_dir)
+    if reason is not None:
+        raise UpdateError(f"{reason}: refused")
 
 
 def read_state(places: UpdatePlaces) -> dict[str, Any] | None:
-    return read_json(places.update_dir / STATE_FILE)
+    """The update's state, if the updater wrote it (:func:`untrusted`): another's file is
+    ignored, with one line on stderr (the unit's journal), as if there were none."""
+    path = places.update_dir / STATE_FILE
+    reason = untrusted(path)
+    if reason is not None:
+        sys.stderr.write(f"spieltisch update: ignored {path}: {reason}\n")
+        return None
+    return read_json(path)
 
 
 def _notice(places: UpdatePlaces, text: str, ok: bool, **fields: str | None) -> None:
@@ -191,51 +174,18 @@ def _run(command: Sequence[str], what: str, timeout: float = 900.0) -> None:
         raise UpdateError(f"{what}: {last}")
 
 
-def check_commands(program: Path, config: Path) -> list[tuple[list[str], str]]:
-    """What the new release must pass before it may run the table, none needing hardware."""
-    from rules.registry import game_names
-
-    game = game_names()[0]  # any game: the check is that one plays to its end
-    checks = [
-        (
-            [
-                str(program.with_name("python")),
-                "-I",
-                "-c",
-                "import controller.app, controller.cli, rules.build_info as b; "
-                "print(b.describe_build())",
-            ],
-            "the new release does not import",
-        ),
-        (
-            [
-                str(program),
-                "sim",
-                "--display",
-                "text",
-                "--game",
-                game,
-                "--seats",
-                "bot,bot",
-                "--seed",
-                "1",
-                "--delay",
-                "0",
-            ],
-            "the new release fails its self-test (a bot game on the text board)",
-        ),
-    ]
-    if config.is_file():
-        checks.append(
-            (
-                [str(program), "config", "check", str(config)],
-                "the new release refuses this table's config",
-            )
-        )
-    return checks
+Progress = Callable[[str], None]
+"""Told each step's name as it begins (the command line prints them, so the journal of
+the update unit shows where an update stopped, e.g. at a power cut)."""
 
 
-def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str) -> Path:
+def _quiet(step: str) -> None:
+    return None
+
+
+def install_release(
+    bundle: Bundle, places: UpdatePlaces, name: str, python: str, progress: Progress = _quiet
+) -> Path:
     """Make ``releases/<name>`` from the checked bundle and check it; on any failure the
     directory is removed again. Returns the release directory."""
     release = places.layout.release(name).absolute()  # its checks run from /
@@ -245,8 +195,11 @@ def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str
     (release / INCOMPLETE).write_text("being installed\n", encoding="utf-8")
     try:
         venv = release / "venv"
-        _run([python, "-m", "venv", str(venv)], "making the new release's venv")
+        progress(f"making the venv of {name}")
+        shared = ["--system-site-packages"] if _sees_system_packages(places) else []
+        _run([python, "-m", "venv", *shared, str(venv)], "making the new release's venv")
         requirement = f"spieltisch[{bundle.extras}]" if bundle.extras else "spieltisch"
+        progress(f"installing the wheels of {name}")
         _run(
             [
                 str(venv / "bin" / "python"),
@@ -262,8 +215,16 @@ def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str
             ],
             "installing the new release's wheels",
         )
+        progress(f"checking {name} (imports, a bot game, the config)")
         for command, what in check_commands(venv / "bin" / "spieltisch", places.config):
             _run(command, what, timeout=300.0)
+        # the release's source copy (docs, config example; the units' Documentation=):
+        # from the bundle, or an empty one, so that the prefix's src link always leads
+        # somewhere
+        if bundle.sources.is_dir():
+            shutil.copytree(bundle.sources, release / "src")
+        else:
+            (release / "src").mkdir()
         write_json(
             release / RELEASE_INFO,
             {
@@ -279,6 +240,23 @@ def install_release(bundle: Bundle, places: UpdatePlaces, name: str, python: str
         shutil.rmtree(release, ignore_errors=True)
         raise
     return release
+
+
+def _sees_system_packages(places: UpdatePlaces) -> bool:
+    """Whether the running release's venv sees the system's packages: the installer
+    makes it so, for the pin and SPI libraries Raspberry Pi OS ships as Debian packages
+    (python3-lgpio, python3-spidev). A new release must see them too, or its unit,
+    which names the lgpio pin factory, would fail on hardware its check never touched."""
+    current = places.layout.current_name()
+    if current is None:
+        return False
+    try:
+        text = (places.layout.release(current) / "venv" / "pyvenv.cfg").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    settings = dict(line.partition("=")[::2] for line in text.splitlines())
+    settings = {key.strip(): value.strip() for key, value in settings.items()}
+    return settings.get("include-system-site-packages", "").lower() == "true"
 
 
 def systemctl(places: UpdatePlaces, *args: str) -> bool:
@@ -299,14 +277,21 @@ def _trial_limits(places: UpdatePlaces, on: bool) -> None:
 
 
 def apply(
-    bundle_path: Path, places: UpdatePlaces, *, python: str | None = None, restart: bool = True
+    bundle_path: Path,
+    places: UpdatePlaces,
+    *,
+    python: str | None = None,
+    restart: bool = True,
+    progress: Progress = _quiet,
 ) -> str:
-    """Apply ``bundle_path`` (see the module's docstring); returns the line to print."""
+    """Apply ``bundle_path`` (see the module's docstring); returns the line to print.
+    ``progress`` is told each step as it begins."""
     if game_in_progress(places.state_dir):
         raise UpdateError(
             f"a game is in progress (saved in {places.state_dir / SAVE_NAME}): "
             "finish it or go back to the menu, then update"
         )
+    _refuse_others_directory(places)
     state = read_state(places)
     if state is not None and state.get("phase") == "trial":
         raise UpdateError(f"the update to {state.get('to')} is still being tried: wait for it")
@@ -315,6 +300,7 @@ def apply(
     trusted = keyring.trusted_keys(places.keys_dir)
     work = Path(tempfile.mkdtemp(prefix=".bundle-", dir=layout.releases)).absolute()
     try:
+        progress("unpacking and checking the bundle")
         try:
             bundle = check_bundle(bundle_path, work, trusted)
         except OSError as exc:
@@ -326,12 +312,13 @@ def apply(
             raise UpdateError(f"release {bundle.release} is already running")
         if running is None:
             raise UpdateError(f"no release is current in {layout.prefix}: install first")
-        install_release(bundle, places, bundle.release, python or base_python())
+        install_release(bundle, places, bundle.release, python or base_python(), progress)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     history = places.state_dir / HISTORY_DB
     copy: Path | None = None
     if history.is_file():
+        progress("copying the history")
         copy = history_copy(places, bundle.release)
         copy_database(history, copy)
     write_json(
@@ -345,8 +332,10 @@ def apply(
             "history_version": schema_version(copy) if copy else None,
         },
     )
+    progress(f"switching to {bundle.release}")
     switch(layout, bundle.release)
     if restart:
+        progress("restarting the table")
         _trial_limits(places, True)
         systemctl(places, "reset-failed", SERVICE)
         systemctl(places, "restart", "--no-block", SERVICE)
@@ -375,6 +364,7 @@ def confirm(places: UpdatePlaces) -> str:
 
 def rollback(places: UpdatePlaces, reason: str, *, restart: bool = True) -> str:
     """Back to ``previous`` (see the module's docstring); returns the notice's words."""
+    _refuse_others_directory(places)
     layout = places.layout
     state = read_state(places) or {}
     current = layout.current_name()

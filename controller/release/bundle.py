@@ -7,7 +7,11 @@ A bundle is a plain tar (the wheels inside are compressed already) holding
   every other member;
 * ``manifest.sig``: the Ed25519 signature of ``manifest.json``'s exact bytes, base64;
 * ``wheels/*.whl``: the program and every dependency, for that architecture; the
-  rules compiled by mypyc when the builder could compile them.
+  rules compiled by mypyc when the builder could compile them;
+* ``src/``: what of the checkout is no program but belongs to a release (the docs the
+  units name in ``Documentation=``, ``config.example.toml`` that the config's errors
+  point to, ``wiring.md``, ``REVISION``): the release's ``src/``, as the installer
+  makes it. The code itself comes from the wheels only.
 
 :func:`check_bundle` unpacks it with :mod:`controller.release.safe_archive` into a new
 directory and then believes nothing it has not checked: the signature first (against
@@ -47,6 +51,11 @@ SIGNATURE = "manifest.sig"
 EXTRAS = "pi,web"
 LIMITS = Limits(members=400, member_bytes=200 << 20, total_bytes=800 << 20)
 _WHEEL = re.compile(r"^wheels/[A-Za-z0-9][A-Za-z0-9._+-]{0,200}\.whl$")
+_SOURCE = re.compile(
+    r"^src/([A-Za-z0-9_][A-Za-z0-9._+-]{0,100}/){0,4}[A-Za-z0-9_][A-Za-z0-9._+-]{0,100}$"
+)
+SOURCE_ITEMS = ("README.md", "wiring.md", "config.example.toml", "pyproject.toml", "docs")
+"""What of a checkout goes into a bundle's ``src/`` (the docs and examples; no code)."""
 _MAX_MANIFEST = 1 << 20
 
 
@@ -71,6 +80,11 @@ class Bundle:
     def wheels(self) -> Path:
         return self.directory / "wheels"
 
+    @property
+    def sources(self) -> Path:
+        """The release's ``src/`` (absent in a bundle that carries none)."""
+        return self.directory / "src"
+
 
 def this_python() -> str:
     return f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -89,7 +103,7 @@ def sha256(path: Path) -> str:
 
 
 def _expected(name: str) -> bool:
-    return name in (MANIFEST, SIGNATURE) or bool(_WHEEL.match(name))
+    return name in (MANIFEST, SIGNATURE) or bool(_WHEEL.match(name) or _SOURCE.match(name))
 
 
 def check_bundle(
@@ -226,9 +240,13 @@ def write_bundle(
     arch: str | None = None,
     python: str | None = None,
     extras: str = EXTRAS,
+    sources: dict[str, Path] | None = None,
 ) -> dict[str, Any]:
-    """Write the signed bundle ``out`` holding ``wheels``; returns its manifest."""
+    """Write the signed bundle ``out`` holding ``wheels`` and ``sources`` (a path below
+    ``src/`` -> the file); returns its manifest."""
+    sources = sources or {}
     files = {f"wheels/{w.name}": sha256(w) for w in sorted(wheels)}
+    files.update({f"src/{name}": sha256(path) for name, path in sorted(sources.items())})
     manifest: dict[str, Any] = {
         "kind": KIND,
         "format": FORMAT,
@@ -251,6 +269,8 @@ def write_bundle(
                 tar.add(Path(work) / name, arcname=name, filter=_plain)
             for wheel in sorted(wheels):
                 tar.add(wheel, arcname=f"wheels/{wheel.name}", filter=_plain)
+            for name, path in sorted(sources.items()):
+                tar.add(path, arcname=f"src/{name}", filter=_plain)
         partial.replace(out)
     return manifest
 
@@ -288,4 +308,29 @@ def build_bundle(
             copy.parent.mkdir(exist_ok=True)
             shutil.copyfile(wheel, copy)
             copies.append(copy)
-        return write_bundle(copies, out, key, release=release, version=version, compiled=compiled)
+        revision = Path(work) / "REVISION"
+        revision.write_text((checkout_revision(checkout) or "unknown") + "\n", encoding="utf-8")
+        sources = {**checkout_sources(checkout), "REVISION": revision}
+        return write_bundle(
+            copies,
+            out,
+            key,
+            release=release,
+            version=version,
+            compiled=compiled,
+            sources=sources,
+        )
+
+
+def checkout_sources(checkout: Path) -> dict[str, Path]:
+    """The files of :data:`SOURCE_ITEMS` in ``checkout``, by their path below it."""
+    found: dict[str, Path] = {}
+    for item in SOURCE_ITEMS:
+        path = checkout / item
+        candidates = sorted(path.rglob("*")) if path.is_dir() else [path]
+        for candidate in candidates:
+            if candidate.is_file() and not candidate.is_symlink():
+                name = candidate.relative_to(checkout).as_posix()
+                if "__pycache__" not in name and _SOURCE.match(f"src/{name}"):
+                    found[name] = candidate
+    return found

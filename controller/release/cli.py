@@ -21,6 +21,7 @@ import json
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -45,6 +46,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     )
     top.add_argument(
         "--systemctl", default="systemctl", help="the systemctl command (for tests and staging)"
+    )
+    top.add_argument(
+        "--trial-dropin",
+        type=Path,
+        help="where the trial's start limit is written (default: in /run/systemd/system;"
+        " for tests and staging)",
     )
     cmds = top.add_subparsers(dest="update_command", required=True, metavar="COMMAND")
     keygen = cmds.add_parser("keygen", help="make an Ed25519 key pair for signing bundles")
@@ -100,6 +107,7 @@ def places_of(args: argparse.Namespace) -> updating.UpdatePlaces:
         keys_dir=(args.keys or KEYS_DIR).absolute(),
         config=args.config.absolute(),
         systemctl=tuple(args.systemctl.split()),
+        trial_dropin=(args.trial_dropin or updating.TRIAL_DROPIN).absolute(),
     )
 
 
@@ -108,6 +116,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.release import apply as updating
     from controller.release import keys as keyring
     from controller.release.bundle import BundleError, build_bundle
+    from controller.release.state_file import UpdateError
 
     out = out or sys.stdout
     places = places_of(args)
@@ -128,16 +137,18 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 compile_rules=not args.pure,
             )
             rules = "compiled" if manifest["compiled"] else "pure Python"
+            wheels = sum(1 for name in manifest["files"] if name.startswith("wheels/"))
+            sources = len(manifest["files"]) - wheels
             out.write(
                 f"{args.out}: release {manifest['release']} for {manifest['arch']}, "
-                f"Python {manifest['python']}, {len(manifest['files'])} wheels, "
+                f"Python {manifest['python']}, {wheels} wheels, {sources} source files, "
                 f"rules {rules}\n"
             )
         elif command == "trust":
             target = keyring.trust(args.public, places.keys_dir, args.name)
             out.write(f"trusted: {target}\n")
         elif command == "apply":
-            out.write(_apply(args, places) + "\n")
+            out.write(_apply(args, places, _progress(out)) + "\n")
         elif command == "status":
             return _status(places, args.json, out)
         elif command == "check":
@@ -165,32 +176,58 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 if moved
                 else f"nothing to migrate (current: {current})\n"
             )
-    except (updating.UpdateError, BundleError, LayoutError, keyring.KeyError_) as exc:
+    except (UpdateError, BundleError, LayoutError, keyring.KeyError_) as exc:
         sys.stderr.write(f"spieltisch update: refused: {exc}\n")
         return 2
     return 0
 
 
-def _apply(args: argparse.Namespace, places: updating.UpdatePlaces) -> str:
+def _progress(out: IO[str]) -> Callable[[str], None]:
+    """Each step on its own line as it begins, written through at once: the update
+    unit's journal then shows where an update was when it stopped."""
+
+    def say(step: str) -> None:
+        out.write(f"{step}...\n")
+        out.flush()
+
+    return say
+
+
+def _apply(
+    args: argparse.Namespace, places: updating.UpdatePlaces, progress: Callable[[str], None]
+) -> str:
     from controller.release import apply as updating
+    from controller.release.state_file import UpdateError, write_json
 
     if not args.inbox:
-        return updating.apply(args.bundle, places, python=args.python, restart=not args.no_restart)
+        return updating.apply(
+            args.bundle,
+            places,
+            python=args.python,
+            restart=not args.no_restart,
+            progress=progress,
+        )
     # The page (the unprivileged service) left the upload here: move it out of the
     # service's reach before checking, so it cannot change while it is checked.
     inbox = places.inbox
     with tempfile.TemporaryDirectory() as work:
         taken = Path(work) / "bundle.tar"
         if inbox.is_symlink() or (inbox.exists() and not inbox.is_file()):
-            raise updating.UpdateError(f"{inbox} is not a plain file")
+            raise UpdateError(f"{inbox} is not a plain file")
         try:
             shutil.move(str(inbox), taken)
         except FileNotFoundError:
             return "no bundle waiting in the inbox"
         try:
-            return updating.apply(taken, places, python=args.python, restart=not args.no_restart)
-        except updating.UpdateError as exc:
-            updating.write_json(
+            return updating.apply(
+                taken,
+                places,
+                python=args.python,
+                restart=not args.no_restart,
+                progress=progress,
+            )
+        except UpdateError as exc:
+            write_json(
                 places.update_dir / updating.NOTICE_FILE,
                 {"text": f"update refused: {exc}", "ok": False},
             )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,10 @@ def read_notice(state_dir: Path, name: Path = NOTICE) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def words(notice: dict[str, Any]) -> str:
-    """The notice in the table's language (the English ``text`` for unknown kinds)."""
+def words(notice: dict[str, Any], say: Callable[[str], str] = _) -> str:
+    """The notice in the table's language, or in ``say``'s (the page's: a catalog's
+    gettext); the English ``text`` for unknown kinds."""
+    _ = say
     kind = notice.get("kind")
     to, back = str(notice.get("to")), str(notice.get("back"))
     reason = str(notice.get("reason", ""))

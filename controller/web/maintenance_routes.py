@@ -41,14 +41,19 @@ class CareServer(Protocol):
 
     def paired(self, request: web.Request) -> bool: ...
     def say(self, request: web.Request, message: str, **values: object) -> str: ...
+    def page_language(self, request: web.Request) -> str: ...
     def game_on(self) -> bool: ...
 
 
 class MaintenanceRoutes:
     def __init__(self, app: CareServer, config_path: Path | None, state_dir: Path | None) -> None:
+        from controller.release.layout import KEYS_DIR
+
         self.app = app
         self.config_path = config_path
         self.state_dir = state_dir
+        self.keys_dir = KEYS_DIR
+        """The keys the table trusts (root's; a staging table, or a test, names its own)."""
         self.lock = asyncio.Lock()
 
     def add(self, router: web.UrlDispatcher) -> None:
@@ -60,10 +65,9 @@ class MaintenanceRoutes:
 
     def places(self) -> Any:
         from controller.backup.archive import BackupPlaces
-        from controller.release.layout import KEYS_DIR
 
         assert self.state_dir is not None and self.config_path is not None
-        return BackupPlaces(self.state_dir, self.config_path, KEYS_DIR)
+        return BackupPlaces(self.state_dir, self.config_path, self.keys_dir)
 
     def refusal(self, request: web.Request, confirm: str | None = None) -> web.Response | None:
         """Why this change may not happen now, or None."""
@@ -86,10 +90,17 @@ class MaintenanceRoutes:
     async def status(self, request: web.Request) -> web.Response:
         from controller.release.apply import UpdatePlaces, status
 
-        places = UpdatePlaces()
+        places = UpdatePlaces(keys_dir=self.keys_dir)
         if self.state_dir is not None:
             places.state_dir = self.state_dir
         info = await asyncio.to_thread(status, places)
+        if info.get("notice"):
+            from controller import i18n
+            from controller.release.notice import words
+
+            # the last update's outcome in the page's language, as the panel says it
+            catalog = i18n.translations(self.app.page_language(request))
+            info["notice_words"] = words(info["notice"], catalog.gettext)
         from importlib.metadata import PackageNotFoundError, version
 
         try:
@@ -119,7 +130,9 @@ class MaintenanceRoutes:
             with tempfile.TemporaryDirectory(dir=self.state_dir) as work:
                 upload = Path(work) / "bundle.tar"
                 await self.receive(request, upload)
-                problem = await asyncio.to_thread(precheck_bundle, upload, Path(work))
+                problem = await asyncio.to_thread(
+                    precheck_bundle, upload, Path(work), self.keys_dir
+                )
                 if problem is not None:
                     return json_error(400, problem)
                 partial = inbox / f".{UPDATE_INBOX}.part"
@@ -180,17 +193,16 @@ class MaintenanceRoutes:
         return web.json_response({"ok": True, "message": self.app.say(request, words)})
 
 
-def precheck_bundle(bundle: Path, work: Path) -> str | None:
+def precheck_bundle(bundle: Path, work: Path, keys_dir: Path) -> str | None:
     """The bundle's one-line refusal, or None; checked against the keys this table
     trusts, as the root unit will check it again."""
     from controller.release.bundle import BundleError, check_bundle
     from controller.release.keys import trusted_keys
-    from controller.release.layout import KEYS_DIR
 
     into = work / "unpacked"
     into.mkdir()
     try:
-        check_bundle(bundle, into, trusted_keys(KEYS_DIR))
+        check_bundle(bundle, into, trusted_keys(keys_dir))
     except BundleError as exc:
         return str(exc)
     except OSError as exc:

@@ -8,14 +8,22 @@ async function send(path, body, headers) {
   const response = await fetch(path, { method: "POST", headers: all, body });
   let data = {};
   try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
-  return response.ok ? (data.message || "") : (data.error || response.statusText);
+  return response.ok ? { ok: true, text: data.message || "" }
+    : { ok: false, text: data.error || response.statusText };
+}
+
+// An answer in its place: a refusal in the error colour, an acceptance in calm green,
+// so the two never look alike.
+function answer(id, reply) {
+  $(id).textContent = reply.text;
+  $(id).className = reply.ok ? "accepted" : "refused";
 }
 
 async function showStatus() {
   const info = await getJSON("/api/update");
   $("running").textContent = t("care.running", { release: info.current || info.program || t("care.none") });
   $("way-back").textContent = t("care.way_back", { release: info.previous || t("care.none") });
-  $("last-update").textContent = info.notice ? info.notice.text : "";
+  $("last-update").textContent = info.notice ? (info.notice_words || info.notice.text) : "";
 }
 
 async function download() {
@@ -25,7 +33,7 @@ async function download() {
   if (!response.ok) {
     let data = {};
     try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
-    $("backup-message").textContent = data.error || response.statusText;
+    answer("backup-message", { ok: false, text: data.error || response.statusText });
     return;
   }
   const link = el("a", { href: URL.createObjectURL(await response.blob()), download: "spieltisch-backup.tar.gz" });
@@ -41,18 +49,18 @@ async function start() {
   $("upload").onclick = async () => {
     const file = $("bundle").files[0];
     if (!file) return;
-    $("update-message").textContent = t("care.uploading");
-    $("update-message").textContent = await send("/api/update", file);
+    answer("update-message", { ok: true, text: t("care.uploading") });
+    answer("update-message", await send("/api/update", file));
   };
-  $("download").onclick = () => download().catch((error) => { $("backup-message").textContent = error.message; });
+  $("download").onclick = () => download().catch((error) => answer("backup-message", { ok: false, text: error.message }));
   $("restore").onclick = async () => {
     const file = $("backup-file").files[0];
     if (!file || !window.confirm(t("care.confirm_restore"))) return;
-    $("backup-message").textContent = await send("/api/backup/restore", file, { "X-Confirm": "restore" });
+    answer("backup-message", await send("/api/backup/restore", file, { "X-Confirm": "restore" }));
   };
   $("reset").onclick = async () => {
     if (!window.confirm(t("care.confirm_reset"))) return;
-    $("backup-message").textContent = await send("/api/backup/reset", null, { "X-Confirm": "factory-reset" });
+    answer("backup-message", await send("/api/backup/reset", null, { "X-Confirm": "factory-reset" }));
   };
   await showStatus();
 }
