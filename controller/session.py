@@ -97,7 +97,7 @@ class Session:
         if len(playing) not in engine.player_counts:
             raise PlayerCountError(game, engine.player_counts, len(playing))
         state = engine.new_state(len(playing))
-        players = list(state.to_json().get("players", []))
+        players = list(state.players)
         seats = dict(zip(players, seats_for(len(players), seat_count, playing), strict=True))
         chosen = {p: "bot" if kinds[s] in BOT_KINDS else kinds[s] for p, s in seats.items()}
         levels = {p: kinds[s] for p, s in seats.items() if kinds[s] in BOT_KINDS}
@@ -187,7 +187,7 @@ class Session:
             raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
         if state.game.name != data.get("game") or state.game.preset != data.get("preset"):
             raise InvalidStateError("save names another game than its state")
-        players = set(state.to_json().get("players", []))
+        players = set(state.players)
         if set(seats) != players or set(kinds) != players:
             raise InvalidStateError("save seats do not match the state's players")
         if any(k not in SEAT_KINDS for k in kinds.values()):

@@ -158,7 +158,7 @@ def describe_game(
             return _("{result} · NEXT: analyse, OK: back to the menu").format(result=result)
         line = _("{result} · OK: back to the menu").format(result=result)
     elif mode is Mode.AWAIT_ROLL:
-        line = describe_roll(state.to_json(), session, player, who, physical_dice, entering)
+        line = describe_roll(state, session, player, who, physical_dice, entering)
     elif mode is Mode.ROLLING and scene.roll is not None and scene.roll.opening:
         line = _("opening roll: {words}").format(words=opening_words(scene, session))
     elif mode is Mode.ROLLING:
@@ -222,7 +222,7 @@ def menu_question(state: State, offer: MenuOffer | None) -> str:
 
 
 def describe_roll(
-    facts: dict[str, object],
+    state: State,
     session: Session,
     player: str | None,
     who: str,
@@ -230,7 +230,7 @@ def describe_roll(
     entering: tuple[int, ...] = (),
 ) -> str:
     automatic = player is None or player not in session.seats or session.is_bot(player)
-    if facts.get("phase") == "opening":
+    if state.is_opening():
         if automatic:
             return _("opening roll: {who} rolls; the highest die begins").format(who=who)
         return _("opening roll: {who} · OK: roll; the highest die begins").format(who=who)
@@ -249,8 +249,9 @@ def describe_roll(
             )
             line += f" · {counted}"
         return line
-    tries = facts.get("tries")
-    if isinstance(tries, int) and tries > 0:
+    tried = presentation(session.game).roll_try
+    tries = 0 if tried is None else tried(state)
+    if tries > 0:
         return _("{who}: OK: roll the dice (try {number} of 3)").format(who=who, number=tries + 1)
     return _("{who}: OK: roll the dice").format(who=who)
 
@@ -354,7 +355,7 @@ def opening_words(scene: Scene, session: Session) -> str:
         return words(roll.final, state)
     values = " ".join(str(d) for d in roll.final)
     line = _("{who} threw {dice}").format(who=who_is(session, roll.roller), dice=values)
-    if state.to_json().get("phase") != "opening" and state.current_player is not None:
+    if not state.is_opening() and state.current_player is not None:
         line += _(" · {who} begins").format(who=who_is(session, state.current_player))
     tie = presentation(session.game).opening_tie
     tied = () if tie is None else tie(state)

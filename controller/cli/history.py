@@ -371,7 +371,7 @@ def event_words(step: PlayStep) -> str:
 
 def opening(state: State) -> bool:
     """Whether a throw in ``state`` decides who begins (the opening roll)."""
-    return state.to_json().get("phase") == "opening"
+    return state.is_opening()
 
 
 def opening_words(step: PlayStep) -> str:
@@ -379,7 +379,7 @@ def opening_words(step: PlayStep) -> str:
     die white's, the second black's), else the thrower's; then who begins, once that is
     decided, or that all throw again."""
     assert step.dice is not None
-    players = [str(p) for p in step.before.to_json().get("players", [])]
+    players = step.before.players
     if len(players) > 1 and len(step.dice) == len(players):
         thrown = ", ".join(f"{colour_word(p)} {d}" for p, d in zip(players, step.dice, strict=True))
     else:

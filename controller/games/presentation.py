@@ -150,6 +150,14 @@ class Presentation:
     opening_tie: Callable[[State], tuple[str, ...]] | None = None
     """Read just after an opening throw: the players whose throws tied and who throw
     again; None: the game's opening words say it, or it has no ties."""
+    opening_rethrow: Callable[[State], bool] | None = None
+    """Read just before an opening throw the opening stays open after: whether it
+    starts a new round among players who tied (the text simulator's "(again)"); None:
+    the game does not say so."""
+    roll_try: Callable[[State], int] | None = None
+    """Which of several tries at a roll the player on turn is at (0: the first), for a
+    game that gives more than one when nothing can move (the track games' three);
+    None: one throw per roll."""
     setup_rows: Callable[[str], Sequence[SetupRow]] | None = None
     """Setup's rule rows for a preset, one per independent option; None: one row that
     steps through the presets."""

@@ -165,7 +165,7 @@ def record_of(
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, got {outcome!r}")
     final = session.state.to_json()
-    players = list(final.get("players", session.seats))
+    players = session.state.players
     start = rules.get_game(session.game, session.preset).new_state(len(players)).to_json()
     seats = [
         Seat(number, colour, session.kinds[colour], _seat_bot(session, colour, bot))

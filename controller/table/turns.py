@@ -124,7 +124,7 @@ class Turns:
         motion = self.table.motion
         motion.dice = dice if dice is not None else session.draw_dice()
         motion.roller = session.player  # before the roll: an opening throw passes the turn
-        motion.opening = session.state.to_json().get("phase") == "opening"
+        motion.opening = session.state.is_opening()
         before = session.state
         session.roll(motion.dice)
         motion.last_dice = motion.dice

@@ -230,11 +230,7 @@ def game(replays: Replays, record_id: int) -> dict[str, Any]:
 def opening_sides(state: rules.State) -> list[str]:
     """The sides of an opening roll ``state`` waits for, in the order of its dice
     (each throws one die; the higher begins); none if it waits for another roll."""
-    data = state.to_json()
-    players = data.get("players")
-    if data.get("phase") != "opening" or not isinstance(players, list):
-        return []
-    return [str(player) for player in players]
+    return list(state.players) if state.is_opening() else []
 
 
 STEADY_T = ID_CYCLE_S / 2

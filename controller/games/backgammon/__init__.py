@@ -75,6 +75,8 @@ register_presentation(
         analysis_frames=analysis_frames,
         game_end_banner=game_end_banner,
         opening_words=opening_words,
+        # both sides throw the opening at once: a throw it stays open after was a tie
+        opening_rethrow=lambda state: True,
         step_words=step_words,
         decision_rolls=lambda move: move.notation == "roll",
         menu_place=3,

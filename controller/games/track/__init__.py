@@ -16,7 +16,14 @@ from controller.games.presentation import (
     register_presentation,
 )
 from controller.games.track.text_board import render_track_game, track_legend
-from controller.games.track.words import move_words, opening_tie, reaches_goal, victim
+from controller.games.track.words import (
+    move_words,
+    opening_rethrow,
+    opening_tie,
+    reaches_goal,
+    roll_try,
+    victim,
+)
 from controller.i18n import N_
 from rules.core import State
 from rules.track.engine import MaednState
@@ -78,6 +85,8 @@ register_presentation(
         places=places,
         move_words=move_words,
         opening_tie=opening_tie,
+        opening_rethrow=opening_rethrow,
+        roll_try=roll_try,
         capture_victim=victim,
         reaches_goal=reaches_goal,
         preset_names=CatalogWords(
@@ -100,6 +109,8 @@ register_presentation(
         places=places,
         move_words=move_words,
         preset_names=CatalogWords({"standard": N_("standard")}),
+        opening_rethrow=opening_rethrow,
+        roll_try=roll_try,
         capture_victim=victim,
         reaches_goal=reaches_goal,
         menu_place=2,
