@@ -26,7 +26,7 @@ from rules.registry import RecordAnalysis
 if TYPE_CHECKING:
     from PIL import Image
 
-    from controller.games.record_extras import RecordExtras
+    from controller.games.record_extras import RecordedGame, RecordExtras
     from controller.scene import Scene
     from controller.views.overlay import Box
 
@@ -115,6 +115,10 @@ class Presentation:
     """What a history record adds for a finished or abandoned game (given its final
     position and that position's JSON): e.g. a match's score and games. None:
     nothing."""
+    record_game_line: Callable[[RecordedGame], str] | None = None
+    """One game of a match of the history as a line of ``spieltisch history show``
+    (reading the family's extras of it); None: who won how much and how, and the
+    score after it."""
     checker_entry: Callable[[State, Sequence[Move]], Any] | None = None
     """How a human enters a move: None enters whole moves; a game whose moves are
     built checker by checker returns its entry object for a state, or None."""

@@ -28,6 +28,8 @@ _SQLITE_NOTADB = 26
 
 Columns = Mapping[str, tuple[str, ...]]
 """The column names of each table the history keeps, in order."""
+Shapes = Mapping[int, Columns]
+"""The tables' columns at each schema version."""
 
 
 def is_corruption(exc: sqlite3.Error) -> bool:
@@ -77,7 +79,7 @@ class Finding:
 def examine(
     connection: sqlite3.Connection,
     name: str,
-    expected: Columns,
+    expected: Shapes,
     version_now: int,
     check: bool = False,
     uids: bool = False,
@@ -112,20 +114,21 @@ def schema_problem(
     name: str,
     version: int,
     tables: list[str],
-    expected: Columns,
+    expected: Shapes,
     version_now: int,
 ) -> str | None:
-    """Why the tables are not the history's (None: they are). At this program's own
-    version every table must have exactly its columns: a ``records`` table of another
-    shape would make every record fail ("has no column named ..."), for ever."""
+    """Why the tables are not the history's (None: they are). At every version every
+    table must have exactly the columns of that version: a ``records`` table of
+    another shape would make every record fail ("has no column named ..."), for ever,
+    and the migrations (and a reader of an older version) rely on the columns they
+    find."""
     not_ours = f"corrupt history database: {name} is not ours"
     if version == 0:
         return not_ours if tables else None
-    if not set(tables) >= set(expected):
+    shape = expected.get(version)
+    if shape is None or not set(tables) >= set(shape):
         return not_ours
-    if version < version_now:
-        return None  # the migrations bring it up to date (and fail loudly if they cannot)
-    for table, columns in expected.items():
+    for table, columns in shape.items():
         found = tuple(str(row[1]) for row in connection.execute(f"PRAGMA table_info({table})"))
         if found != columns:
             return f"{not_ours} (its {table} table has other columns)"
@@ -159,7 +162,7 @@ class Verdict:
     """The schema version of a database from a newer program (left alone)."""
 
 
-def judge(path: Path, expected: Columns, version_now: int, check: bool = False) -> Verdict:
+def judge(path: Path, expected: Shapes, version_now: int, check: bool = False) -> Verdict:
     """Judge the database at ``path`` (a file that exists) without writing to it or to
     its log: usable as it is, usable without its log, or to be set aside whole.
 

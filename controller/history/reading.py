@@ -21,7 +21,14 @@ import tempfile
 from pathlib import Path
 
 from controller.history.judge import connect_read_only, examine, has_log, log_fault, log_path
-from controller.history.schema import EXPECTED, VERSION, CorruptHistoryError, HistoryError, newer
+from controller.history.schema import (
+    EXPECTED,
+    OLDEST_READABLE,
+    VERSION,
+    CorruptHistoryError,
+    HistoryError,
+    newer,
+)
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +38,7 @@ Scratch = tempfile.TemporaryDirectory[str]
 def open_read_only(path: Path) -> tuple[sqlite3.Connection, Scratch | None]:
     """A connection to the history at ``path`` that writes nothing, and the temporary
     directory of the copy it reads, if any (the caller removes it when done). A
-    missing, empty or older database raises :class:`HistoryError`, an unreadable one
+    missing, empty or too old a database raises :class:`HistoryError`, an unreadable one
     :class:`CorruptHistoryError`."""
     if not path.exists():
         raise HistoryError(f"no games recorded yet ({path} does not exist)")
@@ -56,7 +63,7 @@ def open_read_only(path: Path) -> tuple[sqlite3.Connection, Scratch | None]:
             problem = CorruptHistoryError(found.problem)
         elif found.version == 0:
             problem = HistoryError(f"no games recorded yet ({path.name} is empty)")
-        elif found.version < VERSION:
+        elif found.version < OLDEST_READABLE:
             problem = HistoryError(
                 f"{path.name} is schema version {found.version}: the table brings it"
                 f" up to version {VERSION} at its next start"

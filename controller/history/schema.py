@@ -3,7 +3,8 @@
 Schema versions are counted in ``PRAGMA user_version``: :data:`MIGRATIONS` ``[i]``
 brings a database from version ``i`` to ``i + 1``, each step in one transaction. A
 database from a newer program is refused, never changed. At this program's own version
-every table must have exactly the columns the migrations make (:data:`EXPECTED`).
+every table must have exactly the columns the migrations make up to that version
+(:data:`EXPECTED`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 import sqlite3
 from pathlib import Path
 
-from controller.history.judge import Columns, examine, is_corruption
+from controller.history.judge import Columns, Shapes, examine, is_corruption
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,39 @@ CREATE TABLE match_games (
 the games of a Backgammon match. Positions, results and the move history are JSON
 text: the save file's format, which the rules and ``spieltisch rules`` read."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)
+V1_EXTRAS = (
+    """'{"cube":' || cube || ',"crawford":' || (CASE WHEN crawford THEN 'true' ELSE 'false' END)"""
+    " || '}'"
+)
+"""Version 1's two Backgammon columns of a match's game as the JSON object of the
+family's extras that replaced them, built in SQL (no JSON functions needed): the
+migration to version 2 writes it, and a reader of a version 1 database reads it."""
+
+SCHEMA_V2 = f"""
+CREATE TABLE match_games_v2 (
+    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    winner TEXT NOT NULL,
+    points INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    score TEXT NOT NULL,
+    extras TEXT NOT NULL,
+    PRIMARY KEY (record_id, number)
+);
+INSERT INTO match_games_v2 (record_id, number, winner, points, kind, score, extras)
+    SELECT record_id, number, winner, points, kind, score, {V1_EXTRAS} FROM match_games;
+DROP TABLE match_games;
+ALTER TABLE match_games_v2 RENAME TO match_games;
+"""
+"""Version 2: a game of a match keeps what every game has (its winner, points, how it
+was won, the score after it) in columns, and what only its family knows (Backgammon's
+cube and Crawford game) as a JSON object in ``extras``, so the history names no game's
+fields; version 1's ``cube`` and ``crawford`` columns move into it."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2)
+OLDEST_READABLE = 1
+"""The oldest version a reader reads as it is (it never migrates): version 1's games of
+a match are read through :data:`V1_EXTRAS`."""
 VERSION = len(MIGRATIONS)
 TABLES = frozenset({"records", "seats", "match_games"})
 
@@ -134,15 +167,17 @@ def connect_for_writing(path: Path) -> sqlite3.Connection:
     return connection
 
 
-def expected_columns() -> Columns:
-    """Each table's columns at :data:`VERSION`, from the migrations themselves."""
+def expected_columns() -> Shapes:
+    """Each table's columns at every version, from the migrations themselves."""
+    shapes: dict[int, Columns] = {}
     with contextlib.closing(sqlite3.connect(":memory:", isolation_level=None)) as db:
         for step in range(VERSION):
             migrate(db, step, quiet=True)
-        return {
-            table: tuple(str(row[1]) for row in db.execute(f"PRAGMA table_info({table})"))
-            for table in sorted(TABLES)
-        }
+            shapes[step + 1] = {
+                table: tuple(str(row[1]) for row in db.execute(f"PRAGMA table_info({table})"))
+                for table in sorted(TABLES)
+            }
+    return shapes
 
 
 EXPECTED = expected_columns()

@@ -38,11 +38,12 @@ from typing import Any
 from controller.history.files import broken, set_aside, set_aside_side_files
 from controller.history.judge import has_log, is_corruption, judge, log_path
 from controller.history.reading import Scratch, open_read_only
-from controller.history.record import HistoryEntry, RecordedMatchGame, Seat, Summary
+from controller.history.record import HistoryEntry, RecordedGame, Seat, Summary
 from controller.history.schema import (
     BUSY_TIMEOUT_S,
     EXPECTED,
     MIGRATIONS,
+    V1_EXTRAS,
     VERSION,
     CorruptHistoryError,
     HistoryError,
@@ -202,8 +203,8 @@ class HistoryStore:
                 [(record_id, s.seat, s.colour, s.kind, s.bot) for s in summary.seats],
             )
             db.executemany(
-                "INSERT INTO match_games (record_id, number, winner, points, kind, cube,"
-                " crawford, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO match_games (record_id, number, winner, points, kind, score,"
+                " extras) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         record_id,
@@ -211,9 +212,8 @@ class HistoryStore:
                         g.winner,
                         g.points,
                         g.kind,
-                        g.cube,
-                        int(g.crawford),
                         _dump(g.score),
+                        _dump(dict(g.extras)),
                     )
                     for g in summary.games
                 ],
@@ -296,9 +296,10 @@ class HistoryStore:
         one line in the log that names it (the others still list and count)."""
         ids = [int(row[0]) for row in rows]
         seats: dict[int, list[Seat]] = {i: [] for i in ids}
-        games: dict[int, list[RecordedMatchGame]] = {i: [] for i in ids}
+        games: dict[int, list[RecordedGame]] = {i: [] for i in ids}
         bad: dict[int, Exception] = {}
         db = self._db()
+        extras = self._extras_column()
         for chunk in range(0, len(ids), 500):
             part = ids[chunk : chunk + 500]
             marks = ",".join("?" * len(part))
@@ -308,21 +309,20 @@ class HistoryStore:
                 part,
             ):
                 seats[rid].append(Seat(seat, colour, kind, bot))
-            for rid, number, winner, points, kind, cube, crawford, score in db.execute(
-                "SELECT record_id, number, winner, points, kind, cube, crawford, score"
+            for rid, number, winner, points, kind, score, extra in db.execute(
+                f"SELECT record_id, number, winner, points, kind, score, {extras}"
                 f" FROM match_games WHERE record_id IN ({marks}) ORDER BY record_id, number",
                 part,
             ):
                 try:
                     games[rid].append(
-                        RecordedMatchGame(
+                        RecordedGame(
                             number,
                             winner,
                             points,
                             kind,
-                            cube,
-                            bool(crawford),
                             _load(score, dict, "match score"),
+                            _load(extra, dict, "match game's extras"),
                         )
                     )
                 except ValueError as exc:
@@ -353,6 +353,13 @@ class HistoryStore:
             except ValueError as exc:
                 log.warning("%s; skipped", damaged(rid, exc))
         return out
+
+    def _extras_column(self) -> str:
+        """How a game of a match's family extras are read: its ``extras`` column, or in
+        a version 1 database (which a reader reads as it is) the two columns that held
+        Backgammon's, as the JSON the migration makes of them."""
+        found = self._db().execute("SELECT name FROM pragma_table_info('match_games')")
+        return "extras" if "extras" in {str(row[0]) for row in found} else V1_EXTRAS
 
     def _db(self) -> sqlite3.Connection:
         if self.connection is None:

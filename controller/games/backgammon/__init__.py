@@ -12,7 +12,7 @@ from controller.games.backgammon.analysis_words import analysis_lines
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
 from controller.games.backgammon.offer_words import REPLAY_WORDS, offer_words
-from controller.games.backgammon.record import record_extras
+from controller.games.backgammon.record import record_extras, recorded_game_line
 from controller.games.backgammon.rule_rows import PresetWords, setup_rows
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
 from controller.games.backgammon.words import (
@@ -71,6 +71,7 @@ register_presentation(
         checker_steps=checker_steps,
         checker_entry=checker_entry,
         record_extras=record_extras,
+        record_game_line=recorded_game_line,
         analysis_lines=analysis_lines,
         analysis_frames=analysis_frames,
         game_end_banner=game_end_banner,
