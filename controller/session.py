@@ -68,9 +68,11 @@ class Session:
     started: str | None = None
     """When the game began (UTC, ISO 8601). It is kept in the save so that a game
     resumed after a power cut is still one game in the history, with its real start."""
-    entered: list[tuple[int, int, bool]] = field(default_factory=list)
-    """The checker steps a human has fixed of the play being entered (Backgammon), kept
-    in the save so that a resumed game shows them again; empty between moves."""
+    entered: list[tuple[Any, ...]] = field(default_factory=list)
+    """The steps a human has fixed of a move being entered piece by piece, kept in the
+    save so that a resumed game shows them again; empty between moves. What a step is
+    (plain JSON values) is the game's entry's own (``Presentation.checker_entry``),
+    which takes back only the saved steps that are still a way to a legal move."""
     bots: dict[str, str] = field(default_factory=dict)
     """A bot kind of its own (a level, ``rules.bots.BOT_KINDS``) per bot player chosen
     so at setup; a bot player not named here plays ``bot``. Kept in the save (old saves
@@ -182,7 +184,10 @@ class Session:
             started = data.get("started")
             if started is not None and not isinstance(started, str):
                 raise TypeError('"started" must be a time stamp string')
-            entered = [(int(a), int(b), bool(hit)) for a, b, hit in data.get("entered", [])]
+            saved = data.get("entered", [])
+            if not isinstance(saved, list) or not all(isinstance(s, list) for s in saved):
+                raise TypeError('"entered" must list steps, each a list')
+            entered = [tuple(step) for step in saved]
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
         if state.game.name != data.get("game") or state.game.preset != data.get("preset"):
