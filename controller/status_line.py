@@ -379,7 +379,7 @@ def seat_looks(
                 looks.append(
                     SeatLook(
                         f"{name} · {seat_word(kind)}",
-                        SEAT.get(colour, _default(seat)),
+                        SEAT.get(ink_of(scene.item.game, colour), _default(seat)),
                         on_turn=seat == scene.cursor,
                         playing=kind != "empty",
                     )
@@ -404,11 +404,16 @@ def seat_looks(
         looks.append(
             SeatLook(
                 f"{' + '.join(colour_name(session.game, p) for p in players)} · {seat_word(kind)}",
-                SEAT.get(players[0], _default(seat)),
+                SEAT.get(ink_of(session.game, players[0]), _default(seat)),
                 on_turn=playing and current in players,
             )
         )
     return tuple(looks)
+
+
+def ink_of(game: str, player: str) -> str:
+    """The palette colour ``player`` of ``game`` is drawn in."""
+    return presentation(game).side_inks.get(player, player)
 
 
 def _default(seat: int) -> tuple[int, int, int]:

@@ -85,7 +85,12 @@ class Presentation:
     text_legend: str = ""
     """One line saying what the symbols of the text board mean."""
     side_colours: Mapping[str, str] = field(default_factory=dict)
-    """Players whose colour on the panel differs from their rules name."""
+    """Players whose colour on the panel differs from their rules name: the word for it
+    (:func:`colour_name`)."""
+    side_inks: Mapping[str, str] = field(default_factory=dict)
+    """Players drawn in a palette colour (``controller.views.palette.SEAT``) other than
+    the one of their rules name, e.g. a side called white drawn orange: the generic
+    views and the status line's seat looks draw them in it."""
     preset_names: Mapping[str, str] = field(default_factory=dict)
     """Short words for the rule sets, e.g. "match to 5", in the table's language (a
     :class:`CatalogWords` translates its marked texts when they are read)."""

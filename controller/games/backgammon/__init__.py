@@ -14,6 +14,7 @@ from controller.games.backgammon.match_banner import game_end_banner
 from controller.games.backgammon.offer_words import REPLAY_WORDS, offer_words
 from controller.games.backgammon.record import record_extras, recorded_game_line
 from controller.games.backgammon.rule_rows import PresetWords, setup_rows
+from controller.games.backgammon.sides import SIDE_INKS, SIDE_WORDS
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
 from controller.games.backgammon.words import (
     hint_words,
@@ -61,7 +62,8 @@ register_presentation(
         icon=BACKGAMMON_ICON,
         text_board=render_backgammon,
         text_legend=BACKGAMMON_LEGEND,
-        side_colours={"white": "orange", "black": "blue"},
+        side_colours=SIDE_WORDS,
+        side_inks=SIDE_INKS,
         preset_names=PresetWords(),
         setup_rows=setup_rows,
         move_words=offer_words,
