@@ -61,7 +61,7 @@ def check_playable(data: Mapping[str, Any], session: Session) -> None:
 
 def check_replays(session: Session) -> None:
     """The history, replayed from the start position, must end in the saved state."""
-    players = list(session.state.to_json().get("players", session.seats))
+    players = session.state.players
     state = rules.get_game(session.game, session.preset).new_state(len(players))
     for number, entry in enumerate(session.history, start=1):
         if entry.get("player") != state.current_player:

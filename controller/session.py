@@ -75,9 +75,11 @@ class Session:
     started: str | None = None
     """When the game began (UTC, ISO 8601). It is kept in the save so that a game
     resumed after a power cut is still one game in the history, with its real start."""
-    entered: list[tuple[int, int, bool]] = field(default_factory=list)
-    """The checker steps a human has fixed of the play being entered (Backgammon), kept
-    in the save so that a resumed game shows them again; empty between moves."""
+    entered: list[tuple[Any, ...]] = field(default_factory=list)
+    """The steps a human has fixed of a move being entered piece by piece, kept in the
+    save so that a resumed game shows them again; empty between moves. What a step is
+    (plain JSON values) is the game's entry's own (``Presentation.checker_entry``),
+    which takes back only the saved steps that are still a way to a legal move."""
     bots: dict[str, str] = field(default_factory=dict)
     """A bot kind of its own (a level, ``rules.bots.BOT_KINDS``) per bot player chosen
     so at setup; a bot player not named here plays ``bot``. Kept in the save (old saves
@@ -113,7 +115,7 @@ class Session:
         if len(playing) not in engine.player_counts:
             raise PlayerCountError(game, engine.player_counts, len(playing))
         state = engine.new_state(len(playing))
-        players = list(state.to_json().get("players", []))
+        players = list(state.players)
         seats = dict(zip(players, seats_for(len(players), seat_count, playing), strict=True))
         chosen = {p: seat_kind(kinds[s]) for p, s in seats.items()}
         coached = tuple(p for p, s in seats.items() if kinds[s] == COACHED)
@@ -222,14 +224,17 @@ class Session:
             started = data.get("started")
             if started is not None and not isinstance(started, str):
                 raise TypeError('"started" must be a time stamp string')
-            entered = [(int(a), int(b), bool(hit)) for a, b, hit in data.get("entered", [])]
+            saved = data.get("entered", [])
+            if not isinstance(saved, list) or not all(isinstance(s, list) for s in saved):
+                raise TypeError('"entered" must list steps, each a list')
+            entered = [tuple(step) for step in saved]
             people = {str(k): Person.from_json(v) for k, v in dict(data.get("people", {})).items()}
             coached = tuple(str(p) for p in data.get("coached", []))
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidStateError(f"save is incomplete or malformed: {exc}") from None
         if state.game.name != data.get("game") or state.game.preset != data.get("preset"):
             raise InvalidStateError("save names another game than its state")
-        players = set(state.to_json().get("players", []))
+        players = set(state.players)
         if set(seats) != players or set(kinds) != players:
             raise InvalidStateError("save seats do not match the state's players")
         if any(k not in SEAT_KINDS for k in kinds.values()):

@@ -178,7 +178,7 @@ def describe_game(
             return _("{result} · NEXT: analyse, OK: back to the menu").format(result=result)
         line = _("{result} · OK: back to the menu").format(result=result)
     elif mode is Mode.AWAIT_ROLL:
-        line = describe_roll(state.to_json(), session, player, who, physical_dice, entering)
+        line = describe_roll(state, session, player, who, physical_dice, entering)
     elif mode is Mode.ROLLING and scene.roll is not None and scene.roll.opening:
         line = _("opening roll: {words}").format(words=opening_words(scene, session))
     elif mode is Mode.ROLLING:
@@ -242,7 +242,7 @@ def menu_question(state: State, offer: MenuOffer | None) -> str:
 
 
 def describe_roll(
-    facts: dict[str, object],
+    state: State,
     session: Session,
     player: str | None,
     who: str,
@@ -250,7 +250,7 @@ def describe_roll(
     entering: tuple[int, ...] = (),
 ) -> str:
     automatic = player is None or player not in session.seats or session.is_bot(player)
-    if facts.get("phase") == "opening":
+    if state.is_opening():
         if automatic:
             return _("opening roll: {who} rolls; the highest die begins").format(who=who)
         return _("opening roll: {who} · OK: roll; the highest die begins").format(who=who)
@@ -269,8 +269,9 @@ def describe_roll(
             )
             line += f" · {counted}"
         return line
-    tries = facts.get("tries")
-    if isinstance(tries, int) and tries > 0:
+    tried = presentation(session.game).roll_try
+    tries = 0 if tried is None else tried(state)
+    if tries > 0:
         return _("{who}: OK: roll the dice (try {number} of 3)").format(who=who, number=tries + 1)
     return _("{who}: OK: roll the dice").format(who=who)
 
@@ -380,7 +381,7 @@ def opening_words(scene: Scene, session: Session) -> str:
         return words(roll.final, state)
     values = " ".join(str(d) for d in roll.final)
     line = _("{who} threw {dice}").format(who=who_is(session, roll.roller), dice=values)
-    if state.to_json().get("phase") != "opening" and state.current_player is not None:
+    if not state.is_opening() and state.current_player is not None:
         line += _(" · {who} begins").format(who=who_is(session, state.current_player))
     tie = presentation(session.game).opening_tie
     tied = () if tie is None else tie(state)
@@ -404,7 +405,7 @@ def seat_looks(
                 looks.append(
                     SeatLook(
                         f"{name} · {seat_word(kind)}",
-                        SEAT.get(colour, _default(seat)),
+                        SEAT.get(ink_of(scene.item.game, colour), _default(seat)),
                         on_turn=seat == scene.cursor,
                         playing=kind != "empty",
                     )
@@ -431,11 +432,16 @@ def seat_looks(
         looks.append(
             SeatLook(
                 f"{' + '.join(colour_name(session.game, p) for p in players)} · {who}",
-                SEAT.get(players[0], _default(seat)),
+                SEAT.get(ink_of(session.game, players[0]), _default(seat)),
                 on_turn=playing and current in players,
             )
         )
     return tuple(looks)
+
+
+def ink_of(game: str, player: str) -> str:
+    """The palette colour ``player`` of ``game`` is drawn in."""
+    return presentation(game).side_inks.get(player, player)
 
 
 def _default(seat: int) -> tuple[int, int, int]:

@@ -146,9 +146,26 @@ class State(Protocol):
         """The colour/side that acts next: rolls at a chance node, moves at a decision."""
         ...
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players who take part, in seat order: the sides the seats play (Mini-Maki's
+        solitaire lists red alone, its black pieces move by the dice). The state's JSON
+        lists the same under ``"players"``."""
+        ...
+
     def is_chance(self) -> bool: ...
 
     def is_terminal(self) -> bool: ...
+
+    def is_opening(self) -> bool:
+        """Whether the state waits for a throw of the opening roll, the one that decides
+        who begins (False for a game without one)."""
+        ...
+
+    def dice_shown(self) -> Dice:
+        """The dice on show beside the board: the roll the player on turn moves with;
+        empty while no roll is in play (and in a game whose moves use no dice)."""
+        ...
 
     def chance_outcomes(self) -> Sequence[tuple[Dice, float]]:
         """The possible rolls and their probabilities (they sum to 1)."""

@@ -140,3 +140,38 @@ def test_steps_of_another_die_are_rejected() -> None:
     entry = CheckerEntry(state)
     with pytest.raises(ValueError, match="die"):
         entry.position(((12, 7, False),))  # a 5: not rolled
+
+
+def test_a_resumed_game_takes_back_the_steps_fixed_before_the_save() -> None:
+    """The session keeps a play's fixed steps as the entry made them, whatever they
+    are: through the save's JSON they come back as steps the entry offers, so a game
+    resumed mid-entry shows them again; steps that no longer lead to a play are
+    dropped, and a save whose steps are no lists is refused."""
+    import json
+
+    from controller.session import Session
+    from controller.table.choice import Choice
+    from rules.errors import InvalidStateError
+
+    session = Session.start("backgammon", "single", ["human", "human"], seed=5)
+    while session.state.is_chance():
+        session.roll(session.draw_dice())
+    choice = Choice()
+    choice.begin(session)
+    choice.by_checker(session)
+    assert choice.checkers is not None and choice.steps
+    first = choice.steps[0]
+    assert choice.fix_step(session) is None  # one step fixed, the play not yet whole
+    assert session.entered == [first]
+    saved = json.loads(json.dumps(session.to_json()))
+    assert saved["entered"] == [list(first)]
+    resumed = Session.from_json(saved)
+    again = Choice()
+    again.begin(resumed)
+    again.by_checker(resumed)
+    assert again.played == (first,) and resumed.entered == [first]
+    stale = Session.from_json({**saved, "entered": [[99, 98, False]]})
+    again.by_checker(stale)
+    assert again.played == () and stale.entered == []
+    with pytest.raises(InvalidStateError, match="malformed"):
+        Session.from_json({**saved, "entered": ["ab"]})

@@ -129,3 +129,26 @@ def test_fast_random_playout_matches_generic_driver(name: str, preset: str) -> N
         record = play_game(start, bots, random.Random(seed))
         fast = fast_playout(start, random.Random(seed))
         assert fast == (record.winners, record.throws, record.moves, record.passes), seed
+
+
+@pytest.mark.parametrize(("name", "preset"), GAMES, ids=IDS)
+def test_typed_facts_say_what_the_json_says(name: str, preset: str) -> None:
+    """The facts the table reads of every state (its players, whether it is an opening
+    throw, the dice on show) agree with the state's JSON at every step, for every
+    player count: the table asks the state instead of reading its JSON by key."""
+    game = rules.get_game(name, preset)
+    bot = RandomBot()
+    for seed in range(max(4, int(40 * SCALE.get(name, 1.0)))):
+        rng = random.Random(seed)
+        state = game.new_state(game.player_counts[seed % len(game.player_counts)])
+        for _step in range(MAX_STEPS):
+            data = state.to_json()
+            assert state.players == tuple(data["players"]), data
+            assert state.is_opening() is (data.get("phase") == "opening"), data
+            assert state.dice_shown() == tuple(data.get("dice", ())), data
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state = state.roll(sample_roll(state.chance_outcomes(), rng))
+            else:
+                state = state.apply(bot.choose(state, rng))

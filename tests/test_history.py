@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.games.backgammon.record import RecordedMatchGame
 from controller.history.export import replay
 from controller.history.keeper import HistoryKeeper, as_os_error
 from controller.history.record import record_of
@@ -77,10 +78,10 @@ def test_a_backgammon_match_is_one_record_holding_its_games(tmp_path: Path) -> N
     ]
     assert summary.games[-1].score == final["score"]
     factor = {"single": 1, "gammon": 2, "backgammon": 3}
-    for game in summary.games:
+    for game in map(RecordedMatchGame.of, summary.games):
         assert game.points == game.cube * factor.get(game.kind, 1)
     # the Crawford game is the one right after a side first reached 4 points
-    crawford = [g.number for g in summary.games if g.crawford]
+    crawford = [g.number for g in map(RecordedMatchGame.of, summary.games) if g.crawford]
     first_at_4 = next(
         (g.number for g in summary.games if 4 in g.score.values() and 5 not in g.score.values()),
         None,
@@ -93,11 +94,11 @@ def test_a_crawford_game_is_marked(tmp_path: Path) -> None:
     for seed in range(40):
         session = played("backgammon", "match5", ["bot", "bot"], seed=seed)
         record = record_of(session, "finished", ENDED, 2, "random")
-        if any(g.crawford for g in record.summary.games):
+        games = [RecordedMatchGame.of(g) for g in record.summary.games]
+        if any(g.crawford for g in games):
             break
     else:
         pytest.fail("no match with a Crawford game in 40 seeds")
-    games = record.summary.games
     index = next(i for i, g in enumerate(games) if g.crawford)
     before = games[index - 1].score.values()
     assert 4 in before and all(4 not in g.score.values() for g in games[: index - 1])

@@ -425,3 +425,127 @@ def test_the_loop_and_the_appliance_never_write_the_tables_fields() -> None:
                 ):
                     offenders.append(f"{name}:{node.lineno}: {ast.unparse(target)}")
     assert offenders == []
+
+
+# -- games speak through typed facts -------------------------------------------------------
+
+JSON_READS_ALLOWED: dict[str, str] = {}
+"""Generic modules that may read a key of a ``to_json()`` result, and why. None needs
+to: the save, the history record and the command line's JSON output serialise whole
+values (a ``to_json()`` written, unpacked or compared as it is), which the scan does
+not count; what a game's JSON holds is read only in its family's own package."""
+
+
+def _is_to_json(node: ast.AST | None) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "to_json"
+    )
+
+
+def _json_arguments(tree: ast.AST) -> dict[str, set[str]]:
+    """The parameters of this module's functions that some call hands a ``to_json()``."""
+    functions = {
+        node.name: node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    handed: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        function = functions.get(node.func.id)
+        if function is None:
+            continue
+        params = [*function.args.posonlyargs, *function.args.args]
+        for param, arg in zip(params, node.args, strict=False):
+            if _is_to_json(arg):
+                handed.setdefault(function.name, set()).add(param.arg)
+        for keyword in node.keywords:
+            if keyword.arg is not None and _is_to_json(keyword.value):
+                handed.setdefault(function.name, set()).add(keyword.arg)
+    return handed
+
+
+def json_key_reads(source: str) -> list[str]:
+    """Reads of a key of a ``to_json()`` result in one module: a subscript, a ``.get``
+    (``pop``, ``setdefault``) or an ``in`` test on ``x.to_json()`` itself, on a name
+    bound to it in the same function, or on a parameter that a call in the module hands
+    it. Writing, unpacking, comparing or printing a whole JSON value is not a read."""
+    tree = ast.parse(source)
+    handed = _json_arguments(tree)
+    scopes: list[ast.AST] = [tree]
+    scopes += [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    found: set[tuple[int, str]] = set()
+    for scope in scopes:
+        nodes = list(ast.walk(scope))
+        bound = set(handed.get(getattr(scope, "name", ""), ()))
+        for node in nodes:
+            if isinstance(node, ast.Assign | ast.AnnAssign) and _is_to_json(node.value):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound.update(t.id for t in targets if isinstance(t, ast.Name))
+
+        def from_json(expr: ast.AST, bound: set[str] = bound) -> bool:
+            return _is_to_json(expr) or (isinstance(expr, ast.Name) and expr.id in bound)
+
+        for node in nodes:
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+                hit = from_json(node.value)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                hit = node.func.attr in ("get", "pop", "setdefault") and from_json(node.func.value)
+            elif isinstance(node, ast.Compare):
+                hit = any(isinstance(op, ast.In | ast.NotIn) for op in node.ops) and any(
+                    from_json(side) for side in node.comparators
+                )
+            else:
+                hit = False
+            if hit:
+                found.add((getattr(node, "lineno", 0), ast.unparse(node)))
+    return [f"line {line}: {text}" for line, text in sorted(found)]
+
+
+def test_generic_controller_modules_read_no_game_json() -> None:
+    """Outside a family's own package, nothing in controller/ reads a game's facts from
+    its JSON by key: the players, the opening roll and the dice on show are the state's
+    typed facts (``rules.core.State``), the rest the family's presentation hooks. The
+    test harness (controller/testing) is scanned as well."""
+    offenders = {}
+    for path in sorted((ROOT / "controller").rglob("*.py")):
+        relative = str(path.relative_to(ROOT))
+        if path.parent != FAMILIES and FAMILIES in path.parents:
+            continue  # inside a family's own package
+        if relative in JSON_READS_ALLOWED:
+            continue
+        if found := json_key_reads(path.read_text(encoding="utf-8")):
+            offenders[relative] = found
+    assert offenders == {}
+
+
+def test_the_scan_finds_json_key_reads() -> None:
+    """Each shape of read the generic modules made before they asked the state."""
+    sample = (
+        "def opening(state):\n"
+        '    return state.to_json().get("phase") == "opening"\n'
+        "def players(state):\n"
+        '    return state.to_json()["players"]\n'
+        "def throw(before):\n"
+        "    data = before.to_json()\n"
+        '    opening = data.get("opening") or {}\n'
+        '    return "rolls" in before.to_json(), opening\n'
+        "def line(state):\n"
+        "    return describe(state.to_json())\n"
+        "def describe(facts):\n"
+        '    return facts.get("tries")\n'
+        "def fine(state, record):\n"
+        "    data = state.to_json()\n"
+        '    data["seen"] = True\n'
+        "    return {**state.to_json(), 1: data}, state.to_json() == record, dump(data)\n"
+    )
+    assert json_key_reads(sample) == [
+        "line 2: state.to_json().get('phase')",
+        "line 4: state.to_json()['players']",
+        "line 7: data.get('opening')",
+        "line 8: 'rolls' in before.to_json()",
+        "line 12: facts.get('tries')",
+    ]

@@ -569,3 +569,22 @@ def test_winner_animation_and_banner() -> None:
         a = render(scene, size)
         b = render(Scene(scene.state, t=scene.t + 0.2, winner="white"), size)
         assert a.tobytes() != b.tobytes()
+
+
+def test_the_sides_colours_are_stated_once_by_the_family() -> None:
+    """The generic palette names colours, never a game's sides; Backgammon's sides are
+    drawn (its own view, the generic pictures and the seat looks) and named in the
+    colours its package states once."""
+    from controller.games import presentation
+    from controller.games.backgammon.sides import SIDE_INKS
+    from controller.games.backgammon.view_layout import SIDE
+    from controller.status_line import ink_of
+    from controller.views.palette import SEAT, side_colour
+
+    assert set(SEAT) == {"red", "blue", "green", "yellow", "orange", "sky", "purple"}
+    shown = presentation("backgammon")
+    assert shown.side_inks is SIDE_INKS
+    assert {side: side_colour(side, shown.side_inks) for side in ("white", "black")} == SIDE
+    assert {"white": SEAT["orange"], "black": SEAT["sky"]} == SIDE
+    assert [ink_of("backgammon", side) for side in ("white", "black")] == ["orange", "sky"]
+    assert dict(shown.side_colours) == {"white": "orange", "black": "blue"}

@@ -110,6 +110,12 @@ class HareState(ValueState):
     def is_chance(self) -> bool:
         return not self.is_terminal() and self.die is None
 
+    def is_opening(self) -> bool:
+        return False  # the first hare simply starts
+
+    def dice_shown(self) -> Dice:
+        return () if self.die is None else (self.die,)
+
     def chance_outcomes(self) -> Sequence[tuple[Dice, float]]:
         return uniform_outcomes(1)
 

@@ -36,6 +36,7 @@ from controller import i18n
 from controller.cli.history_stats import cmd_stats, emit, kind_label
 from controller.games import move_words, presentation
 from controller.games.presentation import game_and_rules, title
+from controller.games.record_extras import RecordedGame
 from controller.history.export import can_export_match, json_lines, match_text, replay
 from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Seat, Summary
 from controller.history.store import HistoryError, HistoryStore
@@ -252,6 +253,19 @@ def outcome_word(outcome: str) -> str:
     return {ABANDONED: _("abandoned"), FINISHED: _("finished")}.get(outcome, outcome)
 
 
+def recorded_game_line(played: RecordedGame) -> str:
+    """One game of a match: who won how much and how, and the score after it (a
+    family that keeps more of its games says it, ``Presentation.record_game_line``)."""
+    score = ":".join(str(v) for v in played.score.values())
+    return _("  game {number}: {winner} won {points} ({kind}), score {score}").format(
+        number=played.number,
+        winner=colour_word(played.winner),
+        points=points(played.points),
+        kind=played.kind,
+        score=score,
+    )
+
+
 def points(count: int) -> str:
     return ngettext("{n} point", "{n} points", count).format(n=count)
 
@@ -324,21 +338,9 @@ def cmd_show(store: HistoryStore | None, args: argparse.Namespace, out: IO[str])
         _("seats: {seats}").format(seats=", ".join(seat_label(s) for s in summary.seats)) + "\n"
     )
     out.write(_("result: {result}").format(result=result_text(summary)) + "\n")
+    game_line = presentation(summary.game).record_game_line or recorded_game_line
     for played in summary.games:
-        score = ":".join(str(v) for v in played.score.values())
-        crawford = _(", Crawford game") if played.crawford else ""
-        line = _("  game {number}: {winner} won {points} ({kind}), cube {cube}, score {score}")
-        out.write(
-            line.format(
-                number=played.number,
-                winner=colour_word(played.winner),
-                points=points(played.points),
-                kind=played.kind,
-                cube=played.cube,
-                score=score,
-            )
-            + f"{crawford}\n"
-        )
+        out.write(game_line(played) + "\n")
     if steps:
         out.write("\n" + render_board(steps[0].before, colour=colour) + "\n")
     analysis = record_analysis(summary, steps)
@@ -366,7 +368,7 @@ def event_words(step: PlayStep) -> str:
 
 def opening(state: State) -> bool:
     """Whether a throw in ``state`` decides who begins (the opening roll)."""
-    return state.to_json().get("phase") == "opening"
+    return state.is_opening()
 
 
 def opening_words(step: PlayStep) -> str:
@@ -374,7 +376,7 @@ def opening_words(step: PlayStep) -> str:
     die white's, the second black's), else the thrower's; then who begins, once that is
     decided, or that all throw again."""
     assert step.dice is not None
-    players = [str(p) for p in step.before.to_json().get("players", [])]
+    players = step.before.players
     if len(players) > 1 and len(step.dice) == len(players):
         thrown = ", ".join(f"{colour_word(p)} {d}" for p, d in zip(players, step.dice, strict=True))
     else:

@@ -430,7 +430,7 @@ def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
     if args.export is not None and args.games != 1:
         raise CliError("--export writes one game: use it with --games 1")
     start = game.new_state(args.players)
-    players = list(start.to_json().get("players", []))
+    players = list(start.players)
     bots = bots_for(args.bots, players)
     rng = random.Random(args.seed)
     summary = PlaySummary(players)

@@ -26,7 +26,7 @@ from rules.registry import RecordAnalysis
 if TYPE_CHECKING:
     from PIL import Image
 
-    from controller.games.record_extras import RecordExtras
+    from controller.games.record_extras import RecordedGame, RecordExtras
     from controller.scene import Scene
     from controller.views.overlay import Box
 
@@ -85,7 +85,12 @@ class Presentation:
     text_legend: str = ""
     """One line saying what the symbols of the text board mean."""
     side_colours: Mapping[str, str] = field(default_factory=dict)
-    """Players whose colour on the panel differs from their rules name."""
+    """Players whose colour on the panel differs from their rules name: the word for it
+    (:func:`colour_name`)."""
+    side_inks: Mapping[str, str] = field(default_factory=dict)
+    """Players drawn in a palette colour (``controller.views.palette.SEAT``) other than
+    the one of their rules name, e.g. a side called white drawn orange: the generic
+    views and the status line's seat looks draw them in it."""
     preset_names: Mapping[str, str] = field(default_factory=dict)
     """Short words for the rule sets, e.g. "match to 5", in the table's language (a
     :class:`CatalogWords` translates its marked texts when they are read)."""
@@ -115,6 +120,10 @@ class Presentation:
     """What a history record adds for a finished or abandoned game (given its final
     position and that position's JSON): e.g. a match's score and games. None:
     nothing."""
+    record_game_line: Callable[[RecordedGame], str] | None = None
+    """One game of a match of the history as a line of ``spieltisch history show``
+    (reading the family's extras of it); None: who won how much and how, and the
+    score after it."""
     checker_entry: Callable[[State, Sequence[Move]], Any] | None = None
     """How a human enters a move: None enters whole moves; a game whose moves are
     built checker by checker returns its entry object for a state, or None."""
@@ -150,6 +159,14 @@ class Presentation:
     opening_tie: Callable[[State], tuple[str, ...]] | None = None
     """Read just after an opening throw: the players whose throws tied and who throw
     again; None: the game's opening words say it, or it has no ties."""
+    opening_rethrow: Callable[[State], bool] | None = None
+    """Read just before an opening throw the opening stays open after: whether it
+    starts a new round among players who tied (the text simulator's "(again)"); None:
+    the game does not say so."""
+    roll_try: Callable[[State], int] | None = None
+    """Which of several tries at a roll the player on turn is at (0: the first), for a
+    game that gives more than one when nothing can move (the track games' three);
+    None: one throw per roll."""
     setup_rows: Callable[[str], Sequence[SetupRow]] | None = None
     """Setup's rule rows for a preset, one per independent option; None: one row that
     steps through the presets."""

@@ -4,7 +4,11 @@ Why a hook: most games are one game per record, with a winner and places, which 
 generic record keeps. A game played as a match (several games in one record) has more
 to say: the match's length and score, and each game's winner, points and how it was
 won. Only the family knows where its final position keeps those, so it derives them
-(``Presentation.record_extras``); the history stores and shows them for any game.
+(``Presentation.record_extras``); the history stores and shows them for any game. What
+one game of a match has beyond what every game has (Backgammon's cube and Crawford
+game) is the family's own ``extras``: plain JSON the history keeps without reading it,
+and which the family reads back into its own typed record
+(``controller.games.backgammon.record``).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class RecordedMatchGame:
+class RecordedGame:
     """One game of a match kept in one record (a single game of such a family is a
     match of one)."""
 
@@ -25,22 +29,20 @@ class RecordedMatchGame:
     kind: str
     """How it was won, in the rules' words: e.g. single, gammon, backgammon, or drop
     (a double was refused)."""
-    cube: int
-    """The doubling cube's value when the game ended; for a drop, its value before the
-    refused double (which is what the winner scores). 1 where there is no cube."""
-    crawford: bool
-    """The game was played under a match rule that forbids doubling (Crawford)."""
     score: dict[str, int]
     """The match score after this game."""
+    extras: Mapping[str, Any] = field(default_factory=dict)
+    """The family's own fields of the game, plain JSON values (Backgammon: the cube's
+    value and whether it was the Crawford game)."""
 
     def to_json(self) -> dict[str, Any]:
+        # the family's fields come before the score, where the history always showed them
         return {
             "number": self.number,
             "winner": self.winner,
             "points": self.points,
             "kind": self.kind,
-            "cube": self.cube,
-            "crawford": self.crawford,
+            **self.extras,
             "score": dict(self.score),
         }
 
@@ -52,7 +54,7 @@ class RecordExtras:
     result: Mapping[str, Any] = field(default_factory=dict)
     """Fields added to the record's JSON as they are (e.g. a match's length and
     score); plain JSON values."""
-    games: tuple[RecordedMatchGame, ...] = ()
+    games: tuple[RecordedGame, ...] = ()
 
 
 NO_EXTRAS = RecordExtras()

@@ -27,9 +27,9 @@ _SQLITE_CORRUPT = 11
 _SQLITE_NOTADB = 26
 
 Columns = Mapping[str, tuple[str, ...]]
+"""The column names of each table the history keeps, in order."""
 Shapes = Mapping[int, Columns]
 """Each schema version's tables and their columns, as the migrations make them."""
-"""The column names of each table the history keeps, in order."""
 
 
 def is_corruption(exc: sqlite3.Error) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 
 import rules
 from controller.games import presentation
-from controller.games.record_extras import NO_EXTRAS, RecordedMatchGame
+from controller.games.record_extras import NO_EXTRAS, RecordedGame
 from controller.session import Session
 
 FINISHED = "finished"
@@ -37,7 +37,7 @@ __all__ = [
     "OUTCOMES",
     "RULES_SIDE",
     "HistoryEntry",
-    "RecordedMatchGame",
+    "RecordedGame",
     "Seat",
     "Summary",
     "legacy_uid",
@@ -111,7 +111,7 @@ class Summary:
     result: dict[str, Any] = field(default_factory=dict)
     """Game-specific results (the family's record extras): e.g. a match's length and
     final score."""
-    games: tuple[RecordedMatchGame, ...] = ()
+    games: tuple[RecordedGame, ...] = ()
     id: int | None = None
 
     @property
@@ -190,7 +190,7 @@ def record_of(
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, got {outcome!r}")
     final = session.state.to_json()
-    players = list(final.get("players", session.seats))
+    players = session.state.players
     start = rules.get_game(session.game, session.preset).new_state(len(players)).to_json()
     seats = [
         Seat(

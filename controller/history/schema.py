@@ -14,7 +14,7 @@ import logging
 import sqlite3
 from pathlib import Path
 
-from controller.history.judge import Shapes, examine, is_corruption
+from controller.history.judge import Columns, Shapes, examine, is_corruption
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,36 @@ ALTER TABLE seats ADD COLUMN name TEXT;
 the record itself so that a renamed or removed player's games stay readable. Both are
 NULL for a guest, a bot, an empty seat and every game recorded before names."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SEAT_NAMES_V2)
+V1_EXTRAS = (
+    """'{"cube":' || cube || ',"crawford":' || (CASE WHEN crawford THEN 'true' ELSE 'false' END)"""
+    " || '}'"
+)
+"""Version 1's two Backgammon columns of a match's game as the JSON object of the
+family's extras that replaced them, built in SQL (no JSON functions needed): the
+migration to version 3 writes it."""
+
+MATCH_EXTRAS_V3 = f"""
+CREATE TABLE match_games_v2 (
+    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    winner TEXT NOT NULL,
+    points INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    score TEXT NOT NULL,
+    extras TEXT NOT NULL,
+    PRIMARY KEY (record_id, number)
+);
+INSERT INTO match_games_v2 (record_id, number, winner, points, kind, score, extras)
+    SELECT record_id, number, winner, points, kind, score, {V1_EXTRAS} FROM match_games;
+DROP TABLE match_games;
+ALTER TABLE match_games_v2 RENAME TO match_games;
+"""
+"""Version 3: a game of a match keeps what every game has (its winner, points, how it
+was won, the score after it) in columns, and what only its family knows (Backgammon's
+cube and Crawford game) as a JSON object in ``extras``, so the history names no game's
+fields; the ``cube`` and ``crawford`` columns of versions 1 and 2 move into it."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SEAT_NAMES_V2, MATCH_EXTRAS_V3)
 VERSION = len(MIGRATIONS)
 TABLES = frozenset({"records", "seats", "match_games"})
 
@@ -146,7 +175,7 @@ def connect_for_writing(path: Path) -> sqlite3.Connection:
 
 def expected_columns() -> Shapes:
     """Each version's tables and their columns, from the migrations themselves."""
-    shapes = {}
+    shapes: dict[int, Columns] = {}
     with contextlib.closing(sqlite3.connect(":memory:", isolation_level=None)) as db:
         for step in range(VERSION):
             migrate(db, step, quiet=True)

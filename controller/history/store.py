@@ -38,7 +38,7 @@ from typing import Any
 from controller.history.files import broken, set_aside, set_aside_side_files
 from controller.history.judge import has_log, is_corruption, judge, log_path
 from controller.history.reading import Scratch, open_read_only
-from controller.history.record import HistoryEntry, RecordedMatchGame, Seat, Summary
+from controller.history.record import HistoryEntry, RecordedGame, Seat, Summary
 from controller.history.schema import (
     BUSY_TIMEOUT_S,
     EXPECTED,
@@ -206,8 +206,8 @@ class HistoryStore:
                 ],
             )
             db.executemany(
-                "INSERT INTO match_games (record_id, number, winner, points, kind, cube,"
-                " crawford, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO match_games (record_id, number, winner, points, kind, score,"
+                " extras) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         record_id,
@@ -215,9 +215,8 @@ class HistoryStore:
                         g.winner,
                         g.points,
                         g.kind,
-                        g.cube,
-                        int(g.crawford),
                         _dump(g.score),
+                        _dump(dict(g.extras)),
                     )
                     for g in summary.games
                 ],
@@ -300,7 +299,7 @@ class HistoryStore:
         one line in the log that names it (the others still list and count)."""
         ids = [int(row[0]) for row in rows]
         seats: dict[int, list[Seat]] = {i: [] for i in ids}
-        games: dict[int, list[RecordedMatchGame]] = {i: [] for i in ids}
+        games: dict[int, list[RecordedGame]] = {i: [] for i in ids}
         bad: dict[int, Exception] = {}
         db = self._db()
         for chunk in range(0, len(ids), 500):
@@ -312,21 +311,20 @@ class HistoryStore:
                 part,
             ):
                 seats[rid].append(Seat(seat, colour, kind, bot, person, name))
-            for rid, number, winner, points, kind, cube, crawford, score in db.execute(
-                "SELECT record_id, number, winner, points, kind, cube, crawford, score"
+            for rid, number, winner, points, kind, score, extra in db.execute(
+                "SELECT record_id, number, winner, points, kind, score, extras"
                 f" FROM match_games WHERE record_id IN ({marks}) ORDER BY record_id, number",
                 part,
             ):
                 try:
                     games[rid].append(
-                        RecordedMatchGame(
+                        RecordedGame(
                             number,
                             winner,
                             points,
                             kind,
-                            cube,
-                            bool(crawford),
                             _load(score, dict, "match score"),
+                            _load(extra, dict, "match game's extras"),
                         )
                     )
                 except ValueError as exc:

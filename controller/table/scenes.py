@@ -142,12 +142,11 @@ def awake_scene(
     run = table.analysis if mode is Mode.GAME_OVER else None
     frame = run.frame() if run is not None and run.session is session else None
     if frame is not None:  # game over's analysis replays a decision
-        shown_dice = frame.state.to_json().get("dice") or None
         return Scene(
             frame.state,
             now,
             preview=frame.move,
-            dice=None if shown_dice is None else tuple(shown_dice),
+            dice=frame.state.dice_shown() or None,
             banner=frame.words,
             preview_since=table.since,
             banner_since=table.since,
@@ -297,5 +296,5 @@ def colours_of(item: MenuItem, seats: int) -> tuple[str, ...]:
     """The player (colour/side) each of ``seats`` setup entries stands for."""
     game = rules.get_game(item.game, item.preset)
     count = seats if seats in game.player_counts else max(game.player_counts)
-    players = tuple(game.new_state(count).to_json().get("players", ())) or ("player",)
+    players = game.new_state(count).players or ("player",)
     return tuple(players[i % len(players)] for i in range(seats))

@@ -113,7 +113,7 @@ class Turns:
     def roll_now(self, session: Session, dice: Dice | None = None) -> Then:
         dice = dice if dice is not None else session.draw_dice()
         # before the roll: an opening throw passes the turn
-        opening = session.state.to_json().get("phase") == "opening"
+        opening = session.state.is_opening()
         self.motion.thrown(dice, session.player, opening)
         before = session.state
         session.roll(dice)

@@ -176,7 +176,8 @@ def kill_loop(
     state = work / "state"
     config = write_config(work, seats=("bot",) * game[2])
     game_seed = seed * 1000
-    first = write_bot_game(state, *game, seed=game_seed).to_json()
+    begun = write_bot_game(state, *game, seed=game_seed)
+    first, started = begun.to_json(), begun.started
     previous: list[dict[str, Any]] = []
     committed_records: set[str] = set()
     while stats.kills < kills:
@@ -187,7 +188,7 @@ def kill_loop(
             carried = pending_records.from_save(saved or {})
             if carried:  # as a table does: the new game's save takes the records on
                 SaveStore(state).save(fresh, carried)
-            first = fresh.to_json()
+            first, started = fresh.to_json(), fresh.started
             previous = []
         temps_before = len(list(state.glob(".session-*.tmp")))
         notify = NotifySocket()
@@ -214,7 +215,7 @@ def kill_loop(
                 if rng.random() < after_record:
                     # a long game may not end within the wait: then this is a kill
                     # mid-game like the others, and the game goes on after the restart
-                    if wait_for_record(app, first.get("started"), record_wait):
+                    if wait_for_record(app, started, record_wait):
                         stats.record_kills += 1
                 else:
                     time.sleep(rng.uniform(0.0, max_wait))

@@ -20,6 +20,7 @@ from types import FrameType
 from typing import IO, Any
 
 import rules
+from controller.games import presentation
 from controller.i18n import _, ngettext
 from controller.persistence import SaveStore
 from controller.session import Session
@@ -91,7 +92,7 @@ def watch(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         session, seed = new_session(args)
     state = session.state
     game = state.game
-    players = state.to_json()["players"]
+    players = state.players
     bot = make_bot(args.bots)
     bots = dict.fromkeys(players, bot)
     tty = out.isatty()
@@ -115,12 +116,12 @@ def watch(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 out.write((CLEAR if tty else "\n") + f"{said}\n{frame}\n")
             elif state.is_chance():  # a throw no move follows: the opening roll
                 opening.append(opening_throw(step.player, step.dice, step.before))
-                if state.to_json().get("phase") != "opening":
+                if not state.is_opening():
                     starter = colour_word(state.current_player or "")
                     opening[-1] += _(" -> {who} starts").format(who=starter)
             continue  # any other roll shows with the move it leads to
         moves += 1
-        dice = ",".join(map(str, step.before.to_json().get("dice", [])))
+        dice = ",".join(map(str, step.before.dice_shown()))
         notation = step.move.notation if step.move is not None else "?"
         frame = render_board(step.after, colour=tty)
         header = _("move {number}: {who} rolled {dice} and played {move}").format(
@@ -149,7 +150,7 @@ def new_session(args: argparse.Namespace) -> tuple[Session, int]:
     game = rules.get_game(args.game, args.preset)
     kinds: list[str] | None = getattr(args, "seat_kinds", None)
     if getattr(args, "seats", None) is None or kinds is None:
-        count = len(game.new_state(args.players).to_json()["players"])
+        count = len(game.new_state(args.players).players)
         kinds = ["bot"] * count
     elif args.players is not None:
         playing = sum(1 for kind in kinds if kind != "empty")
@@ -185,8 +186,6 @@ def keep(session: Session, step: PlayStep, store: SaveStore | None) -> None:
 
 def opening_throw(player: str, dice: tuple[int, ...], before: State) -> str:
     """One throw of the opening roll as "red 4"; "(again)" starts the re-throw of a tie."""
-    data = before.to_json()
-    opening = data.get("opening") or {}
-    tie = len(opening.get("contenders", ())) < len(data.get("players", ()))
-    again = _("(again) ") if tie and not opening.get("rolls") else ""
+    rethrow = presentation(before.game.name).opening_rethrow
+    again = _("(again) ") if rethrow is not None and rethrow(before) else ""
     return f"{again}{colour_word(player)} {','.join(map(str, dice))}"

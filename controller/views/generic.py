@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from PIL import Image
 
+from controller.games import presentation
 from controller.i18n import _
 from controller.scene import Scene
 from controller.views.dice import die_size, draw_dice, rolling_faces
 from controller.views.overlay import Box
-from controller.views.palette import BLACK, WHITE, ink, scale, seat_colour
+from controller.views.palette import BLACK, WHITE, ink, scale, side_colour
 from controller.views.text import draw_text
 
 
@@ -47,7 +48,7 @@ def render(scene: Scene, width: int, height: int, mode: str) -> Image.Image:
     image = Image.new(mode, (width, height), ink(BLACK, mode))
     state = scene.state
     player = state.current_player or (state.winners() or ("",))[0]
-    colour = seat_colour(player) if player else WHITE
+    colour = side_colour(player, presentation(state.game.name).side_inks) if player else WHITE
     if height >= 16:
         image.paste(ink(scale(colour, 0.6), mode), (0, 0, width, 2))
     dice: tuple[int, ...] | None = scene.dice

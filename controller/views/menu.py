@@ -22,7 +22,7 @@ from controller.games import presentation
 from controller.i18n import _
 from controller.scene import MenuScene, MessageScene, SetupScene
 from controller.views import timing
-from controller.views.palette import BLACK, RGB, SEAT, WHITE, blink, ink, scale, seat_colour
+from controller.views.palette import BLACK, RGB, SEAT, WHITE, blink, ink, scale, side_colour
 from controller.views.text import TINY, draw_text, scroll_seconds
 from controller.words import seat_word
 
@@ -130,7 +130,7 @@ def render_setup(scene: SetupScene, width: int, height: int, mode: str) -> Image
     t, since = scene.t, scene.since
     for index, (kind, colour_name) in enumerate(zip(scene.seats, scene.colours, strict=True)):
         x0 = left + index * (block + gap)
-        colour = seat_colour(colour_name)
+        colour = side_colour(colour_name, presentation(scene.item.game).side_inks)
         if kind == "human" or block < 3:
             if kind == "empty":
                 image.putpixel((x0, top), ink(scale(colour, 0.3), mode))

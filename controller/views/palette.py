@@ -22,6 +22,7 @@ Colour is never the only cue ("players are told apart by blink and shape"):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from controller.views import timing
 
@@ -36,10 +37,6 @@ SEAT: dict[str, RGB] = {
     "sky": (86, 180, 233),  # Okabe-Ito sky blue
     "purple": (204, 121, 167),  # Okabe-Ito reddish purple
 }
-# Backgammon's sides: "white" is drawn orange (a white LED would read as the preview
-# target), "black" sky blue, as in the Backgammon view.
-SEAT["white"] = SEAT["orange"]
-SEAT["black"] = SEAT["sky"]
 
 BLACK: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
@@ -66,6 +63,13 @@ DIP_ORDER = ("red", "blue", "green", "yellow")
 def seat_colour(name: str) -> RGB:
     """The colour of a seat; unknown names (a future game's sides) fall back to white."""
     return SEAT.get(name, WHITE)
+
+
+def side_colour(name: str, inks: Mapping[str, str]) -> RGB:
+    """The colour a game's side is drawn in: the palette colour its family names for it
+    (``Presentation.side_inks``, e.g. a side called white drawn orange), else the colour
+    of its own name."""
+    return seat_colour(inks.get(name, name))
 
 
 def scale(colour: RGB, factor: float) -> RGB:

@@ -26,10 +26,11 @@ from typing import Any
 from luma.core.legacy import text as legacy_text
 from PIL import Image, ImageDraw
 
+from controller.games import presentation
 from controller.scene import StatisticsPage, StatisticsScene
 from controller.views.fonts import panel_text
 from controller.views.menu import draw_icon
-from controller.views.palette import BLACK, RGB, WHITE, ink, scale, seat_colour
+from controller.views.palette import BLACK, RGB, WHITE, ink, scale, side_colour
 from controller.views.text import LARGE, TINY, draw_text, note_text, text_width
 
 EMPTY_ICON_GAME = "statistics"
@@ -142,7 +143,7 @@ def draw_bars(image: Image.Image, page: StatisticsPage, box: tuple[int, int, int
     left = x0 + (span - (bar * count + gap * (count - 1))) // 2
     most = max(wins for _, wins in page.wins)
     for position, (colour_name, wins) in enumerate(page.wins):
-        colour = seat_colour(colour_name)
+        colour = side_colour(colour_name, presentation(page.game).side_inks)
         bx = left + position * (bar + gap)
         tall = length(wins, most, y1 - y0 + 1)
         shade = colour if wins else scale(colour, STUB)
@@ -160,7 +161,7 @@ def draw_rows(image: Image.Image, page: StatisticsPage, box: tuple[int, int, int
     numbers = text_width("00", TINY)
     bar_left = x0 + numbers + 1
     for position, (colour_name, wins) in enumerate(page.wins):
-        colour = seat_colour(colour_name)
+        colour = side_colour(colour_name, presentation(page.game).side_inks)
         top = y0 + position * pitch
         if top + 4 > y1:
             break

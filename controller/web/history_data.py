@@ -160,11 +160,13 @@ def statistics(directory: Path | None, filters: Filters) -> dict[str, Any]:
         games[name] = game_tally.to_json()
         colours = games[name]["colours"]
         games[name]["colours"] = {drawn(name, side): count for side, count in colours.items()}
+    sums: dict[str, tuple[int, int, int]] = {}
     for summary in chosen:
-        entry = games.setdefault(summary.game, {"games": 0, "colours": {}, "kinds": {}})
-        entry["recorded"] = entry.get("recorded", 0) + 1
-        entry["moves"] = entry.get("moves", 0) + summary.moves
-        entry["rolls"] = entry.get("rolls", 0) + summary.rolls
+        recorded, moves, rolls = sums.get(summary.game, (0, 0, 0))
+        sums[summary.game] = (recorded + 1, moves + summary.moves, rolls + summary.rolls)
+    for name, (recorded, moves, rolls) in sums.items():
+        entry = games.setdefault(name, {"games": 0, "colours": {}, "kinds": {}})
+        entry.update(recorded=recorded, moves=moves, rolls=rolls)
     players: dict[str, dict[str, Any]] = {}
     faces: dict[str, list[int]] = {}
     for record in records:
@@ -261,11 +263,7 @@ def game(replays: Replays, record_id: int) -> dict[str, Any]:
 def opening_sides(state: rules.State) -> list[str]:
     """The sides of an opening roll ``state`` waits for, in the order of its dice
     (each throws one die; the higher begins); none if it waits for another roll."""
-    data = state.to_json()
-    players = data.get("players")
-    if data.get("phase") != "opening" or not isinstance(players, list):
-        return []
-    return [str(player) for player in players]
+    return list(state.players) if state.is_opening() else []
 
 
 STEADY_T = ID_CYCLE_S / 2

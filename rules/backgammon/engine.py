@@ -694,6 +694,18 @@ class BackgammonState(ValueState):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        return PLAYERS
+
+    def is_opening(self) -> bool:
+        return self.phase == OPENING
+
+    def dice_shown(self) -> Dice:
+        """The roll the side on turn moves with (none before the roll, nor in the
+        opening roll, whose dice pass straight to the move)."""
+        return self.dice
+
     def off(self, seat: int) -> int:
         """Checkers ``seat`` has borne off."""
         return CHECKERS - sum(self.boards[seat])

@@ -46,7 +46,7 @@ SIZE = 6
 BLACK_BASE = 1
 RED_BASE = 6
 WON, LOST = "won", "lost"
-SOLO_SIDES = ("red", "black")
+SOLO_PLAYERS = ("red",)
 DUEL_SEATS = ("player1", "player2")
 _OUTCOMES = uniform_outcomes(2)
 
@@ -288,7 +288,15 @@ class MinimakiState(ValueState):
 
     @property
     def players(self) -> tuple[str, ...]:
-        return DUEL_SEATS if self.nplayers == 2 else SOLO_SIDES
+        """The seats' players: the two match players, or red alone in the solitaire
+        (its black pieces are the dice's, no seat plays them)."""
+        return DUEL_SEATS if self.nplayers == 2 else SOLO_PLAYERS
+
+    def is_opening(self) -> bool:
+        return False  # the board's setup decides nothing about who begins
+
+    def dice_shown(self) -> Dice:
+        return ()  # red steps without dice; black's roll moves black at once
 
     @property
     def rows(self) -> tuple[int, ...]:
@@ -485,7 +493,7 @@ class MinimakiState(ValueState):
         data: JsonDict = {
             "game": "minimaki",
             "preset": self.game.preset,
-            "players": list(self.players) if self.nplayers == 2 else ["red"],
+            "players": list(self.players),
             "black": list(self.black),
             "red": list(self.red) if self.red is not None else None,
             "round": self.round,

@@ -382,6 +382,13 @@ class MaednState(ValueState):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
+    def is_opening(self) -> bool:
+        return self.phase == OPENING
+
+    def dice_shown(self) -> Dice:
+        """The die the player on turn moves with (none before the roll)."""
+        return (self.die,) if self.phase == MOVE else ()
+
     def winners(self) -> tuple[str, ...]:
         return tuple(self.players[i] for i in self.finished)
 

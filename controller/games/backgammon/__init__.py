@@ -13,8 +13,9 @@ from controller.games.backgammon.analysis_words import analysis_lines
 from controller.games.backgammon.checker_entry import CheckerEntry
 from controller.games.backgammon.match_banner import game_end_banner
 from controller.games.backgammon.offer_words import REPLAY_WORDS, offer_words
-from controller.games.backgammon.record import record_extras
+from controller.games.backgammon.record import record_extras, recorded_game_line
 from controller.games.backgammon.rule_rows import PresetWords, setup_rows
+from controller.games.backgammon.sides import SIDE_INKS, SIDE_WORDS
 from controller.games.backgammon.text_board import BACKGAMMON_LEGEND, render_backgammon
 from controller.games.backgammon.words import (
     hint_words,
@@ -62,7 +63,8 @@ register_presentation(
         icon=BACKGAMMON_ICON,
         text_board=render_backgammon,
         text_legend=BACKGAMMON_LEGEND,
-        side_colours={"white": "orange", "black": "blue"},
+        side_colours=SIDE_WORDS,
+        side_inks=SIDE_INKS,
         preset_names=PresetWords(),
         setup_rows=setup_rows,
         move_words=offer_words,
@@ -72,10 +74,13 @@ register_presentation(
         checker_steps=checker_steps,
         checker_entry=checker_entry,
         record_extras=record_extras,
+        record_game_line=recorded_game_line,
         analysis_lines=analysis_lines,
         analysis_frames=analysis_frames,
         game_end_banner=game_end_banner,
         opening_words=opening_words,
+        # both sides throw the opening at once: a throw it stays open after was a tie
+        opening_rethrow=lambda state: True,
         step_words=step_words,
         decision_rolls=lambda move: move.notation == "roll",
         menu_place=3,

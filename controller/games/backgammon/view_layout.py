@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from controller.games.backgammon.sides import SIDE_INKS
 from controller.games.backgammon.view_frame import (
     BLACK_BAR,
     BLACK_OFF,
@@ -30,7 +31,7 @@ from controller.views.palette import (
 )
 from rules.backgammon.moves import CHECKERS
 
-SIDE: dict[str, RGB] = {"white": SEAT["orange"], "black": SEAT["sky"]}
+SIDE: dict[str, RGB] = {side: SEAT[ink] for side, ink in SIDE_INKS.items()}
 """Checker colours of the two sides (module docstring: why not white)."""
 SHADE = 0.7
 """Brightness of every other checker (the checkerboard that makes stacks countable)."""

@@ -46,6 +46,7 @@ register_presentation(
         text_board=render_minimaki,
         text_legend=MINIMAKI_LEGEND,
         side_colours={"black": "blue", "player1": "orange", "player2": "blue"},
+        side_inks={"black": "sky"},  # as the view draws the black pieces
         preset_names=CatalogWords(
             {
                 "standard": N_("standard"),

@@ -17,7 +17,14 @@ from controller.games.presentation import (
 )
 from controller.games.track import why_not_words
 from controller.games.track.text_board import render_track_game, track_legend
-from controller.games.track.words import move_words, opening_tie, reaches_goal, victim
+from controller.games.track.words import (
+    move_words,
+    opening_rethrow,
+    opening_tie,
+    reaches_goal,
+    roll_try,
+    victim,
+)
 from controller.i18n import N_
 from rules.core import State
 from rules.track.engine import MaednState
@@ -79,6 +86,8 @@ register_presentation(
         places=places,
         move_words=move_words,
         opening_tie=opening_tie,
+        opening_rethrow=opening_rethrow,
+        roll_try=roll_try,
         capture_victim=victim,
         reaches_goal=reaches_goal,
         why_not=why_not_words.why_not,
@@ -105,6 +114,8 @@ register_presentation(
         places=places,
         move_words=move_words,
         preset_names=CatalogWords({"standard": N_("standard")}),
+        opening_rethrow=opening_rethrow,
+        roll_try=roll_try,
         capture_victim=victim,
         reaches_goal=reaches_goal,
         why_not=why_not_words.why_not,

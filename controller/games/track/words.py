@@ -74,6 +74,20 @@ def move_words(state: State, move: Move) -> str:
     return words + _(", captures {colour}").format(colour=colour_name(state.game.name, hit))
 
 
+def opening_rethrow(state: State) -> bool:
+    """Read before an opening throw: it is the first of a new round among the players
+    who tied (fewer contend than play, and nobody of them has thrown yet)."""
+    if not isinstance(state, MaednState) or state.opening is None:
+        return False
+    contenders, rolls = state.opening
+    return len(contenders) < len(state.players) and not rolls
+
+
+def roll_try(state: State) -> int:
+    """The try the player on turn is at (0: the first of up to three)."""
+    return state.tries if isinstance(state, MaednState) else 0
+
+
 def opening_tie(state: State) -> tuple[str, ...]:
     """Read in the state just after an opening throw: the players whose throws tied
     for the highest and who throw again (a new round of the opening has no throws
