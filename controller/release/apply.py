@@ -28,7 +28,6 @@ after every boot) confirms or rolls back (systemd/).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -53,6 +52,7 @@ from controller.release.layout import (
     switch_back,
 )
 from controller.release.notice import read_notice
+from hardware.atomic_file import write_text_atomically
 
 UPDATE_DIR = "update"
 STATE_FILE = "state.json"
@@ -114,15 +114,8 @@ def write_json(path: Path, data: object) -> None:
     if path.parent.is_symlink():
         raise UpdateError(f"{path.parent} is a symlink: refused")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1, sort_keys=True)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, path)
-    sync_directory(path.parent)
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    write_text_atomically(path, text, durable=True, mode=0o644, prefix=f".{path.name}.", suffix="")
 
 
 def read_json(path: Path) -> dict[str, Any] | None:
