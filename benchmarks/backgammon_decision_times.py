@@ -184,7 +184,7 @@ def fast_state() -> str:
     found = batch_evaluator()
     if found is None:
         return "neither the C kernel nor numpy"
-    return "the C kernel" if isinstance(found, native.Evaluator) else "numpy"
+    return "the C kernel" if isinstance(found, native.KernelEvaluator) else "numpy"
 
 
 def main(argv: list[str] | None = None) -> int:

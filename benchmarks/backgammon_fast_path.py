@@ -152,7 +152,7 @@ def backend(name: str) -> BatchEvaluator | None:
             )
         return found
     if name == "numpy":
-        from rules.backgammon.batch import Evaluator
+        from rules.backgammon.batch import NumpyEvaluator as Evaluator
 
         made: BatchEvaluator = Evaluator.of(shipped(), shipped_race())
         return made

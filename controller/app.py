@@ -25,7 +25,7 @@ from controller.config import Config
 from controller.events import EventQueue, ReloadEvent, ShutdownEvent
 from controller.history.keeper import HistoryKeeper
 from controller.i18n import _
-from controller.loop import Loop, Renderer
+from controller.loop import Loop, Renderer, StatusView
 from controller.persistence import CorruptSaveError, SaveStore
 from controller.players import book as players_book
 from controller.release import notice as update_notice
@@ -94,6 +94,7 @@ class Appliance:
         events: EventQueue | None = None,
         farewell_s: float = 1.5,
         voice: Voice | None = None,
+        status_view: StatusView | None = None,
     ) -> None:
         self.config = config
         self.voice = voice
@@ -147,15 +148,14 @@ class Appliance:
             on_first_frame=self.notifier.ready,
             keeper=self.keeper,
             voice=voice,
+            status_view=status_view,
         )
         for backend in self.inputs:
             # Only backends that must be pumped from this thread (pygame's keyboard) say
             # how often; GPIO buttons time their own debounce, and polling them here would
             # wake an idle table 50 times a second.
-            poll = getattr(backend, "poll", None)
-            interval = getattr(backend, "poll_interval", None)
-            if poll is not None and interval is not None:
-                self.loop.add_poller(poll, float(interval))
+            if backend.poll_interval is not None:
+                self.loop.add_poller(backend.poll, backend.poll_interval)
 
     def start(self, new_game: Session | None = None) -> None:
         """Start ``new_game`` if given (it replaces any saved game, as a game chosen in
@@ -227,7 +227,7 @@ class Appliance:
                 self.display.mode,
             )
             with contextlib.suppress(Exception):
-                self.display.show(image)  # type: ignore[arg-type]
+                self.display.show(image)
             if elapsed >= self.farewell_s:
                 return
             if isinstance(self.events.get(interval), ShutdownEvent):

@@ -35,6 +35,7 @@ from controller.input_checks import (
     read_toml,
 )
 from controller.voice.speaker import VoiceSettings
+from hardware.panels import PANEL_TYPES
 from hardware.specs import (
     DISPLAY_TYPES,
     INPUT_TYPES,
@@ -60,7 +61,6 @@ PLAYERS = ("human", "bot", "phone", "empty", "coached")
 """A "phone" seat is a human seat played from the companion page's two buttons; a
 "coached" seat a human seat with the coach (``controller.coach``)."""
 BLOCK_ORIENTATIONS = (0, 90, -90, 180)
-SPI_PINS = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK", 7: "SPI0 CE1"}
 SECTIONS = ("display", "input", "seats", "sound", "game", "web", "table", "voice")
 
 
@@ -302,11 +302,18 @@ def _check_size(t: TomlTable, spec: DisplaySpec, type_ok: bool = True) -> None:
                 ).format(size=f"{size[0]}x{size[1]}", rotation=spec.rotation, allowed=allowed),
             )
         return
-    if spec.type == "unicornhathd" and (spec.width, spec.height) != (16, 16):
-        message = _("{size} is not allowed; unicornhathd is 16x16")
-        t.error("width", message.format(size=f"{spec.width}x{spec.height}"))
+    panel = PANEL_TYPES[spec.type]
+    built = panel.built_size
+    if built is not None and (spec.width, spec.height) != built:
+        message = _("{size} is not allowed; {type} is {built}")
+        t.error(
+            "width",
+            message.format(
+                size=f"{spec.width}x{spec.height}", type=spec.type, built=f"{built[0]}x{built[1]}"
+            ),
+        )
         return
-    sizes = MONO_SIZES if spec.mono else RGB_SIZES
+    sizes = panel.sizes
     if size not in sizes:
         allowed = ", ".join(f"{w}x{h}" for w, h in sizes)
         t.error(
@@ -328,13 +335,14 @@ def _check_size(t: TomlTable, spec: DisplaySpec, type_ok: bool = True) -> None:
                 allowed=allowed,
             ),
         )
-    if spec.mapping != "row" and spec.type not in ("ws2812", "neopixel", "apa102", "bridge"):
+    if spec.mapping != "row" and not panel.mapping:
+        chained = ", ".join(t.name for t in PANEL_TYPES.values() if t.mapping)
         t.error(
             "mapping",
             _(
                 "{mapping} is not allowed for {type}; "
-                "allowed: 'row' (chain order is only set for ws2812, neopixel, apa102, bridge)"
-            ).format(mapping=repr(spec.mapping), type=spec.type),
+                "allowed: 'row' (chain order is only set for {types})"
+            ).format(mapping=repr(spec.mapping), type=spec.type, types=chained),
         )
     if spec.mapping == "tiled" and (spec.width % spec.tile_width or spec.height % spec.tile_height):
         t.error(
@@ -432,15 +440,10 @@ def _check_pins(
 ) -> None:
     """No pin may serve two purposes: a button, the buzzer and the display bus."""
     taken: dict[int, str] = {}
-    if display.type in ("ws2812", "neopixel"):
-        taken[18] = _("the {type} display ({role})").format(type=display.type, role="data, PWM0")
-    elif display.type in ("max7219", "unicornhathd", "apa102"):
-        chip_select = 7 if display.spi_device == 1 else 8
-        for bus_pin, role in SPI_PINS.items():
-            if bus_pin not in (7, 8) or bus_pin == chip_select:
-                taken[bus_pin] = _("the {type} display ({role})").format(
-                    type=display.type, role=role
-                )
+    panel = PANEL_TYPES.get(display.type)
+    bus = {} if panel is None else panel.bus_pins(display.spi_device)
+    for bus_pin, role in bus.items():
+        taken[bus_pin] = _("the {type} display ({role})").format(type=display.type, role=role)
     uses: list[tuple[str, int | None]] = []
     for index, seat in enumerate(buttons.seats):
         uses += [(f"seats[{index}].ok", seat.ok), (f"seats[{index}].next", seat.next)]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -47,9 +47,17 @@ from controller.voice.speaker import Voice
 from hardware.display import DisplayClosed
 from hardware.interfaces import ButtonEvent, Display
 
+if TYPE_CHECKING:
+    from controller.sim.status import TableStatus
+
 log = logging.getLogger(__name__)
 
-Renderer = Callable[[AnyScene, int, int, str], object]
+Renderer = Callable[[AnyScene, int, int, str], Image.Image]
+"""(scene, width, height, mode) -> the frame: :func:`controller.views.render`."""
+StatusView = Callable[["TableStatus", bool], None]
+"""Where the table's status line goes beside the frame (the simulator's window and
+terminal write it in words), given whether the frame is unchanged and must be drawn
+again by the view itself."""
 
 MIN_FRAME_GAP = 0.001
 """A view that reports a change at (or before) the moment it drew is redrawn no sooner
@@ -69,6 +77,7 @@ class Loop:
         on_first_frame: Callable[[], object] | None = None,
         keeper: Safekeeping | None = None,
         voice: Voice | None = None,
+        status_view: StatusView | None = None,
     ) -> None:
         self.table = table
         self.events = events
@@ -84,6 +93,8 @@ class Loop:
         """Carries out saves and records (None: they are dropped, as in a demo)."""
         self.voice = voice
         """Says the table's prompts (None: they are dropped)."""
+        self.status_view = status_view
+        """Shows the status line in words (None: a panel shows none)."""
         self.frames = 0
         """Frames sent to the panel."""
         self.renders = 0
@@ -91,7 +102,7 @@ class Loop:
         self.next_frame: float | None = None
         """When the picture on the panel changes by itself (None: it does not)."""
         self.last_image: bytes | None = None
-        self.last_status: object = None
+        self.last_status: TableStatus | None = None
         self.display_failures = 0
         self.next_ping = 0.0
         self.running = False
@@ -170,20 +181,20 @@ class Loop:
         scene = table.scene()
         with timing.collect() as change:
             image = self.render(scene, self.display.width, self.display.height, self.display.mode)
-            if self.qr is not None and table.now < self.qr[2] and isinstance(image, Image.Image):
+            if self.qr is not None and table.now < self.qr[2]:
                 image = qr.overlay(image, self.qr[0], table.now, self.qr[1])
         self.renders += 1
         table.drawn()
         self.next_frame = None
         if change.at is not None:
             self.next_frame = max(change.at, table.now + MIN_FRAME_GAP)
-        pixels = image.tobytes() if hasattr(image, "tobytes") else None
-        same = pixels is not None and pixels == self.last_image
+        pixels = image.tobytes()
+        same = pixels == self.last_image
         self.hand_status(draw=same)
         if same:
             return
         try:
-            self.display.show(image)  # type: ignore[arg-type]
+            self.display.show(image)
         except DisplayClosed:
             self.shutdown = ShutdownEvent(reason="window closed")
         except OSError as exc:
@@ -223,16 +234,15 @@ class Loop:
         self.draw()
 
     def hand_status(self, draw: bool) -> None:
-        """Give a display that writes the table in words (the simulator's) the status
-        line whenever it changed, even under an unchanged frame: a press in setup that
-        changes only the words must show at once."""
-        show_status = getattr(self.display, "show_status", None)
-        if show_status is None:
+        """Give the status view (the simulator's words) the status line whenever it
+        changed, even under an unchanged frame: a press in setup that changes only the
+        words must show at once."""
+        if self.status_view is None:
             return
         status = self.table.status()
         if status != self.last_status:
             self.last_status = status
-            show_status(status, draw)
+            self.status_view(status, draw)
 
     def run_pollers(self, now: float) -> None:
         for entry in self.pollers:

@@ -1,11 +1,12 @@
 """Saving the session so a pulled plug loses at most the move in flight.
 
-A save is written atomically: a temp file in the same directory, flushed and fsynced,
-``os.replace``d over the old save, then the directory is fsynced so the rename itself
-survives a power cut. Saves are plain JSON; nothing is ever unpickled or evaluated.
-A corrupt, truncated or wrong-version save, or one that is not a game this program can
-play (:mod:`controller.save_checks`), is moved aside with a timestamp and reported, and
-the appliance starts at the menu: a bad file never causes a crash loop.
+A save is written atomically (:mod:`hardware.atomic_file`): a temp file in the same
+directory, flushed and fsynced, ``os.replace``d over the old save, then the directory is
+fsynced so the rename itself survives a power cut. Saves are plain JSON; nothing is
+ever unpickled or evaluated. A corrupt, truncated or wrong-version save, or one that is
+not a game this program can play (:mod:`controller.save_checks`), is moved aside with a
+timestamp and reported, and the appliance starts at the menu: a bad file never causes a
+crash loop.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import json
 import logging
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +27,8 @@ from controller.i18n import _
 from controller.save_checks import check_playable
 from controller.save_format import encode, with_key
 from controller.session import SAVE_VERSION, SaveVersionError, Session
+from hardware.atomic_file import sync_directory as sync_directory
+from hardware.atomic_file import write_text_atomically
 
 log = logging.getLogger(__name__)
 
@@ -169,21 +171,10 @@ class SaveStore:
 
     def _write(self, data: str, entries: int) -> None:
         try:
-            fd, temp = self._temp_file()
-        except FileNotFoundError:  # it could not be made at start-up; perhaps now
+            self._write_file(data)
+        except FileNotFoundError:  # the directory could not be made at start-up; perhaps now
             self.directory.mkdir(parents=True, exist_ok=True)
-            fd, temp = self._temp_file()
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise
-        self._sync_directory()
+            self._write_file(data)
         self.writes += 1
         # The kill -9 test reads this line to know what was committed before the kill.
         log.debug("saved %d history entries", entries)
@@ -201,8 +192,11 @@ class SaveStore:
             pass
         return self.pending
 
-    def _temp_file(self) -> tuple[int, str]:
-        return tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=self.directory)
+    def _write_file(self, data: str) -> None:
+        """The save, whole, fsynced with its directory; the owner's alone (0600)."""
+        write_text_atomically(
+            self.path, data, durable=True, mode=0o600, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX
+        )
 
     def load(self) -> Session | None:
         """The saved unfinished game, None if there is none (or it was finished).
@@ -268,19 +262,3 @@ class SaveStore:
 
     def _sync_directory(self) -> None:
         sync_directory(self.directory)
-
-
-def sync_directory(directory: Path) -> None:
-    """fsync a directory, so that a rename or a new file in it survives a power cut. A
-    file system that cannot (some network mounts) is left alone: the data itself was
-    synced, only the rename's durability is then up to it."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

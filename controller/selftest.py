@@ -37,7 +37,7 @@ from controller.sim.legend import button_word
 from hardware.build import build_display, build_input
 from hardware.buttons import Key, button_pins
 from hardware.interfaces import ButtonEvent, Display, InputBackend
-from hardware.keyboard import DEFAULT_KEYS, Polled
+from hardware.keyboard import DEFAULT_KEYS
 from hardware.specs import DISPLAY_TYPES, INPUT_TYPES
 from rules.build_info import describe_build
 
@@ -225,7 +225,7 @@ class Selftest:
 
     def _next_event(self, timeout: float) -> ButtonEvent | None:
         buttons = self.buttons
-        if isinstance(buttons, Polled):
+        if buttons is not None and buttons.poll_interval is not None:
             buttons.poll()
             timeout = min(timeout, buttons.poll_interval)
         try:
@@ -240,7 +240,7 @@ class Selftest:
     def _wait(self, seconds: float) -> None:
         """Pause between frames; keeps a polled input (pygame window) responsive."""
         buttons = self.buttons
-        if isinstance(buttons, Polled):
+        if buttons is not None and buttons.poll_interval is not None:
             buttons.poll()
         if seconds > 0:
             time.sleep(seconds)

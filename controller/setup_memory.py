@@ -15,13 +15,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
 import rules
 from controller.session import SETUP_KINDS
+from hardware.atomic_file import write_text_atomically
 
 log = logging.getLogger(__name__)
 
@@ -85,14 +84,7 @@ def write(directory: Path, setups: Mapping[str, Setup]) -> None:
     content = {
         game: {"preset": preset, "seats": list(seats)} for game, (preset, seats) in setups.items()
     }
-    fd, temp = tempfile.mkstemp(prefix=".setups-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(content, handle, ensure_ascii=False, sort_keys=True)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, directory / NAME)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-        raise
+    text = json.dumps(content, ensure_ascii=False, sort_keys=True)
+    write_text_atomically(
+        directory / NAME, text, durable=True, mode=0o600, prefix=".setups-", suffix=".tmp"
+    )

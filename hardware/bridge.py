@@ -35,6 +35,7 @@ from hardware.interfaces import (
     EventSink,
     FixedSizePanel,
     HardwareError,
+    ThreadedInput,
 )
 
 if TYPE_CHECKING:
@@ -599,7 +600,7 @@ class BridgeDisplay(FixedSizePanel):
             self.bridge._release()
 
 
-class BridgeInput:
+class BridgeInput(ThreadedInput):
     """``InputBackend`` over the bridge: debounced seat buttons from the Pico."""
 
     def __init__(self, bridge: SerialBridge) -> None:

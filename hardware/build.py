@@ -8,8 +8,8 @@ These are the only entry points the controller needs:
   is the panel alone. ``link`` (a :class:`LinkWatcher`) hears the bridge's link state;
 * ``build_display(spec: DisplaySpec) -> LumaDisplay`` (a ``Display``, no bridge);
 * ``build_input(spec: HardwareSpec) -> InputBackend``: GPIO buttons, or keys of the
-  pygame window / the terminal when ``input.type = "keyboard"``; a backend that is
-  also ``Polled`` must have ``poll()`` called on the loop thread;
+  pygame window / the terminal when ``input.type = "keyboard"``; a backend with a
+  ``poll_interval`` must have ``poll()`` called on the loop thread that often;
 * ``build_sound(spec: SoundSpec) -> Sound``: the buzzer, or silence.
 
 ``pin_factory`` (gpiozero) and ``interface`` (luma) are the test seams: tests pass

@@ -28,7 +28,14 @@ from collections.abc import Callable
 from typing import Any
 
 from hardware.debounce import Debouncer
-from hardware.interfaces import ButtonEvent, ButtonName, EventKind, EventSink, HardwareError
+from hardware.interfaces import (
+    ButtonEvent,
+    ButtonName,
+    EventKind,
+    EventSink,
+    HardwareError,
+    ThreadedInput,
+)
 from hardware.specs import ButtonWiring
 
 Key = tuple[int | None, ButtonName]
@@ -52,7 +59,7 @@ def describe(key: Key) -> str:
     return "system" if seat is None else f"seat {seat + 1} {button.upper()}"
 
 
-class GpioButtons:
+class GpioButtons(ThreadedInput):
     """The ``InputBackend`` for buttons on GPIO pins.
 
     ``pin_factory`` is gpiozero's (``MockFactory()`` in tests; ``None`` picks the

@@ -36,6 +36,7 @@ from PIL import Image
 from hardware.atomic_file import write_atomically
 from hardware.interfaces import HardwareError
 from hardware.layout import build_mapping
+from hardware.panels import PANEL_TYPES
 from hardware.power import PowerModel, limit_frame
 from hardware.specs import DisplaySpec
 
@@ -164,10 +165,10 @@ def open_display(spec: DisplaySpec, *, interface: Any = None) -> LumaDisplay:
     ``noop()`` or a ``unittest.mock.Mock`` there (luma's own documented test seam).
     """
     kind = spec.type
-    opener = _OPENERS.get(kind)
-    if opener is None:
-        raise HardwareError(f"unknown display type {kind!r}; allowed: {', '.join(_OPENERS)}")
-    return opener(spec, interface)
+    panel = PANEL_TYPES.get(kind)
+    if panel is None:
+        raise HardwareError(f"unknown display type {kind!r}; allowed: {', '.join(PANEL_TYPES)}")
+    return _OPENERS[panel.driver](spec, interface)
 
 
 def _rotate(spec: DisplaySpec) -> int:
@@ -380,9 +381,8 @@ def _bridge(spec: DisplaySpec, interface: Any) -> LumaDisplay:
     )
 
 
-_OPENERS = {
+_OPENERS: dict[str, Callable[[DisplaySpec, Any], LumaDisplay]] = {
     "ws2812": _ws2812,
-    "neopixel": _ws2812,
     "max7219": _max7219,
     "unicornhathd": _unicornhathd,
     "apa102": _apa102,
@@ -390,8 +390,8 @@ _OPENERS = {
     "asciiblock": _asciiblock,
     "capture": _capture,
     "gifanim": _gifanim,
+    # also "none", no panel chosen yet: frames go nowhere (run waits, see config_wait)
     "dummy": _dummy,
-    # no panel chosen yet: frames go nowhere (run waits for the choice, see config_wait)
-    "none": _dummy,
     "bridge": _bridge,
 }
+"""The opener of each driver a panel type names (:data:`hardware.panels.PANEL_TYPES`)."""

@@ -21,18 +21,17 @@ the time.
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
 import struct
-import tempfile
 import time
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
+from typing import BinaryIO
 
 from PIL import Image
 
+from hardware.atomic_file import write_atomically
 from hardware.interfaces import FixedSizePanel, HardwareError
 
 LONGEST_MS = 60_000
@@ -89,25 +88,15 @@ class GifRecorder(FixedSizePanel):
         if not self.frames:
             return
         durations = self.durations_ms(self.clock())
-        temp = ""
         try:
-            fd, temp = tempfile.mkstemp(
-                prefix=f".{self.path.name}-", suffix=".part", dir=self.path.parent or "."
-            )
-            os.fchmod(fd, 0o644)  # as an ordinary new file, not mkstemp's 0600
-            with os.fdopen(fd, "wb") as out:
-                self._write(out, durations)
-            os.replace(temp, self.path)
+            write_atomically(self.path, lambda out: self._write(out, durations), mode=0o644)
         except OSError as exc:
-            if temp:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
             self.failure = HardwareError(
                 f"cannot write the recording {self.path}: {exc.strerror or exc}"
             )
             raise self.failure from None
 
-    def _write(self, out: io.BufferedWriter, durations: list[int]) -> None:
+    def _write(self, out: BinaryIO, durations: list[int]) -> None:
         """The GIF: header, endless loop, then each frame's delay and image block,
         telling ``progress`` as each frame is written."""
         width, height = self._width * self.scale, self._height * self.scale

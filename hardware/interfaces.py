@@ -97,7 +97,28 @@ class InputBackend(Protocol):
         """Begin delivering events to ``sink``; returns at once."""
         ...
 
+    @property
+    def poll_interval(self) -> float | None:
+        """How often the controller's loop must call :meth:`poll` on its own thread (a
+        pygame window's events can be read only there); None for a backend that
+        delivers from threads of its own (GPIO callbacks, a serial reader)."""
+        ...
+
+    def poll(self) -> None:
+        """Deliver what has come in since the last call (only if ``poll_interval``)."""
+        ...
+
     def close(self) -> None: ...
+
+
+class ThreadedInput:
+    """The part of :class:`InputBackend` of a backend that delivers events from threads
+    of its own: the loop never polls it."""
+
+    poll_interval: float | None = None
+
+    def poll(self) -> None:
+        """Nothing to deliver here: the backend's own threads do."""
 
 
 class Sound(Protocol):

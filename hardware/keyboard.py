@@ -6,8 +6,8 @@ seat 3 ``e``/``d``, seat 4 ``r``/``f``; the system button is ``x``.
 * ``PygameKeys`` reads key down/up from the pygame window (when the display is the
   pygame emulator) and reports a key kept down for ``hold_s`` as ``held``. SDL events
   must be read on the thread that opened the window, so this backend does not start a
-  thread: the controller's loop calls ``poll()`` every ``poll_interval`` seconds (the
-  ``Polled`` protocol below). Closing the window raises ``DisplayClosed`` from
+  thread: the controller's loop calls ``poll()`` every ``poll_interval`` seconds (as
+  ``InputBackend`` says). Closing the window raises ``DisplayClosed`` from
   ``poll()``, the same signal the pygame display gives.
 * ``TerminalKeys`` reads raw keys from a terminal (cbreak mode, restored on close) on
   a reader thread. A terminal reports no key releases, so a key is a tap (down, up)
@@ -25,9 +25,9 @@ import threading
 import time
 import tty
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from hardware.interfaces import ButtonEvent, ButtonName, EventSink, HardwareError
+from hardware.interfaces import ButtonEvent, ButtonName, EventSink, HardwareError, ThreadedInput
 
 Key = tuple[int | None, ButtonName]
 
@@ -42,15 +42,6 @@ DEFAULT_KEYS: dict[str, Key] = {
     "f": (3, "next"),
     "x": (None, "system"),
 }
-
-
-@runtime_checkable
-class Polled(Protocol):
-    """An input backend that must be polled on the loop thread (pygame's events)."""
-
-    poll_interval: float
-
-    def poll(self) -> None: ...
 
 
 class Presses:
@@ -146,7 +137,7 @@ class PygameKeys:
         self._sink = None
 
 
-class TerminalKeys:
+class TerminalKeys(ThreadedInput):
     """Raw terminal keys as button taps; Shift+key is a long press."""
 
     def __init__(self, fd: int | None = None, keys: dict[str, Key] | None = None) -> None:

@@ -10,24 +10,43 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-RGB_REAL = ("ws2812", "neopixel", "unicornhathd", "apa102")
-MONO_REAL = ("max7219",)
-EMULATORS = ("pygame", "asciiblock", "capture", "gifanim")
-PANELS = ("ws2812", "max7219", "bridge", "unicornhathd", "apa102")
+from hardware.panels import MONO_SIZES, NO_PANEL, PANEL_TYPES, RGB_SIZES, offered
+
+RGB_REAL = tuple(
+    t.name for t in PANEL_TYPES.values() if t.kind == "panel" and t.bus != "usb" and not t.mono
+)
+MONO_REAL = tuple(t.name for t in PANEL_TYPES.values() if t.kind == "panel" and t.mono)
+EMULATORS = tuple(t.name for t in PANEL_TYPES.values() if t.kind == "emulator")
+PANELS = offered()
 """The real panels a table can have (``install.sh --panel`` offers these and ``none``)."""
-DISPLAY_TYPES = (*RGB_REAL, *MONO_REAL, "bridge", *EMULATORS, "dummy", "none")
-"""Every ``display.type`` value; the first four need a Pi, the emulators need pygame.
-``none`` means no panel chosen yet: ``run`` then waits and says what to set."""
+DISPLAY_TYPES = tuple(PANEL_TYPES)
+"""Every ``display.type`` value (:mod:`hardware.panels` says what each is); the real
+panels need a Pi, the emulators need pygame. ``none`` means no panel chosen yet: ``run``
+then waits and says what to set."""
 
 MAPPINGS = ("row", "serpentine", "tiled")
 """How pixels are chained on the panel (see ``hardware/layout.py``)."""
 
 ROTATIONS = (0, 90, 180, 270)
 
-RGB_SIZES = ((16, 16), (32, 32))
-MONO_SIZES = ((32, 8), (8, 8))
-"""The sizes the game views have layouts for, as (width, height) after rotation. A display
-of any other size could be driven, but nothing could be drawn."""
+__all__ = [
+    "DISPLAY_TYPES",
+    "EMULATORS",
+    "INPUT_TYPES",
+    "MAPPINGS",
+    "MONO_REAL",
+    "MONO_SIZES",
+    "NO_PANEL",
+    "PANELS",
+    "RGB_REAL",
+    "RGB_SIZES",
+    "ROTATIONS",
+    "ButtonWiring",
+    "DisplaySpec",
+    "HardwareSpec",
+    "SeatPins",
+    "SoundSpec",
+]
 
 INPUT_TYPES = ("gpio", "keyboard", "bridge")
 BUTTONS = ("ok", "next")
@@ -65,7 +84,8 @@ class DisplaySpec:
 
     @property
     def mono(self) -> bool:
-        return self.type in MONO_REAL
+        panel = PANEL_TYPES.get(self.type)
+        return panel is not None and panel.mono
 
     @property
     def logical_size(self) -> tuple[int, int]:

@@ -49,12 +49,6 @@ class TeeDisplay:
                 self.errors.append(str(exc))
                 self.mirrors.remove(mirror)
 
-    def show_status(self, status: object, draw: bool = True) -> None:
-        """The status words go to the primary display (the one a person reads)."""
-        show_status = getattr(self.primary, "show_status", None)
-        if show_status is not None:
-            show_status(status, draw)
-
     def set_brightness(self, level: float) -> None:
         self.primary.set_brightness(level)
         for mirror in self.mirrors:

@@ -49,10 +49,10 @@ class Capabilities:
     record_suffix: str = ""
     """The file name suffix of that record format, e.g. ``.mat``."""
     fast_playout: Callable[[State, random.Random], PlayoutResult] | None = None
+    """A whole random game from ``state``, much faster than through the public API."""
     play_stats: Callable[[State], Mapping[str, float]] | None = None
     """Game-specific numbers of a finished game for ``spieltisch rules play``'s summary
     (keys ending in ``_mean`` are averaged, the rest summed), e.g. Backgammon's gammons."""
-    """A whole random game from ``state``, much faster than through the public API."""
     move_facts: Callable[[Move], MoveFacts] | None = None
     """How the table animates and cues a move; it is handed every move of the game,
     the pass included. ``None``: :func:`rules.core.notation_facts`."""

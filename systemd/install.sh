@@ -66,7 +66,15 @@ COMPILE=1
 ROOT=""
 PANEL=""
 REBUILD=0
-PANELS=(ws2812 max7219 bridge unicornhathd apa102 none)
+# What each panel type is (which the installer offers, which sit on SPI, which need the
+# root drop-in, the size written with one) is the program's own record, hardware/panels.py:
+# standard library only, so the system's Python runs it from this checkout before
+# anything is installed. It sets PANELS, SPI_PANELS, ROOT_PANELS, PANEL_SIZES and
+# PANEL_USB_VENDORS.
+command -v python3 >/dev/null || { echo "install.sh: error: needs python3" >&2; exit 2; }
+panel_types=$(python3 -I "$SRC/hardware/panels.py" --shell) \
+    || { echo "install.sh: error: $SRC/hardware/panels.py --shell failed" >&2; exit 2; }
+eval "$panel_types"
 
 usage() {
     sed -n '3,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -418,12 +426,18 @@ EOF
 }
 
 # Config $1 with the [display] section set for panel $2, written to $3: the type, and
-# for max7219 the 32x8 size of four chained modules. Every other line stays as it is.
+# the size the panel is written with, if it has one (PANEL_SIZES: max7219's four chained
+# modules, 32x8). Every other line stays as it is.
 config_with_panel() {
-    python3 - "$1" "$2" "$3" <<'EOF'
+    local size=""
+    [ -z "$2" ] || size=${PANEL_SIZES[$2]:-}
+    python3 - "$1" "$2" "$3" "$size" <<'EOF'
 import re, sys
-source, panel, target = sys.argv[1:]
-sizes = {"max7219": {"width": "32", "height": "8"}}
+source, panel, target, size = sys.argv[1:]
+sizes = {}
+if size:
+    width, height = size.split("x")
+    sizes[panel] = {"width": width, "height": height}
 lines = open(source, encoding="utf-8").read().splitlines(keepends=True)
 section, out, typed = "", [], False
 for line in lines:
@@ -449,12 +463,15 @@ open(target, "w", encoding="utf-8").write("".join(out))
 EOF
 }
 
-# A Pico bridge on USB (vendor id 2E8A) is the one panel that can be seen from here.
+# A panel on USB (the Pico bridge, vendor id 2E8A) is the one kind that can be seen
+# from here: PANEL_USB_VENDORS maps the vendor ids to their panel types.
 detect_panel() {
-    local vendor
+    local vendor id
     if [ -z "$ROOT" ]; then
         for vendor in /sys/bus/usb/devices/*/idVendor; do
-            [ -r "$vendor" ] && [ "$(cat "$vendor")" = 2e8a ] && { echo bridge; return; }
+            [ -r "$vendor" ] || continue
+            id=$(cat "$vendor")
+            [ -n "${PANEL_USB_VENDORS[$id]:-}" ] && { echo "${PANEL_USB_VENDORS[$id]}"; return; }
         done
     fi
     echo none
@@ -859,33 +876,26 @@ fi
 # the owner see where the saves go before then.
 run install -d -m 0750 "$STATE_DIR"
 system chown "$USER_NAME:$USER_NAME" "$STATE_DIR"
-case "$display_type" in
-    max7219 | unicornhathd | apa102)
-        if [ -n "$ROOT" ] || command -v raspi-config >/dev/null; then
-            system raspi-config nonint do_spi 0
-        else
-            echo "display.type = $display_type needs SPI: enable it (raspi-config, Interface Options)"
-        fi
-        ;;
-esac
+if [[ " ${SPI_PANELS[*]} " == *" $display_type "* ]]; then
+    if [ -n "$ROOT" ] || command -v raspi-config >/dev/null; then
+        system raspi-config nonint do_spi 0
+    else
+        echo "display.type = $display_type needs SPI: enable it (raspi-config, Interface Options)"
+    fi
+fi
 
 step "5. systemd unit"
 hint "the systemctl lines above say why; then run sudo systemd/install.sh again"
 run install -d -m 0755 "$UNIT_DIR"
 install_file "$SRC/systemd/spieltisch.service" "$UNIT"
-case "$display_type" in
-    ws2812 | neopixel)
-        echo "display.type = $display_type: rpi_ws281x needs root, installing the ws2812 drop-in"
-        run install -d -m 0755 "$DROPIN_DIR"
-        install_file "$SRC/systemd/ws2812.conf" "$DROPIN_DIR/ws2812.conf"
-        ;;
-    *)
-        if [ -e "$DROPIN_DIR/ws2812.conf" ]; then
-            run rm -f "$DROPIN_DIR/ws2812.conf"
-            note "removed: $DROPIN_DIR/ws2812.conf (display.type is $display_type)"
-        fi
-        ;;
-esac
+if [[ " ${ROOT_PANELS[*]} " == *" $display_type "* ]]; then
+    echo "display.type = $display_type: rpi_ws281x needs root, installing the ws2812 drop-in"
+    run install -d -m 0755 "$DROPIN_DIR"
+    install_file "$SRC/systemd/ws2812.conf" "$DROPIN_DIR/ws2812.conf"
+elif [ -e "$DROPIN_DIR/ws2812.conf" ]; then
+    run rm -f "$DROPIN_DIR/ws2812.conf"
+    note "removed: $DROPIN_DIR/ws2812.conf (display.type is $display_type)"
+fi
 gpio_dropin=$(mktemp)
 TEMP_FILES+=("$gpio_dropin")
 if [ "$gpio_factory" = native ]; then

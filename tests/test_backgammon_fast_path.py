@@ -73,7 +73,7 @@ def test_the_figures_are_the_same_whole_numbers() -> None:
 
 def test_the_chances_agree_to_rounding() -> None:
     positions_ = boards()
-    fast = batch.Evaluator.of(shipped(), shipped_race())
+    fast = batch.NumpyEvaluator.of(shipped(), shipped_race())
     chances = fast.probabilities(positions_)
     equities = fast.equities(positions_)
     for (a, b), p, e in zip(positions_, chances, equities, strict=True):
@@ -102,8 +102,8 @@ def check(comparison: bench.Comparison, least_share: float) -> None:
         assert abs(d.pure_values[0] - d.pure_values[1]) < TOLERANCE, d
 
 
-def numpy_path() -> batch.Evaluator:
-    return batch.Evaluator.of(shipped(), shipped_race())
+def numpy_path() -> batch.NumpyEvaluator:
+    return batch.NumpyEvaluator.of(shipped(), shipped_race())
 
 
 def test_seeded_games_get_the_same_moves() -> None:

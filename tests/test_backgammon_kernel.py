@@ -120,13 +120,13 @@ def test_the_chances_and_equities_are_the_pure_ones_to_the_last_bit(kernel: Modu
     positions_ = boards()
     # shuffled, so that the kernel's kept sides (from the position before) change often
     random.Random(3).shuffle(positions_)
-    fast = native.Evaluator(kernel, shipped(), shipped_race())
+    fast = native.KernelEvaluator(kernel, shipped(), shipped_race())
     assert fast.probabilities(positions_) == [evaluation.probabilities(a, b) for a, b in positions_]
     assert fast.equities(positions_) == [
         equity(evaluation.probabilities(a, b)) for a, b in positions_
     ]
     # without the bear-off database, and the main network for races too
-    alone = native.Evaluator(kernel, shipped(), shipped(), exact_bearoff=False)
+    alone = native.KernelEvaluator(kernel, shipped(), shipped(), exact_bearoff=False)
     assert alone.probabilities(positions_) == [
         evaluation.probabilities(a, b, shipped(), False, shipped()) for a, b in positions_
     ]
@@ -138,7 +138,7 @@ def test_an_older_network_with_fewer_figures_too(kernel: ModuleType) -> None:
     figures it does not read are left out there as in the pure path."""
     net = shipped()
     older = Network(net.rows[:207], net.hidden_bias, net.out_rows, net.out_bias)
-    fast = native.Evaluator(kernel, older, shipped_race())
+    fast = native.KernelEvaluator(kernel, older, shipped_race())
     positions_ = boards()[:300]
     assert fast.probabilities(positions_) == [
         evaluation.probabilities(a, b, older) for a, b in positions_
@@ -146,7 +146,7 @@ def test_an_older_network_with_fewer_figures_too(kernel: ModuleType) -> None:
 
 
 def test_boards_out_of_range_are_refused(kernel: ModuleType) -> None:
-    fast = native.Evaluator(kernel, shipped(), shipped_race())
+    fast = native.KernelEvaluator(kernel, shipped(), shipped_race())
     with pytest.raises(ValueError, match="25 places"):
         fast.equities([(START[:24], START)])
     with pytest.raises(ValueError, match="more than 15"):
@@ -172,18 +172,18 @@ def check(comparison: bench.Comparison) -> None:
 
 
 def test_seeded_games_get_the_same_moves(kernel: ModuleType) -> None:
-    fast = native.Evaluator(kernel, shipped(), shipped_race())
+    fast = native.KernelEvaluator(kernel, shipped(), shipped_race())
     check(bench.compare(games=3, seed=1, lookahead=False, evaluator=fast))
 
 
 def test_the_lookahead_gets_the_same_moves(kernel: ModuleType) -> None:
-    fast = native.Evaluator(kernel, shipped(), shipped_race())
+    fast = native.KernelEvaluator(kernel, shipped(), shipped_race())
     check(bench.compare(games=1, seed=2, lookahead=True, evaluator=fast))
 
 
 @pytest.mark.slow
 def test_many_seeded_games_get_the_same_moves(kernel: ModuleType) -> None:
-    fast = native.Evaluator(kernel, shipped(), shipped_race())
+    fast = native.KernelEvaluator(kernel, shipped(), shipped_race())
     check(bench.compare(games=40, seed=3, lookahead=False, evaluator=fast))
     check(bench.compare(games=4, seed=4, lookahead=True, evaluator=fast))
 
@@ -239,7 +239,7 @@ def test_the_full_search_is_the_default_with_the_kernel() -> None:
     if native.kernel() is None:
         pytest.skip("the C kernel is not installed here (SPIELTISCH_COMPILE=kernel)")
     bot = BackgammonBot(Budget(clock=lambda: 0.0))
-    assert isinstance(bot.batch, native.Evaluator) and bot.full
+    assert isinstance(bot.batch, native.KernelEvaluator) and bot.full
     assert not BackgammonBot(Budget(clock=lambda: 0.0), full=False).full
     assert not BackgammonBot(Budget()).full
 

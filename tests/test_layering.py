@@ -168,18 +168,32 @@ def test_the_running_appliance_never_imports_the_testing_harness() -> None:
 # -- no import cycles ------------------------------------------------------------------
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def import_graph(package: str) -> dict[str, set[str]]:
+def imported_by_running(importer: str, target: str) -> list[str]:
+    """The modules Python runs to import ``target`` from module ``importer``: every
+    package on the way (``a`` and ``a.b`` for ``a.b.c``: their ``__init__`` runs first),
+    then ``target`` itself. The packages ``importer`` lives in are not among them: they
+    were entered before ``importer`` could run."""
+    parts = target.split(".")
+    prefixes = [".".join(parts[: i + 1]) for i in range(len(parts))]
+    return [p for p in prefixes if p != importer and not importer.startswith(p + ".")]
+
+
+def import_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
     """Module -> the modules of the same package it imports, anywhere in its body
     (imports inside functions and under ``TYPE_CHECKING`` count too: a cycle hidden in a
-    function is still two modules that cannot be understood one without the other)."""
-    modules = {module_name(path): path for path in sorted((ROOT / package).rglob("*.py"))}
+    function is still two modules that cannot be understood one without the other).
+
+    A package counts as the module its ``__init__`` is: ``import a.b.c`` and ``from
+    a.b.c import x`` run ``a`` and ``a.b`` first, and ``from a.b import c`` runs ``a``,
+    ``a.b``, and ``a.b.c`` too if that is a module."""
+    modules = {module_name(path, root): path for path in sorted((root / package).rglob("*.py"))}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         edges: set[str] = set()
@@ -188,15 +202,11 @@ def import_graph(package: str) -> dict[str, set[str]]:
                 targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 # "from a.b import c" imports module a.b.c if there is one, else names of a.b
-                targets = [
-                    f"{node.module}.{alias.name}"
-                    if f"{node.module}.{alias.name}" in modules
-                    else node.module
-                    for alias in node.names
-                ]
+                targets = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
             else:
                 continue
-            edges.update(t for t in targets if t in modules and t != name)
+            for target in targets:
+                edges.update(m for m in imported_by_running(name, target) if m in modules)
         graph[name] = edges
     return graph
 
@@ -241,6 +251,34 @@ def test_cycle_finder_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
+def test_a_package_init_counts_as_an_import(tmp_path: Path) -> None:
+    """A cycle through a package's ``__init__``: ``pkg.views`` hands on ``pkg.views.draw``,
+    which needs ``pkg.games``, whose ``__init__`` loads a family, whose view imports a
+    helper of ``pkg.views``, and so runs ``pkg.views`` (and ``draw``) again."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/views/__init__.py": "from pkg.views.draw import render\n",
+        "pkg/views/draw.py": "from pkg.games import lookup\n",
+        "pkg/views/ink.py": "RED = 1\n",
+        "pkg/games/__init__.py": (
+            "from pkg.games import family\nfrom pkg.games.registry import lookup\n"
+        ),
+        "pkg/games/registry.py": "",
+        "pkg/games/family/__init__.py": "import pkg.games.family.view\n",
+        "pkg/games/family/view.py": "from pkg.views.ink import RED\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    graph = import_graph("pkg", tmp_path)
+    assert graph["pkg.games.family.view"] == {"pkg.views", "pkg.views.ink"}
+    assert graph["pkg.games.family"] == {"pkg.games.family.view"}  # its own package is entered
+    assert graph["pkg.views.draw"] == {"pkg.games"}
+    assert cycles(graph) == [
+        ["pkg.games", "pkg.games.family", "pkg.games.family.view", "pkg.views", "pkg.views.draw"]
+    ]
+
+
 @pytest.mark.parametrize("package", ["rules", "controller", "hardware", "firmware"])
 def test_no_import_cycle_inside_a_package(package: str) -> None:
     assert cycles(import_graph(package)) == []
@@ -259,14 +297,13 @@ GAME_TITLES = ("Mensch ärgere dich nicht", "Kleiner Ärger", "Backgammon", "Min
 """Their titles: the registry's ``GameInfo.title`` is the only place that says them."""
 ENGINES = tuple(f"rules.{family}" for family in RULE_FAMILIES)
 PRESENTATIONS = tuple(f"controller.games.{family}" for family in RULE_FAMILIES)
-"""A family's own presentation package: only ``controller.games`` itself registers them."""
+"""A family's own presentation package: the registry finds them, no generic module imports
+one (``controller.games.presentation.load_families``)."""
 STATE_TYPES = ("Maedn", "Backgammon", "Minimaki", "MiniMaki", "Track", "Play", "CubeAction")
 NOT_SCANNED = {
     "controller/testing": "the test harness shipped in the package builds configs and saves",
 }
 """Where the scan does not look, and why."""
-REGISTERS_FAMILIES = "controller/games/__init__.py"
-"""Imports every family's package, which registers its presentation."""
 
 
 def generic_modules() -> list[Path]:
@@ -300,7 +337,7 @@ def _imports(node: ast.AST) -> list[str]:
     return []
 
 
-def game_knowledge(path: Path, *, may_register: bool = False) -> list[str]:
+def game_knowledge(path: Path) -> list[str]:
     """Game names or titles in string literals, imports of a game's engine or of a
     family's presentation package, isinstance or type checks against a game's state or
     move type, in one module (docstrings and comments excepted)."""
@@ -320,7 +357,7 @@ def game_knowledge(path: Path, *, may_register: bool = False) -> list[str]:
             module = imported[0]
             if module.startswith(ENGINES):
                 found.append(f"line {node.lineno}: imports {module}")
-            elif not may_register and any(name.startswith(PRESENTATIONS) for name in imported):
+            elif any(name.startswith(PRESENTATIONS) for name in imported):
                 found.append(f"line {node.lineno}: imports a family's presentation")
         elif (
             isinstance(node, ast.Call)
@@ -348,13 +385,9 @@ def test_generic_controller_modules_know_no_game() -> None:
     """Outside a family's presentation package nothing in controller/ names a game,
     imports a game's engine or tests a game's state type: it asks the registration."""
     offenders = {
-        relative: found
+        str(path.relative_to(ROOT)): found
         for path in generic_modules()
-        if (
-            found := game_knowledge(
-                path, may_register=(relative := str(path.relative_to(ROOT))) == REGISTERS_FAMILIES
-            )
-        )
+        if (found := game_knowledge(path))
     }
     assert offenders == {}
 

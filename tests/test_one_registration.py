@@ -12,6 +12,9 @@ from __future__ import annotations
 import io
 import json
 import random
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
 
 import pytest
@@ -198,3 +201,34 @@ def test_a_whole_table_game_with_bots_plays_to_its_end() -> None:
             break
     assert session.state.is_terminal(), f"stuck in {table.state}"
     assert frames > 10
+
+
+def test_the_registry_finds_every_family_when_first_asked() -> None:
+    """Importing the views and the registry loads no family (the dispatcher and a
+    family's view would otherwise import each other); the first question imports every
+    package beside the registry, from any thread, and each registers its games."""
+    script = textwrap.dedent(
+        """
+        import sys, threading
+        from controller import views
+        from controller.games import presentation
+        families = ("backgammon", "minimaki", "track")
+        loaded = [f for f in families if f"controller.games.{f}" in sys.modules]
+        found = {}
+        def ask(name):
+            found[name] = presentation(name).view is not None
+        threads = [threading.Thread(target=ask, args=(n,)) for n in ("backgammon", "maedn")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(loaded, sorted(found.items()), sorted(views.layouts()))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split("\n")[0] == (
+        "[] [('backgammon', True), ('maedn', True)] "
+        "['backgammon', 'kleiner_aerger', 'maedn', 'minimaki']"
+    )

@@ -97,6 +97,7 @@ def test_the_checkout_lists_files_in_every_package() -> None:
     found = package_files(tracked_files())
     for package in PACKAGES:
         assert f"{package}/__init__.py" in found
+        assert f"{package}/py.typed" in found  # PEP 561: the packages' type hints are theirs
     assert "controller/views/__init__.py" in found  # the subpackage a hand-kept list missed
 
 
@@ -123,6 +124,33 @@ def test_the_wheel_ships_every_module_and_data_file_and_nothing_else(
     with zipfile.ZipFile(delivered.wheel) as wheel:
         entry_points = wheel.read(f"spieltisch-{version(delivered)}.dist-info/entry_points.txt")
     assert "spieltisch = controller.cli:main" in entry_points.decode()
+
+
+def test_a_type_checker_reads_the_installed_packages_hints(delivered: Delivered) -> None:
+    """The wheel marks its packages typed (``py.typed``): mypy, pointed at the installed
+    venv, checks a script against their hints instead of refusing them as untyped."""
+    script = (
+        "import rules\n"
+        "import hardware.specs\n"
+        "from controller.config import load_config\n"
+        "game: int = rules.get_game('maedn')\n"
+    )
+    checked = run_cmd(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--python-executable",
+            str(delivered.venv / "bin" / "python"),
+            "--no-incremental",
+            "--follow-imports=silent",
+            "-c",
+            script,
+        ]
+    )
+    assert "missing library stubs or py.typed marker" not in checked.stdout, checked.stdout
+    assert checked.stdout.count("error:") == 1, checked.stdout
+    assert 'Incompatible types in assignment (expression has type "Game"' in checked.stdout
 
 
 def test_the_sdist_ships_every_module_and_data_file(delivered: Delivered) -> None:

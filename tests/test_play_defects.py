@@ -141,7 +141,7 @@ def test_the_status_follows_each_press_under_an_unchanged_frame() -> None:
     display = WordsDisplay()
     menu = (MenuItem("maedn", "classic", "Mensch ärgere dich nicht"),)
     table = Table(options(menu=menu))
-    loop = Loop(table, events, display, render, clock=clock)
+    loop = Loop(table, events, display, render, clock=clock, status_view=display.show_status)
     loop.draw()
     events.put(ButtonEvent(0, "ok", "down", clock()))
     loop.step(timeout_cap=0)

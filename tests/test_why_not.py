@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import rules
-from rules.backgammon.why_not import Blocked as Checker
-from rules.backgammon.why_not import Why as BgWhy
+from rules.backgammon.why_not import BackgammonBlocked as Checker
+from rules.backgammon.why_not import BackgammonWhy as BgWhy
 from rules.core import State
 from rules.track.facts import Area, Spot
-from rules.track.why_not import Blocked, Why
+from rules.track.why_not import TrackBlocked, TrackWhy
 from tests.helpers import position, track_position
 from tests.test_backgammon import OPEN, bg
 
@@ -44,21 +44,24 @@ def test_rule_10_capture_is_compulsory() -> None:
     piece on 30 could walk 4, but the piece on 17 must capture on 21."""
     state = classic({"red": ["home", "home", 17, 30], "green": [21, "home", "home", "home"]}, 4)
     assert [m.notation for m in state.legal_moves()] == ["17-21x"]
-    assert reasons(state) == (Blocked(HOME, Why.NEEDS_SIX), Blocked(on(30), Why.CAPTURE_COMPULSORY))
+    assert reasons(state) == (
+        TrackBlocked(HOME, TrackWhy.NEEDS_SIX),
+        TrackBlocked(on(30), TrackWhy.CAPTURE_COMPULSORY),
+    )
 
 
 def test_rule_4_a_six_must_bring_a_piece_out() -> None:
     """Rule 4: "(Pflicht) Beim Würfeln einer 6 muss eine Figur aus den Eckkreisen auf das
     Startfeld der eigenen Spielfarbe ... gesetzt werden": the piece on 14 must wait."""
     state = classic({"red": ["home", "home", "home", 14], "green": ALL_HOME}, 6)
-    assert reasons(state) == (Blocked(on(14), Why.MUST_ENTER),)
+    assert reasons(state) == (TrackBlocked(on(14), TrackWhy.MUST_ENTER),)
 
 
 def test_rule_4_exception_the_capture_comes_before_entering() -> None:
     """Rule 4: "(Ausnahme siehe 10 „Schlagpflicht“)": the waiting pieces may not enter
     because the piece on 14 captures with the 6."""
     state = classic({"red": ["home", "home", "home", 14], "green": [20, "home", "home", "home"]}, 6)
-    assert reasons(state) == (Blocked(HOME, Why.CAPTURE_COMPULSORY),)
+    assert reasons(state) == (TrackBlocked(HOME, TrackWhy.CAPTURE_COMPULSORY),)
 
 
 def test_rule_5_the_start_field_must_be_cleared() -> None:
@@ -68,8 +71,8 @@ def test_rule_5_the_start_field_must_be_cleared() -> None:
     state = classic({"red": ["home", "home", 0, 17], "green": ALL_HOME}, 4)
     assert [m.notation for m in state.legal_moves()] == ["0-4"]
     assert reasons(state) == (
-        Blocked(HOME, Why.NEEDS_SIX),
-        Blocked(on(17), Why.START_MUST_BE_CLEARED),
+        TrackBlocked(HOME, TrackWhy.NEEDS_SIX),
+        TrackBlocked(on(17), TrackWhy.START_MUST_BE_CLEARED),
     )
 
 
@@ -77,7 +80,7 @@ def test_rule_14_exactly_into_the_goal() -> None:
     """Rule 14: "Das „Einrücken“ hat „Augengenau“ zu erfolgen": the piece on 38 cannot
     go 6 past the fourth goal field (38 + 6 is two beyond it)."""
     state = classic({"red": ["home", "home", "home", 38], "green": ALL_HOME}, 6)
-    assert Blocked(on(38), Why.EXACT_INTO_GOAL) in reasons(state)
+    assert TrackBlocked(on(38), TrackWhy.EXACT_INTO_GOAL) in reasons(state)
 
 
 def test_rule_14_no_jumping_over_own_pieces_in_the_goal() -> None:
@@ -87,9 +90,9 @@ def test_rule_14_no_jumping_over_own_pieces_in_the_goal() -> None:
     state = classic({"red": ["home", "home", 38, "goal2"], "green": ALL_HOME}, 5)
     assert state.legal_moves()[0].notation == "pass"
     assert reasons(state) == (
-        Blocked(HOME, Why.NEEDS_SIX),
-        Blocked(on(38), Why.NO_JUMPING_IN_GOAL),
-        Blocked(Spot(Area.GOAL, "2"), Why.EXACT_INTO_GOAL),
+        TrackBlocked(HOME, TrackWhy.NEEDS_SIX),
+        TrackBlocked(on(38), TrackWhy.NO_JUMPING_IN_GOAL),
+        TrackBlocked(Spot(Area.GOAL, "2"), TrackWhy.EXACT_INTO_GOAL),
     )
 
 
@@ -98,8 +101,8 @@ def test_rule_9_one_piece_a_field_own_piece_in_the_way() -> None:
     piece on 10 cannot land on its own piece on 14."""
     state = classic({"red": ["home", "home", 10, 14], "green": ALL_HOME}, 4)
     assert reasons(state) == (
-        Blocked(HOME, Why.NEEDS_SIX),
-        Blocked(on(10), Why.OWN_PIECE_ON_TARGET),
+        TrackBlocked(HOME, TrackWhy.NEEDS_SIX),
+        TrackBlocked(on(10), TrackWhy.OWN_PIECE_ON_TARGET),
     )
 
 
@@ -116,7 +119,7 @@ def test_lingo_house_rule_2_no_capture_obligation_gives_no_reason() -> None:
     state = track_position(
         "lingo", {"red": ["home", "home", 0, 17], "green": [21, "home", "home", "home"]}
     ).roll([4])
-    assert reasons(state) == (Blocked(HOME, Why.NEEDS_SIX),)
+    assert reasons(state) == (TrackBlocked(HOME, TrackWhy.NEEDS_SIX),)
 
 
 def test_kleiner_aerger_start_field_cleared_as_soon_as_possible() -> None:
@@ -130,7 +133,7 @@ def test_kleiner_aerger_start_field_cleared_as_soon_as_possible() -> None:
         pieces={"red": [0, 5], "blue": ["out", "out"]},
     ).roll([3])
     assert [m.notation for m in state.legal_moves()] == ["0-3"]
-    assert reasons(state) == (Blocked(on(5), Why.START_MUST_BE_CLEARED),)
+    assert reasons(state) == (TrackBlocked(on(5), TrackWhy.START_MUST_BE_CLEARED),)
 
 
 def test_kleiner_aerger_goal_field_taken_by_own_piece() -> None:
@@ -144,7 +147,7 @@ def test_kleiner_aerger_goal_field_taken_by_own_piece() -> None:
         pieces={"red": ["lap", "goal2"], "blue": ["out", "out"]},
     ).roll([2])
     assert state.legal_moves()[0].notation == "pass"
-    assert reasons(state) == (Blocked(Spot(Area.LAP), Why.OWN_PIECE_ON_TARGET),)
+    assert reasons(state) == (TrackBlocked(Spot(Area.LAP), TrackWhy.OWN_PIECE_ON_TARGET),)
 
 
 def test_kleiner_aerger_a_six_brings_a_piece_out() -> None:
@@ -153,8 +156,8 @@ def test_kleiner_aerger_a_six_brings_a_piece_out() -> None:
     Startfeld stellen." The piece on 5 waits; with a 3 the waiting one cannot come out."""
     pieces = {"red": ["out", 5], "blue": ["out", "out"]}
     six = position("kleiner_aerger", players=["red", "blue"], turn="red", pieces=pieces)
-    assert reasons(six.roll([6])) == (Blocked(on(5), Why.MUST_ENTER),)
-    assert reasons(six.roll([3])) == (Blocked(HOME, Why.NEEDS_SIX),)
+    assert reasons(six.roll([6])) == (TrackBlocked(on(5), TrackWhy.MUST_ENTER),)
+    assert reasons(six.roll([3])) == (TrackBlocked(HOME, TrackWhy.NEEDS_SIX),)
 
 
 def test_kleiner_aerger_counted_into_the_goal() -> None:
@@ -167,7 +170,7 @@ def test_kleiner_aerger_counted_into_the_goal() -> None:
         pieces={"red": ["lap", 5], "blue": ["out", "out"]},
     ).roll([4])
     assert [m.notation for m in state.legal_moves()] == ["5-9"]
-    assert reasons(state) == (Blocked(Spot(Area.LAP), Why.EXACT_INTO_GOAL),)
+    assert reasons(state) == (TrackBlocked(Spot(Area.LAP), TrackWhy.EXACT_INTO_GOAL),)
 
 
 # -- Backgammon ------------------------------------------------------------------------

@@ -19,9 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import os
 import re
-import tempfile
 import zoneinfo
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +29,7 @@ from controller import i18n
 from controller.config_values import TomlTable
 from controller.i18n import _
 from controller.input_checks import TomlError, quote, read_toml
+from hardware.atomic_file import write_text_atomically
 from hardware.specs import DISPLAY_TYPES
 
 FILE_NAME = "spieltisch.toml"
@@ -265,20 +264,7 @@ def write_fat(path: Path, text: str) -> None:
     for stray in directory.glob(f".{path.name}.*.tmp"):
         with contextlib.suppress(OSError):
             stray.unlink()
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    dir_fd = os.open(directory, os.O_RDONLY)
-    try:
-        with contextlib.suppress(OSError):  # vfat may refuse fsync on a directory
-            os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    # vfat may refuse an fsync of the directory: the writer leaves that to it
+    write_text_atomically(
+        path, text, durable=True, mode=0o600, prefix=f".{path.name}.", suffix=".tmp"
+    )

@@ -10,12 +10,11 @@ other producer does. Either side can restart without the other noticing.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+
+from hardware.atomic_file import write_text_atomically
 
 DEFAULT_PATH = Path("/run/spieltisch/network.json")
 
@@ -77,16 +76,7 @@ def write(path: Path, status: NetworkStatus) -> None:
     """Replace ``path`` at once (temp file and rename), readable by the table: the
     hotspot's password in it is the one the panel shows to everyone at the table."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(status.to_json())
-            os.fchmod(handle.fileno(), 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    write_text_atomically(path, status.to_json(), mode=0o644, prefix=f".{path.name}.", suffix="")
 
 
 def read(path: Path) -> NetworkStatus | None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import shutil
 import sqlite3
 import tarfile
@@ -40,7 +39,7 @@ import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from controller.config import ConfigError, load_config
 from controller.history import pending as pending_records
@@ -51,6 +50,7 @@ from controller.release.apply import game_in_progress
 from controller.release.dbcopy import copy_database, restore_database
 from controller.release.safe_archive import ArchiveError, Limits, check_name, unpack
 from controller.session import Session
+from hardware.atomic_file import write_atomically
 
 KIND = "spieltisch-backup"
 FORMAT = 1
@@ -126,20 +126,13 @@ def create(places: BackupPlaces, out: Path) -> dict[str, Any]:
             json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8"
         )
         out.parent.mkdir(parents=True, exist_ok=True)
-        fd, partial = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
-        os.close(fd)
-        try:
-            with tarfile.open(partial, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+
+        def pack(fh: BinaryIO) -> None:
+            with tarfile.open(fileobj=fh, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
                 for name in (MANIFEST, *members):
                     tar.add(stage / name, arcname=name, filter=_plain)
-            with open(partial, "rb+") as fh:
-                os.fsync(fh.fileno())
-            os.chmod(partial, 0o600)
-            os.replace(partial, out)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(partial)
-            raise
+
+        write_atomically(out, pack, durable=True, mode=0o600, prefix=f".{out.name}.", suffix="")
     return manifest
 
 
@@ -268,17 +261,21 @@ def _refuse_during_game(places: BackupPlaces) -> None:
 def _place(source: Path, target: Path) -> None:
     """``source`` as ``target`` by one rename on ``target``'s file system."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    os.close(fd)
-    shutil.copyfile(source, partial)
-    with open(partial, "rb+") as fh:
-        os.fsync(fh.fileno())
-    if target.exists():
-        shutil.copymode(target, partial)
-    else:
-        os.chmod(partial, 0o640)
-    os.replace(partial, target)
-    sync_directory(target.parent)
+
+    def copy(out: BinaryIO) -> None:
+        with source.open("rb") as data:
+            shutil.copyfileobj(data, out)
+
+    # the target's permission bits if there is one, else the owner's and the group's
+    write_atomically(
+        target,
+        copy,
+        durable=True,
+        mode=0o640,
+        keep_mode=True,
+        prefix=f".{target.name}.",
+        suffix="",
+    )
 
 
 def restore(places: BackupPlaces, backup: Path) -> tuple[Path, dict[str, Any]]:

@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hardware.atomic_file import write_text_atomically
+
 if TYPE_CHECKING:
     from controller.backup.archive import BackupPlaces
 
@@ -51,9 +53,7 @@ def stage_reset(places: BackupPlaces) -> None:
 def write_notice(places: BackupPlaces, kind: str, text: str, ok: bool) -> None:
     """The outcome, said once on the panel at the table's start."""
     data = {"kind": kind, "text": text, "ok": ok, "time": time.time()}
-    partial = places.state_dir / f".{NOTICE}.new"
-    partial.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(partial, places.state_dir / NOTICE)
+    write_text_atomically(places.state_dir / NOTICE, json.dumps(data))
 
 
 def at_start(state_dir: Path, config: Path) -> str | None:

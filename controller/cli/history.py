@@ -25,7 +25,6 @@ import os
 import sqlite3
 import stat
 import sys
-import tempfile
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
@@ -42,6 +41,7 @@ from controller.history.record import ABANDONED, FINISHED, HistoryEntry, Seat, S
 from controller.history.store import HistoryError, HistoryStore
 from controller.i18n import _, ngettext
 from controller.words import bot_word, colour_word, seat_word
+from hardware.atomic_file import write_text_atomically
 from rules.core import State
 from rules.playout import PlayStep
 from rules.registry import RecordAnalysis, capabilities, game_info, game_names
@@ -429,16 +429,8 @@ def write_file(path: Path, text: str) -> None:
     """Write ``text`` whole or not at all: a temp file beside ``path``, then a rename,
     so a full disk never leaves half an export (or damages an older one)."""
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent or Path("."))
+        write_text_atomically(path, text, mode=0o600, suffix="")
     except OSError as exc:
-        raise HistoryError(f"cannot write {path}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(temp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
         raise HistoryError(f"cannot write {path}: {exc.strerror}") from None
 
 

@@ -410,6 +410,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             render=render,
             options=options,
             voice=sim_voice(config, args.voice),
+            status_view=primary.show_status,
         )
         if isinstance(primary, TerminalDisplay):
             events = app.events

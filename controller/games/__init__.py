@@ -3,13 +3,13 @@
 Each family's package here (mirroring ``rules/<family>/``) registers its presentation
 (:mod:`controller.games.presentation`) when imported, as ``rules`` registers the rules.
 The generic controller modules ask :func:`presentation` for a game's views, words, side
-names and habits, and never name a game themselves.
+names and habits, and never name a game themselves. The registry imports the families
+the first time it is asked, not this package face: a family's views draw with
+:mod:`controller.views`, whose dispatcher asks this package.
 """
 
 from __future__ import annotations
 
-# Importing a game family registers its presentation (one registration per family).
-from controller.games import backgammon, minimaki, track  # noqa: F401
 from controller.games.presentation import (
     DEFAULT,
     BoardView,
@@ -17,6 +17,7 @@ from controller.games.presentation import (
     checker_steps,
     colour_name,
     first_game,
+    load_families,
     move_words,
     notation_words,
     presentation,
@@ -34,6 +35,7 @@ __all__ = [
     "checker_steps",
     "colour_name",
     "first_game",
+    "load_families",
     "move_words",
     "notation_words",
     "presentation",

@@ -9,12 +9,22 @@ and the generic controller modules ask :func:`presentation` instead of naming ga
 Every field has a default, so a game that registers only its rules (the toy game in
 the tests) plays with the generic view, its notation as words and its title from
 ``GameInfo``.
+
+The families are found, not listed: every package beside this module is one, and the
+first question to the registry imports them all (:func:`load_families`). Importing them
+earlier, when ``controller.games`` is imported, would tie the generic views to every
+family's views in a cycle: the dispatcher needs the registry, and a family's view draws
+with the views' helpers.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import rules
@@ -28,12 +38,13 @@ if TYPE_CHECKING:
 
     from controller.games.record_extras import RecordedGame, RecordExtras
     from controller.scene import Scene
-    from controller.views.overlay import Box
 
 Sizes = Callable[[], list[tuple[int, int, str]]]
 RenderGame = Callable[["Scene", int, int, str], "Image.Image"]
 """(game scene, width, height, mode) -> PIL image: a game's own board view."""
-CellBox = Callable[[int, int, str, tuple[int, int]], "Box"]
+CellBox = Callable[[int, int, str, tuple[int, int]], tuple[int, int, int, int]]
+"""(width, height, mode, cell) -> the pixels (x0, y0, x1, y1 inclusive) the cell covers
+(the views' ``Box``)."""
 
 
 @dataclass(frozen=True)
@@ -196,6 +207,30 @@ class Presentation:
 
 DEFAULT = Presentation()
 _PRESENTATIONS: dict[str, Presentation] = {}
+_LOADING = threading.RLock()
+_loaded = threading.Event()
+_loading_now = False
+
+
+def load_families() -> None:
+    """Import every family's package beside this module, once: each registers its
+    presentation when imported. Threads asking meanwhile wait for all of them; a
+    family asking the registry while it is being imported (same thread) gets the
+    registry as it stands."""
+    global _loading_now
+    if _loaded.is_set():
+        return
+    with _LOADING:
+        if _loaded.is_set() or _loading_now:
+            return
+        _loading_now = True
+        try:
+            for family in pkgutil.iter_modules([str(Path(__file__).parent)]):
+                if family.ispkg:
+                    importlib.import_module(f"{__package__}.{family.name}")
+        finally:
+            _loading_now = False
+        _loaded.set()
 
 
 def register_presentation(game: str, presentation: Presentation) -> None:
@@ -209,6 +244,7 @@ def unregister_presentation(game: str) -> None:
 
 def presentation(game: str) -> Presentation:
     """The game's presentation, or the default one for a game that declares none."""
+    load_families()
     return _PRESENTATIONS.get(game, DEFAULT)
 
 

@@ -19,20 +19,18 @@ the next change writes a new one, so a family's names are never overwritten unse
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from controller.i18n import N_
-from controller.persistence import sync_directory
 from controller.players.names import NameRefused, clean
 from controller.players.person import ID, Person
+from hardware.atomic_file import write_text_atomically
 
 log = logging.getLogger(__name__)
 
@@ -165,15 +163,5 @@ class PlayerBook:
     def _write(self, counter: int, players: tuple[Person, ...]) -> None:
         content = {"format": FORMAT, "next": counter, "players": [p.to_json() for p in players]}
         self.directory.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=".players-", suffix=".tmp", dir=self.directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(content, handle, ensure_ascii=False, indent=1)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise
-        sync_directory(self.directory)
+        text = json.dumps(content, ensure_ascii=False, indent=1)
+        write_text_atomically(self.path, text, durable=True, prefix=".players-", suffix=".tmp")

@@ -18,6 +18,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from hardware.atomic_file import write_atomically
+
 MAX_KEY_BYTES = 4096
 _KEY_NAME = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
@@ -108,8 +110,4 @@ def trust(public_file: Path, directory: Path, name: str | None = None) -> Path:
     if not _KEY_NAME.match(stem):
         raise KeyError_(f"{stem!r} is not a usable key name (letters, digits, . _ -)")
     directory.mkdir(parents=True, exist_ok=True)
-    target = directory / f"{stem}.pub"
-    temporary = directory / f".{stem}.pub.new"
-    temporary.write_bytes(data)
-    os.replace(temporary, target)
-    return target
+    return write_atomically(directory / f"{stem}.pub", lambda out: out.write(data))

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from controller.i18n import N_, _
+from hardware.atomic_file import write_text_atomically
 
 SEEN = "update-notice.seen"
 NOTICE = Path("update") / "notice.json"
@@ -97,7 +97,5 @@ def _unseen(state_dir: Path, name: Path, seen_name: str) -> str | None:
         if seen.read_text(encoding="utf-8").strip() == stamp:
             return None
     with contextlib.suppress(OSError):
-        partial = seen.with_name(f".{seen_name}.new")
-        partial.write_text(stamp + "\n", encoding="utf-8")
-        os.replace(partial, seen)
+        write_text_atomically(seen, stamp + "\n")
     return words(notice) or None

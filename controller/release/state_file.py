@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from controller.persistence import sync_directory
+from hardware.atomic_file import write_text_atomically
 
 
 class UpdateError(ValueError):
@@ -31,15 +30,8 @@ def write_json(path: Path, data: object) -> None:
     reason = not_ours(path.parent)
     if reason is not None:
         raise UpdateError(f"{reason}: refused")
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1, sort_keys=True)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, path)
-    sync_directory(path.parent)
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    write_text_atomically(path, text, durable=True, mode=0o644, prefix=f".{path.name}.", suffix="")
 
 
 def read_json(path: Path) -> dict[str, Any] | None:

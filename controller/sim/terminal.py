@@ -388,5 +388,12 @@ class UntilPressed:
 
         self._keys.start(forward)
 
+    @property
+    def poll_interval(self) -> float | None:
+        return self._keys.poll_interval
+
+    def poll(self) -> None:
+        self._keys.poll()
+
     def close(self) -> None:
         self._keys.close()

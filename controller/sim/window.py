@@ -15,8 +15,8 @@ the LED picture) shows:
 
 It is one object that is both the ``Display`` and the ``InputBackend``: SDL delivers
 the mouse, the keys and the window's close button as events of the window, read on
-the thread that opened it, so ``poll()`` (the ``Polled`` protocol) is called by the
-loop. The window is resizable; F12 writes the whole window as a PNG, to a new
+the thread that opened it, so ``poll()`` is called by the loop every
+``poll_interval``. The window is resizable; F12 writes the whole window as a PNG, to a new
 time-stamped file in the current directory (or to ``--screenshot FILE``, which is also
 written at exit), and says where; closing it or Esc raises ``DisplayClosed`` so the
 table saves and stops.

@@ -15,12 +15,8 @@ The path is the one the appliance was started with; nothing of it comes from a r
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import os
 import re
-import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,8 +26,8 @@ from controller import config as config_module
 from controller.config import DEFAULT_SEATS, PLAYERS, Config, ConfigError, parse_config
 from controller.i18n import LANGUAGES
 from controller.input_checks import TomlError, read_toml
-from controller.persistence import sync_directory
 from controller.web.toml_out import TomlWriteError, dumps
+from hardware.atomic_file import write_text_atomically
 from rules.bots import BOT_KINDS
 
 SIMPLE = {
@@ -206,25 +202,10 @@ def for_the_page(field: str, line: str, language: str) -> str:
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace ``path`` with ``text``: temp file in the same directory, fsync, rename,
-    fsync of the directory. The file keeps its permission bits."""
-    directory = path.parent
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o644
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    sync_directory(directory)
+    fsync of the directory. The file keeps its permission bits (a new one: 0644)."""
+    write_text_atomically(
+        path, text, durable=True, mode=0o644, keep_mode=True, prefix=f".{path.name}.", suffix=".tmp"
+    )
 
 
 def save(path: Path, document: dict[str, Any]) -> None:

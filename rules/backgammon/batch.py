@@ -326,7 +326,7 @@ def consistent_sane(p: Floats, on_roll: Ints, other: Ints, has_contact: Bools) -
 
 
 @dataclass
-class Evaluator:
+class NumpyEvaluator:
     """:func:`rules.backgammon.evaluation.probabilities` for many positions: the bear-off
     database where both sides bear off, the race network without contact, the main
     network otherwise, the positions of each kind in one batch."""
@@ -336,7 +336,7 @@ class Evaluator:
     exact_bearoff: bool = True
 
     @classmethod
-    def of(cls, network: Network, race: Network, exact_bearoff: bool = True) -> Evaluator:
+    def of(cls, network: Network, race: Network, exact_bearoff: bool = True) -> NumpyEvaluator:
         return cls(BatchNetwork(network), BatchNetwork(race), exact_bearoff)
 
     def probabilities(self, positions: Sequence[Position]) -> list[Probabilities]:

@@ -163,7 +163,7 @@ class BackgammonBot:
         every reply of a roll, scored in one batch. None without either, or where the
         play must be the reproducible one (a budget without a clock: tests, seeded games,
         hints), or when ``fast`` says; the pure path then scores one position at a time."""
-        kernel = isinstance(self.batch, native.Evaluator)
+        kernel = isinstance(self.batch, native.KernelEvaluator)
         self.full = self.batch is not None and (kernel if full is None else full)
         """The lookahead is the full one-roll search (module docstring). It needs the
         fast path, and is the default with the C kernel: there its decisions keep inside

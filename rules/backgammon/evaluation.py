@@ -73,7 +73,7 @@ def batch_evaluator(
             module = importlib.import_module("rules.backgammon.batch")
         except ImportError:
             return None
-        made = module.Evaluator.of(network, race, exact_bearoff)
+        made = module.NumpyEvaluator.of(network, race, exact_bearoff)
     _EVALUATORS.append(((network, race, exact_bearoff), made))
     return made
 

@@ -66,7 +66,7 @@ def load(module: ModuleType, network: Network) -> Any:
     )
 
 
-class Evaluator:
+class KernelEvaluator:
     """:func:`rules.backgammon.evaluation.probabilities` for many positions, in C: the
     bear-off database where both sides bear off (asked from here, in Python: it is
     exact and rare in a search), the race network without contact, the main network
@@ -109,10 +109,12 @@ BLOCK = 16
 layer is a multiple of that (the shipped ones have 256 units)."""
 
 
-def evaluator(network: Network, race: Network, exact_bearoff: bool = True) -> Evaluator | None:
+def evaluator(
+    network: Network, race: Network, exact_bearoff: bool = True
+) -> KernelEvaluator | None:
     """The kernel's evaluator for these networks, or None where the kernel is not built
     or a network's hidden layer does not fit it (:data:`BLOCK`)."""
     module = kernel()
     if module is None or network.hidden % BLOCK or race.hidden % BLOCK:
         return None
-    return Evaluator(module, network, race, exact_bearoff)
+    return KernelEvaluator(module, network, race, exact_bearoff)

@@ -20,7 +20,7 @@ from rules.backgammon.moves import BAR, single_steps
 from rules.core import State
 
 
-class Why(Enum):
+class BackgammonWhy(Enum):
     """Why the checkers on one point cannot move with the dice thrown."""
 
     BAR_FIRST = "bar_first"
@@ -43,15 +43,15 @@ class Why(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Blocked:
+class BackgammonBlocked:
     """The checkers on one point of the mover's own view (0–23 its points 1–24, 24 the
     bar) and why they cannot move."""
 
     point: int
-    why: Why
+    why: BackgammonWhy
 
 
-def why_not(state: State) -> tuple[Blocked, ...]:
+def why_not(state: State) -> tuple[BackgammonBlocked, ...]:
     """Every point holding checkers of the side on turn that no legal play moves, with
     its reason, highest point first; nothing outside a checker play."""
     if not isinstance(state, BackgammonState) or state.phase != MOVE or state.offer:
@@ -61,27 +61,29 @@ def why_not(state: State) -> tuple[Blocked, ...]:
     plays = [m for m in state.legal_moves() if isinstance(m, Play)]
     moved = {src for play in plays for src, _, _ in play.steps}
     dice = sorted(set(state.dice), reverse=True)
-    found: list[Blocked] = []
+    found: list[BackgammonBlocked] = []
     for point in range(BAR, -1, -1):
         if not own[point] or point in moved:
             continue
-        found.append(Blocked(point, _why(own, opp, dice, point, len(plays) > 0)))
+        found.append(BackgammonBlocked(point, _why(own, opp, dice, point, len(plays) > 0)))
     return tuple(found)
 
 
-def _why(own: list[int], opp: list[int], dice: list[int], point: int, any_play: bool) -> Why:
+def _why(
+    own: list[int], opp: list[int], dice: list[int], point: int, any_play: bool
+) -> BackgammonWhy:
     if own[BAR] and point != BAR:
-        return Why.BAR_FIRST
+        return BackgammonWhy.BAR_FIRST
     steps = [die for die in dice if any(s[0] == point for s in single_steps(own, opp, die))]
     if steps and any_play:
         # A step of its own exists but leads to no legal play: the dice rule took it.
-        return Why.USE_BOTH_DICE
+        return BackgammonWhy.USE_BOTH_DICE
     for die in dice:
         if point - die >= 0 and opp[23 - (point - die)] >= 2:
-            return Why.POINT_CLOSED
+            return BackgammonWhy.POINT_CLOSED
     highest = max(i for i in range(BAR + 1) if own[i])
     if highest >= 6:
-        return Why.NOT_ALL_HOME
+        return BackgammonWhy.NOT_ALL_HOME
     if any(point - die < 0 for die in dice):
-        return Why.HIGHER_CHECKER_FIRST
-    return Why.POINT_CLOSED
+        return BackgammonWhy.HIGHER_CHECKER_FIRST
+    return BackgammonWhy.POINT_CLOSED

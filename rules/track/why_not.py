@@ -23,7 +23,7 @@ from rules.track.facts import Spot, spot
 from rules.track.presets import MaednRules
 
 
-class Why(Enum):
+class TrackWhy(Enum):
     """Why one piece cannot move with the die thrown."""
 
     CAPTURE_COMPULSORY = "capture_compulsory"
@@ -44,14 +44,14 @@ class Why(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Blocked:
+class TrackBlocked:
     """A piece (where it stands) and why it cannot move."""
 
     spot: Spot
-    why: Why
+    why: TrackWhy
 
 
-def why_not(state: State) -> tuple[Blocked, ...]:
+def why_not(state: State) -> tuple[TrackBlocked, ...]:
     """Every piece of the player on turn without a legal move, once per position (the
     waiting pieces are one), with its reason; nothing outside a move decision. Pieces
     that have finished (no free goal field ahead) are left out: nobody expects them to
@@ -71,7 +71,7 @@ def why_not(state: State) -> tuple[Blocked, ...]:
     allowed = kernel.legal_raw(rules, steps, end, ring, table, own, occ, seat, die)
     movable = {m[0] for m in allowed}
     tokens = game._token[colour]
-    found: list[Blocked] = []
+    found: list[TrackBlocked] = []
     for p in sorted(set(own)):
         if p in movable or _finished(p, own, steps, end):
             continue
@@ -79,7 +79,7 @@ def why_not(state: State) -> tuple[Blocked, ...]:
         if why is None:
             why = _impossible(rules, steps, end, table, own, occ, seat, die, p)
         if why is not None:
-            found.append(Blocked(spot(tokens[p]), why))
+            found.append(TrackBlocked(spot(tokens[p]), why))
     return tuple(found)
 
 
@@ -94,16 +94,16 @@ def _restricted(
     own: tuple[int, ...],
     possible: list[kernel.RawMove],
     p: int,
-) -> Why | None:
+) -> TrackWhy | None:
     """The obligation that took away the moves the die allows piece ``p`` (the same
     order as ``kernel.restrict``), or None if the die allows it none."""
     if not any(m[0] == p for m in possible):
         return None
     if rules.must_capture and any(m[2] for m in possible):
-        return Why.CAPTURE_COMPULSORY
+        return TrackWhy.CAPTURE_COMPULSORY
     if own[0] == kernel.HOME and rules.must_enter and any(m[0] == kernel.HOME for m in possible):
-        return Why.MUST_ENTER
-    return Why.START_MUST_BE_CLEARED
+        return TrackWhy.MUST_ENTER
+    return TrackWhy.START_MUST_BE_CLEARED
 
 
 def _impossible(
@@ -116,15 +116,15 @@ def _impossible(
     seat: int,
     die: int,
     p: int,
-) -> Why | None:
+) -> TrackWhy | None:
     """Why the die allows piece ``p`` no move at all (the cases of ``kernel.generate``)."""
     if p == kernel.HOME:
-        return Why.NEEDS_SIX if die != 6 else Why.OWN_PIECE_ON_TARGET
+        return TrackWhy.NEEDS_SIX if die != 6 else TrackWhy.OWN_PIECE_ON_TARGET
     q = p + die
     if q >= end:
-        return Why.EXACT_INTO_GOAL
+        return TrackWhy.EXACT_INTO_GOAL
     if q < steps:
-        return Why.OWN_PIECE_ON_TARGET if occ[table[q]] == seat else None
+        return TrackWhy.OWN_PIECE_ON_TARGET if occ[table[q]] == seat else None
     if q in own:
-        return Why.OWN_PIECE_ON_TARGET
-    return Why.NO_JUMPING_IN_GOAL
+        return TrackWhy.OWN_PIECE_ON_TARGET
+    return TrackWhy.NO_JUMPING_IN_GOAL

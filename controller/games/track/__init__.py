@@ -1,6 +1,6 @@
 """How the track games (Mensch ärgere dich nicht, Kleiner Ärger) present themselves.
 
-Why here: the finishing order by how far the pieces got, and whose piece a capture
+TrackWhy here: the finishing order by how far the pieces got, and whose piece a capture
 sends home, are facts of a track state; the generic table only asks for them. The
 words are in :mod:`controller.games.track.words`.
 """

@@ -11,30 +11,30 @@ from collections.abc import Hashable
 
 from controller.games.track.words import spot_words
 from controller.i18n import _
-from rules.track.why_not import Blocked, Why
+from rules.track.why_not import TrackBlocked, TrackWhy
 
-REASONS: tuple[Hashable, ...] = tuple(Why)
-ROUTINE: tuple[Hashable, ...] = (Why.NEEDS_SIX,)
+REASONS: tuple[Hashable, ...] = tuple(TrackWhy)
+ROUTINE: tuple[Hashable, ...] = (TrackWhy.NEEDS_SIX,)
 """Said only when nothing can move: the waiting pieces need a 6 on most throws."""
 
 
 def reason_words(reason: Hashable) -> str:
     """The reason alone, as a sentence (the voice says it)."""
     words = {
-        Why.CAPTURE_COMPULSORY: _("Capturing is compulsory."),
-        Why.MUST_ENTER: _("A six must bring a piece onto the start field."),
-        Why.START_MUST_BE_CLEARED: _("The start field must be cleared."),
-        Why.NEEDS_SIX: _("Only a six brings a piece out."),
-        Why.EXACT_INTO_GOAL: _("Only with the exact count into the goal."),
-        Why.OWN_PIECE_ON_TARGET: _("Your own piece stands there."),
-        Why.NO_JUMPING_IN_GOAL: _("No jumping over your own pieces in the goal."),
+        TrackWhy.CAPTURE_COMPULSORY: _("Capturing is compulsory."),
+        TrackWhy.MUST_ENTER: _("A six must bring a piece onto the start field."),
+        TrackWhy.START_MUST_BE_CLEARED: _("The start field must be cleared."),
+        TrackWhy.NEEDS_SIX: _("Only a six brings a piece out."),
+        TrackWhy.EXACT_INTO_GOAL: _("Only with the exact count into the goal."),
+        TrackWhy.OWN_PIECE_ON_TARGET: _("Your own piece stands there."),
+        TrackWhy.NO_JUMPING_IN_GOAL: _("No jumping over your own pieces in the goal."),
     }
-    return words[reason] if isinstance(reason, Why) else str(reason)
+    return words[reason] if isinstance(reason, TrackWhy) else str(reason)
 
 
 def why_not(fact: object) -> tuple[str, Hashable]:
     """ "piece on 12: Only with the exact count into the goal.", and the reason."""
-    if not isinstance(fact, Blocked):
+    if not isinstance(fact, TrackBlocked):
         return str(fact), str(fact)
     piece = spot_words(fact.spot, start=True)
     return f"{piece}: {reason_words(fact.why)}", fact.why
