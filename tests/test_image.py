@@ -180,3 +180,46 @@ def test_the_vm_test_reads_the_partition_table_as_sfdisk_wrote_it(tmp_path: Path
         (2, 24, 24),
         (3, 48, 8),
     ]
+
+
+def unit_lines(path: Path, key: str) -> list[str]:
+    prefix = f"{key}="
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line[len(prefix) :] for line in lines if line.startswith(prefix)]
+
+
+def test_the_releases_unit_runs_the_factory_release_before_the_program() -> None:
+    from controller.cli import build_parser
+
+    unit = FILES / "spieltisch-releases.service"
+    (command,) = unit_lines(unit, "ExecStart")
+    words = command.split()
+    # the factory release's own Python: on the read-only root, there whatever data holds
+    assert words[0] == "/usr/lib/spieltisch/factory/venv/bin/python"
+    assert words[1:4] == ["-I", "-m", "controller"]
+    args = build_parser().parse_args(words[4:])
+    assert (args.update_command, str(args.factory)) == ("factory", "/usr/lib/spieltisch/factory")
+    before = " ".join(unit_lines(unit, "Before")).split()
+    for other in (
+        "spieltisch.service",
+        "spieltisch-firstboot.service",
+        "spieltisch-update.service",
+    ):
+        assert other in before
+    recipe = (IMAGE / "configure.sh").read_text(encoding="utf-8")
+    assert 'ln -sfn /data/releases "$R/opt/spieltisch"' in recipe
+    assert "spieltisch-releases.service" in recipe
+
+
+def test_what_the_first_start_writes_on_the_card_is_writable_to_it() -> None:
+    from controller.appliance.first_boot import PANEL_DROPIN
+
+    unit = ROOT / "systemd" / "image" / "spieltisch-firstboot.service"
+    writable = " ".join(unit_lines(unit, "ReadWritePaths")).split()
+    recipe = (IMAGE / "configure.sh").read_text(encoding="utf-8")
+    # the time zone: /etc/localtime leads to the data partition's link, which it may write
+    assert 'ln -sfn /data/system/zone/localtime "$R/etc/localtime"' in recipe
+    assert "-/data/system/zone" in writable
+    # the ws2812 drop-in: in /run, never on the read-only root
+    assert str(PANEL_DROPIN).startswith("/run/systemd/system/")
+    assert "-/run/systemd/system" in writable
