@@ -207,6 +207,8 @@ def read_record(path: Path) -> dict[str, str]:
 def apply(paths: Paths, system: System) -> list[str]:
     """Apply what is new in the settings file; the problems in words (the table still
     starts with every problem: they are shown on its panel)."""
+    with contextlib.suppress(OSError):  # a FAT write a power cut interrupted
+        settings_file.recover(paths.settings)
     checked = settings_file.read(paths.settings)
     problems = list(checked.errors)
     settings = checked.settings
