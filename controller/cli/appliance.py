@@ -131,7 +131,9 @@ def network(args: argparse.Namespace) -> int:
     stop = threading.Event()
     thread = threading.Thread(target=supervisor.run, args=(stop,), name="supervisor")
     thread.start()
-    portal = Portal(supervisor, language=table_language(args.config))
+    portal = Portal(
+        supervisor, language=table_language(args.config), on_use=supervisor.note_page_use
+    )
     try:
         asyncio.run(serve(portal, args.port, supervisor, stop))
     finally:
