@@ -223,3 +223,30 @@ def test_what_the_first_start_writes_on_the_card_is_writable_to_it() -> None:
     # the ws2812 drop-in: in /run, never on the read-only root
     assert str(PANEL_DROPIN).startswith("/run/systemd/system/")
     assert "-/run/systemd/system" in writable
+
+
+@pytest.mark.skipif(
+    not (shutil.which("sfdisk") and shutil.which("debugfs") and shutil.which("mkfs.ext4")),
+    reason="needs sfdisk, debugfs, mkfs.ext4",
+)
+def test_the_vm_test_reads_where_the_data_partitions_current_points(tmp_path: Path) -> None:
+    content = tmp_path / "data"
+    (content / "releases" / "releases").mkdir(parents=True)
+    (content / "releases" / "current").symlink_to("releases/0.1.0-abc")
+    data = tmp_path / "data.img"
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-d", str(content), str(data), "8M"], check=True)
+    disk = tmp_path / "disk.img"
+    with open(disk, "wb") as fh:
+        fh.truncate(32 << 20)
+    layout = "label: dos\nstart=1MiB, size=4MiB, type=c\nsize=4MiB, type=83\nsize=8MiB, type=83\n"
+    subprocess.run(["sfdisk", "-q", str(disk)], input=layout, text=True, check=True)
+    with open(disk, "r+b") as fh:
+        fh.seek(9 << 20)
+        fh.write(data.read_bytes())
+    assert vmtest().current_release(disk) == "releases/0.1.0-abc"
+    subprocess.run(
+        ["debugfs", "-w", "-R", "rm /releases/current", f"{disk}?offset={9 << 20}"],
+        capture_output=True,
+        check=True,
+    )
+    assert vmtest().current_release(disk) == ""
