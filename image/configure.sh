@@ -63,7 +63,7 @@ ln -sfn "releases/$VERSION" "$R/data/releases/current"
 ln -sfn current/venv "$R/data/releases/venv"
 ln -sfn current/src "$R/data/releases/src"
 # the step every start runs: on the links just made it has nothing to do
-in_root "$REL/venv/bin/python" -I -m controller update factory "$REL"
+in_root "$REL/venv/bin/python" -I -m controller.release.layout "$REL"
 
 # ---- the unit, its polkit rule, and the first-start units of systemd/image/
 install -m 0644 "$SRC/systemd/spieltisch.service" "$R/etc/systemd/system/spieltisch.service"

@@ -196,9 +196,10 @@ def test_the_releases_unit_runs_the_factory_release_before_the_program() -> None
     words = command.split()
     # the factory release's own Python: on the read-only root, there whatever data holds
     assert words[0] == "/usr/lib/spieltisch/factory/venv/bin/python"
-    assert words[1:4] == ["-I", "-m", "controller"]
-    args = build_parser().parse_args(words[4:])
-    assert (args.update_command, str(args.factory)) == ("factory", "/usr/lib/spieltisch/factory")
+    assert words[1:] == ["-I", "-m", "controller.release.layout", "/usr/lib/spieltisch/factory"]
+    # the same step as the command line's, for a look by hand
+    args = build_parser().parse_args(["update", "factory", words[-1]])
+    assert (args.update_command, str(args.factory)) == ("factory", words[-1])
     before = " ".join(unit_lines(unit, "Before")).split()
     for other in (
         "spieltisch.service",
@@ -209,6 +210,7 @@ def test_the_releases_unit_runs_the_factory_release_before_the_program() -> None
     recipe = (IMAGE / "configure.sh").read_text(encoding="utf-8")
     assert 'ln -sfn /data/releases "$R/opt/spieltisch"' in recipe
     assert "spieltisch-releases.service" in recipe
+    assert "-m controller.release.layout" in recipe
 
 
 def test_what_the_first_start_writes_on_the_card_is_writable_to_it() -> None:

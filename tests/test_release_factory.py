@@ -148,3 +148,32 @@ def test_an_update_through_the_symlinked_prefix_lands_on_the_data_partition(
     assert started.returncode == 0, started.stderr
     assert started.stdout == "releases: nothing to do\n"
     assert layout.current_name() == "0.2.0"
+
+
+def test_the_start_step_runs_as_a_module_that_imports_no_more_than_it_needs(
+    tmp_path: Path,
+) -> None:
+    """What the card's unit runs: a fresh data partition gets its links, and the step
+    imports nothing of the program beyond the releases' layout."""
+    layout, factory = card(tmp_path)
+    probe = (
+        "import runpy, sys\n"
+        "sys.argv = ['layout', sys.argv[1], sys.argv[2]]\n"
+        "try:\n"
+        "    runpy.run_module('controller.release.layout', run_name='__main__')\n"
+        "except SystemExit as end:\n"
+        "    mods = sorted(m for m in sys.modules if m.startswith(('controller', 'rules')))\n"
+        "    print(mods)\n"
+        "    raise\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", probe, str(factory), str(layout.prefix)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert f"{layout.current} -> releases/{NAME} (the factory release)" in ran.stdout
+    assert layout.current_name() == NAME
+    loaded = ran.stdout.strip().splitlines()[-1]
+    assert "controller.persistence" not in loaded and "rules" not in loaded

@@ -22,7 +22,8 @@ On the card image the root is read-only, so the prefix is on the data partition
 (``/opt/spieltisch`` is a symlink to ``/data/releases``), and the release the image was
 built with, the *factory release*, stays on the root (:data:`FACTORY`).
 ``releases/<its name>`` is a symlink to it, and :func:`adopt_factory`, run at every
-start before the table, makes ``current`` point at it whenever ``current`` names no
+start before the table (``python -m controller.release.layout``, which imports nothing
+of the program beyond this module), makes ``current`` point at it whenever ``current`` names no
 release: a data partition that is fresh, emptied or lost its links still starts the
 table, and an update adds real release directories beside it.
 """
@@ -36,8 +37,6 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.persistence import sync_directory
-
 PREFIX = Path("/opt/spieltisch")
 KEYS_DIR = Path("/etc/spieltisch-keys")
 """Root's, outside the directories the service may write (its state directory and the
@@ -47,6 +46,23 @@ FACTORY = Path("/usr/lib/spieltisch/factory")
 """The card image's built-in release, on the read-only root (its ``RELEASE`` file names it)."""
 RELEASE_INFO = "RELEASE"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,79}$")
+
+
+def sync_directory(directory: Path) -> None:
+    """fsync a directory, so that a rename in it survives a power cut (as
+    :func:`controller.persistence.sync_directory`; not imported from there, because the
+    card runs :func:`adopt_factory` at every start, and that module's imports cost an
+    emulated card more than a second)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 class LayoutError(ValueError):
@@ -240,3 +256,25 @@ def migrate(layout: ReleaseLayout, name: str) -> bool:
     sync_directory(layout.prefix)
     switch(layout, name)
     return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -I -m controller.release.layout [FACTORY [PREFIX]]``: :func:`adopt_factory`
+    (``/opt/spieltisch`` unless given), one line per change; exit 2 with one line if it
+    cannot."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    factory = Path(args[0]) if args else FACTORY
+    prefix = Path(args[1]) if len(args) > 1 else PREFIX
+    try:
+        changed = adopt_factory(ReleaseLayout(prefix), factory)
+    except (LayoutError, OSError) as exc:
+        print(f"releases: {exc}", file=sys.stderr)
+        return 2
+    print("\n".join(changed) or "releases: nothing to do")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
