@@ -23,9 +23,9 @@ On the card image the root is read-only, so the prefix is on the data partition
 built with, the *factory release*, stays on the root (:data:`FACTORY`).
 ``releases/<its name>`` is a symlink to it, and :func:`adopt_factory`, run at every
 start before the table (``python -m controller.release.layout``, which imports nothing
-of the program beyond this module), makes ``current`` point at it whenever ``current`` names no
-release: a data partition that is fresh, emptied or lost its links still starts the
-table, and an update adds real release directories beside it.
+of the program beyond this module), makes ``current`` point at it whenever ``current``
+names no release: a data partition that is fresh, emptied or lost its links still
+starts the table, and an update adds real release directories beside it.
 """
 
 from __future__ import annotations
