@@ -200,6 +200,8 @@ def test_the_releases_unit_runs_the_factory_release_before_the_program() -> None
     # the same step as the command line's, for a look by hand
     args = build_parser().parse_args(["update", "factory", words[-1]])
     assert (args.update_command, str(args.factory)) == ("factory", words[-1])
+    # run only when the program cannot start: the links through current lead nowhere
+    assert unit_lines(unit, "ConditionPathExists") == ["!/opt/spieltisch/venv/bin/python"]
     before = " ".join(unit_lines(unit, "Before")).split()
     for other in (
         "spieltisch.service",
