@@ -16,8 +16,8 @@
 #            in a copy of the base with a compiler (never in the image); for arm64 under
 #            qemu-user, which takes long. Cached: the dependencies by pyproject.toml,
 #            the compiled rules by the hash of rules/ and setup.py;
-#   root     the program installed as a release (/opt/spieltisch/releases/<version>),
-#            the system configured for a read-only root and a data partition, the
+#   root     the program installed as the factory release (/usr/lib/spieltisch/factory;
+#            the releases and "current" on the data partition), the system configured for a read-only root and a data partition, the
 #            first-boot units, the boot files;
 #   image    a FAT boot partition, the root and the data partition as file systems, put
 #            into one disk image laid out by sfdisk; compressed with xz.

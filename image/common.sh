@@ -33,7 +33,8 @@ arch_packages() {
     case "$1" in
         amd64) echo linux-image-amd64 systemd-boot-efi ;;
         # Debian's own Raspberry Pi images: the Debian kernel, the Pi's GPU firmware and
-        # boot files from raspi-firmware, and the Wi-Fi chip's firmware
+        # boot files from raspi-firmware, and the Wi-Fi chip's firmware (bookworm's has
+        # the Pi 3 and Pi 4 chips, not the Pi 400's or the Zero 2 W's: docs/install.md)
         arm64) echo linux-image-arm64 raspi-firmware firmware-brcm80211 ;;
         *) return 1 ;;
     esac

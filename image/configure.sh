@@ -16,12 +16,14 @@ SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
 SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"
 EOF
 
-# ---- the program, as a release directory: /opt/spieltisch/releases/<version> holds its
-# venv and its source (docs, config example); "current" points at the release that
-# runs, and /opt/spieltisch/venv and /opt/spieltisch/src (the paths the unit and
-# install.sh use) point through "current". An update adds a release and swaps "current"
-# with one rename.
-REL=/opt/spieltisch/releases/$VERSION
+# ---- the program, as the factory release: /usr/lib/spieltisch/factory on the read-only
+# root holds its venv and its source (docs, config example), and RELEASE names it. The
+# releases themselves live on the data partition, where an update can add one:
+# /opt/spieltisch is a symlink to /data/releases, whose releases/<version> links to the
+# factory release and whose "current" points at it until the first update (and again
+# whenever it names no release: spieltisch-releases.service). /opt/spieltisch/venv and
+# /opt/spieltisch/src, the paths the units and install.sh use, lead through "current".
+REL=/usr/lib/spieltisch/factory
 mkdir -p "$R$REL"
 cp -a "$SRC" "$R$REL/src"
 PURE=$W/wheel-pure
@@ -46,13 +48,22 @@ with zipfile.ZipFile(wheel) as zf:
 print(f"{len(names)} compiled modules from {wheel.rsplit('/', 1)[-1]}")
 EOF
 in_root "$REL/venv/bin/python" -m compileall -q "$REL/venv/lib" >/dev/null || true
-ln -sfn "releases/$VERSION" "$R/opt/spieltisch/current"
-ln -sfn current/venv "$R/opt/spieltisch/venv"
-ln -sfn current/src "$R/opt/spieltisch/src"
-BUILD_LINE=$(cd / && in_root /opt/spieltisch/venv/bin/python -c \
+BUILD_LINE=$(cd / && in_root "$REL/venv/bin/python" -c \
     'from rules.build_info import describe_build; print(describe_build())')
 echo "program: $VERSION, rules $BUILD_LINE" | tee -a "$LOG"
 case "$BUILD_LINE" in *compiled*) ;; *) echo "build.sh: the rules are not compiled" >&2; exit 1 ;; esac
+printf '{"release": "%s", "version": "%s", "compiled": true, "key": "factory"}\n' \
+    "$VERSION" "$PKGVER" >"$R$REL/RELEASE"
+rm -rf "${R:?}/opt/spieltisch"
+ln -sfn /data/releases "$R/opt/spieltisch"
+# the data partition's releases (image/assemble.sh makes its file system from $R/data)
+install -d -m 0755 "$R/data/releases" "$R/data/releases/releases"
+ln -sfn "$REL" "$R/data/releases/releases/$VERSION"
+ln -sfn "releases/$VERSION" "$R/data/releases/current"
+ln -sfn current/venv "$R/data/releases/venv"
+ln -sfn current/src "$R/data/releases/src"
+# the step every start runs: on the links just made it has nothing to do
+in_root "$REL/venv/bin/python" -I -m controller.release.layout "$REL"
 
 # ---- the unit, its polkit rule, and the first-start units of systemd/image/
 install -m 0644 "$SRC/systemd/spieltisch.service" "$R/etc/systemd/system/spieltisch.service"
@@ -71,6 +82,22 @@ for f in spieltisch-grow-data spieltisch-ssh-keys; do
 done
 install -m 0644 "$F/spieltisch-ready-console.service" "$R/etc/systemd/system/"
 units+=(spieltisch-ready-console.service)
+# the releases on the data partition, before anything runs the program
+install -m 0644 "$F/spieltisch-releases.service" "$R/etc/systemd/system/"
+units+=(spieltisch-releases.service)
+# updates, as systemd/install.sh sets them up: the rollback, the check after an update,
+# the page's inbox; the project's signing key (on the read-only root: a key of one's
+# own is trusted by building an image with it in systemd/keys/)
+for unit in spieltisch-rollback.service spieltisch-update-check.service \
+    spieltisch-update.service spieltisch-update.path; do
+    install -m 0644 "$SRC/systemd/$unit" "$R/etc/systemd/system/$unit"
+done
+units+=(spieltisch-update.path spieltisch-update-check.service)
+install -d -m 0755 "$R/etc/spieltisch-keys"
+for key in "$SRC"/systemd/keys/*.pub; do
+    [ -e "$key" ] || continue
+    install -m 0644 "$key" "$R/etc/spieltisch-keys/"
+done
 in_root systemctl enable "${units[@]}"
 echo "enabled: ${units[*]}" | tee -a "$LOG"
 
@@ -87,11 +114,14 @@ install -d -m 0755 "$D" "$D/system" "$D/system/ssh" "$D/system/nm-lib" "$D/syste
 install -d -m 0750 "$D/spieltisch"
 install -d -m 0775 "$D/etc-spieltisch"
 install -d -m 0700 "$D/system/nm-connections" "$D/system/spieltisch-boot"
-# the time zone: /etc/localtime points into the data partition, where the first-boot
-# step can point it at another zone (UTC until then)
-ln -sfn /usr/share/zoneinfo/Etc/UTC "$D/system/localtime"
-ln -sfn /data/system/localtime "$R/etc/localtime"
-echo Etc/UTC >"$R/etc/timezone"
+# the time zone: /etc/localtime and /etc/timezone point into the data partition's
+# system/zone/ (readable by all, as the zone must be), where the settings file's step
+# replaces them, each with one rename (UTC until then)
+install -d -m 0755 "$D/system/zone"
+ln -sfn /usr/share/zoneinfo/Etc/UTC "$D/system/zone/localtime"
+echo Etc/UTC >"$D/system/zone/timezone"
+ln -sfn /data/system/zone/localtime "$R/etc/localtime"
+ln -sfn /data/system/zone/timezone "$R/etc/timezone"
 sed '0,/^type = /s/^type = .*/type = "none"/' "$SRC/config.example.toml" >"$D/etc-spieltisch/config.toml"
 chmod 0664 "$D/etc-spieltisch/config.toml"
 cp -a "$R/var/lib/NetworkManager/." "$D/system/nm-lib/" 2>/dev/null || true

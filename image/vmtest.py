@@ -21,8 +21,12 @@ A power cut is ``kill -9`` of qemu at a random moment between power-on and a lit
 after the first boot's READY (growing the partition, making the SSH key and the card's
 name all happen in that window); the card is then switched on again and must reach
 READY. Every card is then read offline (debugfs, nothing mounted): its machine id, host
-name and SSH host key must be its own, and the root partition must be byte for byte
-the image's.
+name and SSH host key must be its own, its data partition's releases must have a
+``current`` link, and the root partition must be byte for byte the image's.
+
+``boot`` starts a card twice, then a third time with the data partition's
+``releases/current`` link removed: the factory release on the root must start, and the
+link be made again.
 
 Each command prints "IMGTEST {json}" lines and a summary; the pytest tier
 tests/test_image_vm.py runs them.
@@ -284,6 +288,7 @@ def card_identity(card: Path) -> dict[str, Any]:
         "passwords": usable,
         "empty_passwords": empty,
         "grown": debugfs(card, data, "stat /system/grown").startswith("Inode"),
+        "current": current_release(card),
         "data_mib": (int(blocks.group(1)) * int(bsize.group(1)) >> 20)
         if blocks and bsize
         else None,
@@ -337,12 +342,50 @@ def boot_once(arch: str, raw: Path, work: Path, name: str, timeout: float) -> di
     return result
 
 
+def current_release(card: Path) -> str:
+    """Where the data partition's ``releases/current`` link points ("" if it is missing)."""
+    found = re.search(
+        r"Fast link dest: \"?([^\"\n]*)",
+        debugfs(card, partitions(card)[2], "stat /releases/current"),
+    )
+    return found.group(1) if found else ""
+
+
 def cmd_boot(args: argparse.Namespace) -> int:
     with workdir(args.keep) as work:
         raw = unpack(args.image, work.parent)
         result = boot_once(args.arch, raw, work, "card-boot", args.timeout)
         emit("boot", arch=args.arch, image=args.image.name, **result)
-        return 0 if result.get("second_boot_ready_s") else 1
+        if not result.get("second_boot_ready_s"):
+            return 1
+        # a data partition that lost its releases' "current" link: the factory release
+        # must start, and the link be made again
+        card = work / "card-boot.img"
+        data = partitions(card)[2]
+        subprocess.run(
+            ["e2fsck", "-fy", f"{card}?offset={data.start}"], capture_output=True, check=False
+        )
+        subprocess.run(
+            ["debugfs", "-w", "-R", "rm /releases/current", f"{card}?offset={data.start}"],
+            capture_output=True,
+            check=True,
+        )
+        removed = current_release(card) == ""
+        m = Machine(args.arch, card, work, "card-boot-no-current")
+        m.start()
+        ready = m.wait_ready(args.timeout)
+        time.sleep(10 if ready else 0)
+        m.cut()
+        subprocess.run(
+            ["e2fsck", "-p", f"{card}?offset={data.start}"], capture_output=True, check=False
+        )
+        emit(
+            "boot-without-current",
+            link_removed=removed,
+            ready_s=ready,
+            current_after=current_release(card),
+        )
+        return 0 if ready is not None and current_release(card) else 1
 
 
 def cmd_cuts(args: argparse.Namespace) -> int:
@@ -388,6 +431,7 @@ def cmd_cuts(args: argparse.Namespace) -> int:
                 and same_root
                 and bool(ident["machine_id"])
                 and bool(ident["host_key"])
+                and bool(ident["current"])
             )
             ok += good
             identities.append(ident)
@@ -400,6 +444,7 @@ def cmd_cuts(args: argparse.Namespace) -> int:
                 root_unchanged=same_root,
                 grown=ident["grown"],
                 hostname=ident["hostname"],
+                current=ident["current"],
                 ok=good,
             )
             if not good:

@@ -81,12 +81,14 @@ def test_the_temporary_name_is_the_callers(tmp_path: Path) -> None:
 NOT_A_WRITER = {
     "controller/history/files.py": "moves files that exist aside (a broken history)",
     "controller/persistence.py": "moves a bad save aside",
+    "controller/appliance/settings_file.py": "on FAT keeps a copy until the new file reads",
     "controller/players/book.py": "moves a names file it did not write aside",
     "controller/web/maintenance_routes.py": "renames a received upload into the inbox",
     "controller/backup/staged.py": "renames a checked upload into the inbox",
     "controller/voice/render.py": "espeak-ng writes the file it renames",
     "controller/release/dbcopy.py": "SQLite's backup writes the copy it renames",
     "controller/release/layout.py": "swaps a symlink",
+    "controller/appliance/first_boot.py": "swaps the time zone's symlink",
     "controller/disk_reserve.py": "fills the reserve in place, nothing is renamed",
 }
 """Modules that rename or fsync a file for another reason than writing it whole."""

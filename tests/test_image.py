@@ -180,3 +180,77 @@ def test_the_vm_test_reads_the_partition_table_as_sfdisk_wrote_it(tmp_path: Path
         (2, 24, 24),
         (3, 48, 8),
     ]
+
+
+def unit_lines(path: Path, key: str) -> list[str]:
+    prefix = f"{key}="
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line[len(prefix) :] for line in lines if line.startswith(prefix)]
+
+
+def test_the_releases_unit_runs_the_factory_release_before_the_program() -> None:
+    from controller.cli import build_parser
+
+    unit = FILES / "spieltisch-releases.service"
+    (command,) = unit_lines(unit, "ExecStart")
+    words = command.split()
+    # the factory release's own Python: on the read-only root, there whatever data holds
+    assert words[0] == "/usr/lib/spieltisch/factory/venv/bin/python"
+    assert words[1:] == ["-I", "-m", "controller.release.layout", "/usr/lib/spieltisch/factory"]
+    # the same step as the command line's, for a look by hand
+    args = build_parser().parse_args(["update", "factory", words[-1]])
+    assert (args.update_command, str(args.factory)) == ("factory", words[-1])
+    # run only when the program cannot start: the links through current lead nowhere
+    assert unit_lines(unit, "ConditionPathExists") == ["!/opt/spieltisch/venv/bin/python"]
+    before = " ".join(unit_lines(unit, "Before")).split()
+    for other in (
+        "spieltisch.service",
+        "spieltisch-firstboot.service",
+        "spieltisch-update.service",
+    ):
+        assert other in before
+    recipe = (IMAGE / "configure.sh").read_text(encoding="utf-8")
+    assert 'ln -sfn /data/releases "$R/opt/spieltisch"' in recipe
+    assert "spieltisch-releases.service" in recipe
+    assert "-m controller.release.layout" in recipe
+
+
+def test_what_the_first_start_writes_on_the_card_is_writable_to_it() -> None:
+    from controller.appliance.first_boot import PANEL_DROPIN
+
+    unit = ROOT / "systemd" / "image" / "spieltisch-firstboot.service"
+    writable = " ".join(unit_lines(unit, "ReadWritePaths")).split()
+    recipe = (IMAGE / "configure.sh").read_text(encoding="utf-8")
+    # the time zone: /etc/localtime leads to the data partition's link, which it may write
+    assert 'ln -sfn /data/system/zone/localtime "$R/etc/localtime"' in recipe
+    assert "-/data/system/zone" in writable
+    # the ws2812 drop-in: in /run, never on the read-only root
+    assert str(PANEL_DROPIN).startswith("/run/systemd/system/")
+    assert "-/run/systemd/system" in writable
+
+
+@pytest.mark.skipif(
+    not (shutil.which("sfdisk") and shutil.which("debugfs") and shutil.which("mkfs.ext4")),
+    reason="needs sfdisk, debugfs, mkfs.ext4",
+)
+def test_the_vm_test_reads_where_the_data_partitions_current_points(tmp_path: Path) -> None:
+    content = tmp_path / "data"
+    (content / "releases" / "releases").mkdir(parents=True)
+    (content / "releases" / "current").symlink_to("releases/0.1.0-abc")
+    data = tmp_path / "data.img"
+    subprocess.run(["mkfs.ext4", "-q", "-F", "-d", str(content), str(data), "8M"], check=True)
+    disk = tmp_path / "disk.img"
+    with open(disk, "wb") as fh:
+        fh.truncate(32 << 20)
+    layout = "label: dos\nstart=1MiB, size=4MiB, type=c\nsize=4MiB, type=83\nsize=8MiB, type=83\n"
+    subprocess.run(["sfdisk", "-q", str(disk)], input=layout, text=True, check=True)
+    with open(disk, "r+b") as fh:
+        fh.seek(9 << 20)
+        fh.write(data.read_bytes())
+    assert vmtest().current_release(disk) == "releases/0.1.0-abc"
+    subprocess.run(
+        ["debugfs", "-w", "-R", "rm /releases/current", f"{disk}?offset={9 << 20}"],
+        capture_output=True,
+        check=True,
+    )
+    assert vmtest().current_release(disk) == ""

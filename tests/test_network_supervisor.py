@@ -334,3 +334,110 @@ def test_a_phones_camera_reads_the_hotspot_off_a_32x32_panel(tmp_path: Path) -> 
     finally:
         rig.close()
     assert decoded == ["WIFI:T:WPA;S:spieltisch-3f9a;P:k7m2p9qx;;"]
+
+
+@pytest.mark.parametrize(
+    ("now", "stored", "phones", "page_used", "due"),
+    [
+        (1299.0, 1, 0, None, False),  # the hotspot not yet open five minutes
+        (1300.0, 1, 0, None, True),  # five minutes, nobody there: try the home network
+        (1300.0, 0, 0, None, False),  # no network is known: nothing to try
+        (1300.0, 1, 0, 1200.0, False),  # a phone used the page 100 s ago
+        (1400.0, 1, 0, 1200.0, True),  # ... and has left it for 200 s, no phone joined
+        (1400.0, 1, 1, 1200.0, False),  # ... but is still joined, lately busy
+        (2100.0, 1, 1, 1200.0, True),  # joined, the page untouched for 15 minutes
+        (1900.0, 1, 1, None, True),  # joined since the hotspot opened, never used it
+        (1800.0, 1, 1, None, False),
+    ],
+)
+def test_the_home_network_is_tried_again_only_when_no_phone_is_setting_up(
+    now: float, stored: int, phones: int, page_used: float | None, due: bool
+) -> None:
+    from controller.appliance.supervisor import home_retry_due
+
+    assert home_retry_due(now, 1000.0, stored, phones, page_used) is due
+
+
+def test_a_hotspot_opened_for_a_silent_home_network_tries_it_again() -> None:
+    from controller.appliance.supervisor import HOME_RETRY_S
+
+    # the router is still starting after the power cut that started the table too
+    net = FakeNetwork(reach={}, known={"Home": "secret-pass"})
+    clock = Clock()
+    sup, seen = supervised(net, clock)
+    clock.now += 60.0
+    sup.step()
+    assert sup.status.state == HOTSPOT
+    net.reach["Home"] = "secret-pass"  # the router is up now
+    # a phone joined and is on the setup page: the retry waits for it
+    net.phones = 1
+    clock.now += HOME_RETRY_S - 10
+    sup.note_page_use()
+    clock.now += 10
+    sup.step()
+    assert sup.status.state == HOTSPOT and net.hotspot is not None
+    # the phone left; the next look tries the home network, with the start's wait
+    net.phones = 0
+    clock.now += 180.0
+    sup.step()
+    assert sup.status.state == STARTING and net.hotspot is None
+    sup.step()
+    assert sup.status == NetworkStatus(ONLINE, address="192.168.1.23")
+    assert [s.state for s in seen][-3:] == [HOTSPOT, STARTING, ONLINE]
+
+
+def test_a_retry_that_finds_nothing_opens_the_same_hotspot_again() -> None:
+    from controller.appliance.supervisor import HOME_RETRY_S
+
+    net = FakeNetwork(reach={}, known={"Home": "secret-pass"})
+    clock = Clock()
+    sup, _seen = supervised(net, clock)
+    clock.now += 60.0
+    sup.step()
+    first = sup.status
+    clock.now += HOME_RETRY_S
+    sup.step()
+    assert sup.status.state == STARTING
+    clock.now += 60.0
+    sup.step()
+    assert sup.status == first  # the same name and password: a phone rejoins by itself
+    clock.now += HOME_RETRY_S - 1
+    sup.step()
+    assert sup.status.state == HOTSPOT  # the next try only after a full interval
+
+
+def test_the_setup_page_tells_the_supervisor_a_phone_uses_it(tmp_path: Path) -> None:
+    import asyncio
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from controller.appliance.portal import Portal
+
+    net = FakeNetwork(reach={"Home": "secret-pass"})
+    sup, _seen = in_hotspot(net)
+    assert sup.page_used is None
+
+    async def visit() -> int:
+        portal = Portal(sup, language="en", on_use=sup.note_page_use)
+        async with TestClient(TestServer(portal.app())) as client:
+            response = await client.get("/status.json")
+            return response.status
+
+    assert asyncio.run(visit()) == 200
+    assert sup.page_used == sup.clock()
+
+
+def test_the_stored_networks_are_read_from_nmcli_without_the_hotspot(tmp_path: Path) -> None:
+    import sys
+
+    script = tmp_path / "nmcli.py"
+    script.write_text(
+        "import sys\n"
+        "assert sys.argv[1:] == ['-t', '-f', 'NAME,TYPE', 'connection', 'show']\n"
+        "print('Familie\\\\:M:802-11-wireless')\n"
+        "print('spieltisch-hotspot:802-11-wireless')\n"
+        "print('Wired connection 1:802-3-ethernet')\n"
+        "print('lo:loopback')\n"
+    )
+    nm = network.Nmcli("wlan0", command=(sys.executable, str(script)))
+    assert nm.stored() == ["Familie:M"]

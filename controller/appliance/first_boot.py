@@ -11,6 +11,14 @@ then blank the password in the file, so the password is never lost and never sta
 The country (Wi-Fi's regulatory domain) is not kept by the kernel across a restart, so
 it is set at every start; SSH is started at every start while a key is installed.
 
+The card's root is read-only, so two things the system keeps under ``/etc`` are written
+elsewhere. The time zone: ``/etc/localtime`` on the card is a link to a link on the data
+partition (``/data/system/zone/localtime``), which :func:`write_zone` replaces with one
+rename (``timedatectl`` would try to replace ``/etc/localtime`` itself, and fail). The
+ws2812 panel's root drop-in for the table's unit: it is written at every start to
+``/run/systemd/system`` (gone at the next start, made again from the config then) when
+the config chooses a panel that needs root, and removed when it does not.
+
 Everything here works on paths it is given and on a :class:`System` (the few commands
 that need root), so the whole sequence runs in tests against a temporary directory and
 :class:`FakeSystem`.
@@ -33,6 +41,7 @@ from controller.appliance import settings_file
 from controller.appliance.settings_file import BootSettings
 from controller.i18n import _
 from controller.input_checks import TomlError, read_toml
+from controller.persistence import sync_directory
 from controller.web.settings import write_atomic
 from controller.web.toml_out import TomlWriteError, dumps
 
@@ -42,6 +51,16 @@ RECORD_NAME = "boot-settings.json"
 SSH_KEYS = Path("ssh") / "authorized_keys"
 """Under the data directory; the image's sshd reads it (``AuthorizedKeysFile``), for root
 alone: there is no password and no other login."""
+
+
+LOCALTIME = Path("/etc/localtime")
+ZONEINFO = Path("/usr/share/zoneinfo")
+PANEL_DROPIN = Path("/run/systemd/system/spieltisch.service.d/ws2812.conf")
+"""Runtime: the card's root is read-only, and the config decides at every start."""
+PANEL_DROPIN_SOURCE = Path("/opt/spieltisch/src/systemd/ws2812.conf")
+"""The running release's own drop-in (the one systemd/install.sh installs)."""
+ROOT_PANELS = ("ws2812", "neopixel")
+"""The panels whose driver needs root (rpi_ws281x maps /dev/mem)."""
 
 
 class System(Protocol):
@@ -55,6 +74,10 @@ class System(Protocol):
 
     def start_ssh(self) -> None: ...
 
+    def reload_units(self) -> None:
+        """Have systemd read the units again (a drop-in changed)."""
+        ...
+
 
 def _run(*args: str) -> None:
     try:
@@ -65,8 +88,40 @@ def _run(*args: str) -> None:
         raise OSError(f"{' '.join(args[:2])}: {(done.stderr or done.stdout).strip()[:200]}")
 
 
+def zone_dir(localtime: Path = LOCALTIME) -> Path | None:
+    """The directory where this system keeps its time zone link, when ``/etc/localtime``
+    leads to a link named ``localtime`` that is itself a link (the card image: the data
+    partition's ``zone/``); None for an ordinary system, where timedatectl does it."""
+    try:
+        target = Path(os.readlink(localtime))
+    except OSError:
+        return None
+    if not target.is_absolute():
+        target = localtime.parent / target
+    return target.parent if target.name == "localtime" and target.is_symlink() else None
+
+
+def write_zone(directory: Path, timezone: str, zoneinfo: Path = ZONEINFO) -> None:
+    """Point ``directory/localtime`` at the zone's file and write ``directory/timezone``,
+    each atomically: a new symlink renamed over the old, a synced file renamed over the
+    old. A cut leaves the old zone or the new one."""
+    zone = zoneinfo / timezone
+    if ".." in Path(timezone).parts or not zone.is_file():
+        raise OSError(f"{zone}: no such time zone file")
+    temporary = directory / ".localtime.new"
+    temporary.unlink(missing_ok=True)
+    os.symlink(zone, temporary)
+    os.replace(temporary, directory / "localtime")
+    write_atomic(directory / "timezone", timezone + "\n")
+    sync_directory(directory)
+
+
 class Commands:
     """The real system: nmcli, iw, timedatectl, systemctl (fixed argument lists)."""
+
+    def __init__(self, localtime: Path = LOCALTIME, zoneinfo: Path = ZONEINFO) -> None:
+        self.localtime = localtime
+        self.zoneinfo = zoneinfo
 
     def store_wifi(self, name: str, password: str) -> None:
         with contextlib.suppress(OSError):
@@ -81,10 +136,17 @@ class Commands:
         _run("iw", "reg", "set", country)
 
     def set_timezone(self, timezone: str) -> None:
-        _run("timedatectl", "set-timezone", timezone)
+        directory = zone_dir(self.localtime)
+        if directory is None:
+            _run("timedatectl", "set-timezone", timezone)
+        else:
+            write_zone(directory, timezone, self.zoneinfo)
 
     def start_ssh(self) -> None:
         _run("systemctl", "start", "ssh.service")
+
+    def reload_units(self) -> None:
+        _run("systemctl", "daemon-reload")
 
 
 @dataclass
@@ -111,6 +173,9 @@ class FakeSystem:
     def start_ssh(self) -> None:
         self._do("ssh", "start")
 
+    def reload_units(self) -> None:
+        self._do("systemd", "daemon-reload")
+
 
 @dataclass(frozen=True, slots=True)
 class Paths:
@@ -120,6 +185,9 @@ class Paths:
     """The table's config (the panel and the language go there)."""
     data: Path
     """The data partition's directory (the record, the SSH key)."""
+    panel_dropin: Path | None = None
+    """Where the root drop-in for a ws2812 panel goes (None: not managed here)."""
+    panel_dropin_source: Path = PANEL_DROPIN_SOURCE
 
 
 def fingerprint(value: str) -> str:
@@ -139,6 +207,8 @@ def read_record(path: Path) -> dict[str, str]:
 def apply(paths: Paths, system: System) -> list[str]:
     """Apply what is new in the settings file; the problems in words (the table still
     starts with every problem: they are shown on its panel)."""
+    with contextlib.suppress(OSError):  # a FAT write a power cut interrupted
+        settings_file.recover(paths.settings)
     checked = settings_file.read(paths.settings)
     problems = list(checked.errors)
     settings = checked.settings
@@ -179,9 +249,38 @@ def apply(paths: Paths, system: System) -> list[str]:
                 except (OSError, ValueError) as exc:
                     message = _("{file}: the Wi-Fi password could not be removed: {reason}")
                     problems.append(message.format(file=paths.settings.name, reason=exc))
+    if paths.panel_dropin is not None:
+        _step(problems, "table.panel", lambda: panel_dropin(paths, system))
     for line in problems:
         log.warning("%s", line)
     return problems
+
+
+def panel_dropin(paths: Paths, system: System) -> None:
+    """The table's unit runs as root only for a panel that needs it: the drop-in is
+    there exactly when the config (as it stands now, after the settings file) chooses
+    such a panel; systemd reads the units again only when that changed."""
+    assert paths.panel_dropin is not None
+    try:
+        display = read_toml(paths.config).get("display", {})
+    except (OSError, UnicodeDecodeError, TomlError):
+        display = {}
+    kind = display.get("type") if isinstance(display, dict) else None
+    target = paths.panel_dropin
+    if kind in ROOT_PANELS:
+        text = paths.panel_dropin_source.read_text(encoding="utf-8")
+        try:
+            if target.read_text(encoding="utf-8") == text:
+                return
+        except OSError:
+            pass
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, text)
+    elif os.path.lexists(target):
+        target.unlink()
+    else:
+        return
+    system.reload_units()
 
 
 def _step(problems: list[str], key: str, action: Any) -> bool:

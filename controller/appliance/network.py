@@ -74,6 +74,14 @@ class NetworkControl(Protocol):
         """Join ``ssid`` and keep it as a known network, or say why not (and forget it)."""
         ...
 
+    def stored(self) -> list[str]:
+        """The Wi-Fi networks NetworkManager keeps (the hotspot's own profile not)."""
+        ...
+
+    def clients(self) -> int:
+        """How many devices are joined to the open hotspot (0 if it cannot be told)."""
+        ...
+
 
 def unescape_fields(line: str) -> list[str]:
     r"""Split one line of ``nmcli -t`` output: fields are separated by ``:``, and a ``:``
@@ -194,6 +202,32 @@ class Nmcli:
     def stop_hotspot(self) -> None:
         self.run("connection", "down", HOTSPOT_CONNECTION)
 
+    def stored(self) -> list[str]:
+        listing = self.run("-t", "-f", "NAME,TYPE", "connection", "show")
+        names = []
+        for line in listing.stdout.splitlines():
+            fields = unescape_fields(line)
+            wifi = len(fields) >= 2 and fields[1] == "802-11-wireless"
+            if wifi and fields[0] != HOTSPOT_CONNECTION:
+                names.append(fields[0])
+        return names
+
+    def clients(self) -> int:
+        """``iw dev DEVICE station dump``: one ``Station`` block per joined device
+        (reading it needs no capability, so the network unit's sandbox allows it)."""
+        try:
+            device = self.wifi_device()
+            dump = subprocess.run(
+                ["iw", "dev", device, "station", "dump"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return 0
+        return sum(1 for line in dump.stdout.splitlines() if line.startswith("Station "))
+
     def join(self, ssid: str, password: str) -> JoinResult:
         """``nmcli device wifi connect``. The password is in nmcli's arguments for the
         moment it runs (visible to root alone on the table, where nothing else runs)."""
@@ -227,6 +261,8 @@ class FakeNetwork:
     connected: str = ""
     hotspot: tuple[str, str] | None = None
     log: list[str] = field(default_factory=list)
+    phones: int = 0
+    """Devices joined to the hotspot."""
     join_gate: threading.Event | None = None
     """When set by a test, a join waits for it (to look at the page while joining)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -260,6 +296,14 @@ class FakeNetwork:
         with self.lock:
             self.hotspot = None
             self.log.append("hotspot down")
+
+    def stored(self) -> list[str]:
+        with self.lock:
+            return sorted(self.known)
+
+    def clients(self) -> int:
+        with self.lock:
+            return self.phones if self.hotspot is not None else 0
 
     def join(self, ssid: str, password: str) -> JoinResult:
         if self.join_gate is not None:

@@ -18,7 +18,7 @@ browser's ``Accept-Language``.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from aiohttp import web
@@ -99,19 +99,32 @@ class Portal:
         language: str | None = None,
         page_port: int = 8080,
         own_hosts: Callable[[], set[str]] = lambda: set(),
+        on_use: Callable[[], None] = lambda: None,
     ) -> None:
         self.joiner = joiner
+        self.on_use = on_use
+        """Called for every request: a phone is using the page (the supervisor holds a
+        retry of the known networks off meanwhile)."""
         self.language = language
         self.page_port = page_port
         self.own_hosts = own_hosts
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=4096)
+        app = web.Application(client_max_size=4096, middlewares=[self.note_use])
         app.router.add_get("/", self.index)
         app.router.add_post("/join", self.join)
         app.router.add_get("/status.json", self.status_json)
         app.router.add_route("*", "/{tail:.*}", self.elsewhere)
         return app
+
+    @web.middleware
+    async def note_use(
+        self,
+        request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+    ) -> web.StreamResponse:
+        self.on_use()
+        return await handler(request)
 
     def words(self, request: web.Request) -> Callable[[str], str]:
         language = page_language(self.language, request.headers.get("Accept-Language", ""))

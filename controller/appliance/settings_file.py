@@ -11,7 +11,8 @@ shipped on the image can list every key with nothing filled in.
 
 The Wi-Fi password leaves the file once NetworkManager has stored it:
 :func:`without_password` rewrites the text with that one line blanked and every other
-line (comments too) kept, and :func:`write_fat` replaces the file as safely as FAT allows.
+line (comments too) kept, and :func:`write_fat` replaces the file so that a power cut
+leaves the old text or the new one (:func:`recover` finishes the job at the next start).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import os
 import re
 import zoneinfo
 from dataclasses import dataclass
@@ -254,17 +256,92 @@ def remove_password(path: Path) -> bool:
     return True
 
 
+def fat_copy(path: Path) -> Path:
+    """Where :func:`write_fat` keeps the new text whole while it replaces ``path``."""
+    return path.with_name(f".{path.name}.new")
+
+
 def write_fat(path: Path, text: str) -> None:
-    """Replace ``path`` on a FAT partition: a new file beside it, written and synced, then
-    renamed over the old one, then the directory synced. FAT has no atomic rename on a
-    power cut, but this narrows the window to the rename itself: a cut before it leaves
-    the old file (and a stray temp file that is removed next time), never half a file.
-    FAT keeps no permission bits, so none are copied."""
+    """Replace ``path`` on a FAT partition so that a power cut at any moment leaves the
+    old text or the new one readable.
+
+    FAT has no journal, and Linux's rename over an existing file there is several
+    writes (the target's directory entry pointed at the new clusters, the source's
+    entry removed, the old clusters freed), so a cut inside it can leave the file's
+    entry damaged or gone. Hence three steps, each synced before the next:
+
+    1. the new text, whole, as a copy under its own name (:func:`fat_copy`);
+    2. the new text written beside the file and renamed over it;
+    3. once the file reads back as the new text, the copy is removed.
+
+    The rename in step 2 never touches the copy's entry or clusters, so while the file
+    may be damaged, the copy is whole; :func:`recover`, run before the file is read,
+    puts it in place. The copy holds the new text only (for the Wi-Fi password, the
+    text without it): nothing removed from the file survives in it. FAT keeps no
+    permission bits, so none are copied."""
     directory = path.parent
     for stray in directory.glob(f".{path.name}.*.tmp"):
         with contextlib.suppress(OSError):
             stray.unlink()
+    copy = fat_copy(path)
+    _write_synced(copy, text)
+    _sync_directory(directory)
     # vfat may refuse an fsync of the directory: the writer leaves that to it
     write_text_atomically(
         path, text, durable=True, mode=0o600, prefix=f".{path.name}.", suffix=".tmp"
     )
+    if _readable(path) == text:
+        copy.unlink()
+        _sync_directory(directory)
+
+
+def recover(path: Path) -> bool:
+    """Finish or undo a :func:`write_fat` that a power cut interrupted; True if the
+    copy was put in place. The file readable (UTF-8, TOML, not empty) is the old text
+    or the new: the copy is no longer needed. The file missing or damaged means the cut
+    came during the rename, after the copy was written whole: the copy becomes the file."""
+    for stray in path.parent.glob(f".{path.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            stray.unlink()  # a temp file never renamed: the file or the copy has its text
+    copy = fat_copy(path)
+    if not copy.exists():
+        return False
+    if _readable(path) is not None:
+        copy.unlink()
+        _sync_directory(path.parent)
+        return False
+    if _readable(copy) is None:
+        return False  # no write of ours left this: nothing to choose
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()  # a damaged entry first: a rename over it would be a rename on FAT
+    os.replace(copy, path)
+    _sync_directory(path.parent)
+    return True
+
+
+def _readable(path: Path) -> str | None:
+    """The file's text if it is whole as far as can be told: UTF-8, TOML, not empty."""
+    import tomllib
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        tomllib.loads(text)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return text if text.strip() else None
+
+
+def _write_synced(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _sync_directory(directory: Path) -> None:
+    dir_fd = os.open(directory, os.O_RDONLY)
+    try:
+        with contextlib.suppress(OSError):  # some file systems refuse fsync on a directory
+            os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)

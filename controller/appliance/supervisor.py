@@ -8,6 +8,14 @@ page closes the hotspot (one radio does one thing), tries the home network and e
 is online with an address or opens the hotspot again with the reason in words. A
 known network that goes away later is waited for again, then the hotspot opens.
 
+The hotspot is not for ever: a known network that did not answer (the router was off,
+or slow after a power cut that restarted both) gets another chance every
+:data:`HOME_RETRY_S`. One radio cannot scan for it while it is an access point, so a
+retry closes the hotspot and waits for NetworkManager's autoconnect as at start, then
+opens the hotspot again (same name, same password) if nothing answered. A phone in the
+middle of the setup page must not lose its connection to that: :func:`home_retry_due`
+holds the retry off while the page was used lately or a phone is joined.
+
 Each change is published (:mod:`controller.appliance.status`) for the table and the
 page. The state machine is :meth:`Supervisor.step`, driven by a clock it is given, so
 tests step it through every path against :class:`~controller.appliance.network.FakeNetwork`.
@@ -39,6 +47,13 @@ RETRY_S = 30.0
 QUIET_S = 15.0
 """How often an online table (or an open hotspot) looks again: each look is two nmcli
 processes, which a Pi Zero feels; a join asked for by the page wakes it at once."""
+HOME_RETRY_S = 300.0
+"""How often a hotspot opened because no known network answered tries them again."""
+PAGE_BUSY_S = 180.0
+"""A retry waits while the setup page was used this recently (a phone is setting up)."""
+PHONE_IDLE_S = 900.0
+"""A phone joined to the hotspot holds the retry off until it has not used the page for
+this long (a phone that merely stays joined must not keep the table off its network)."""
 PASSWORD_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 """No l/1, o/0: the password is read off a scrolling panel and typed on a phone."""
 PASSWORD_LENGTH = 8
@@ -47,6 +62,28 @@ PASSWORD_LENGTH = 8
 
 def hotspot_password() -> str:
     return "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(PASSWORD_LENGTH))
+
+
+def home_retry_due(
+    now: float,
+    hotspot_since: float,
+    stored: int,
+    phones: int,
+    page_used: float | None,
+    *,
+    every: float = HOME_RETRY_S,
+) -> bool:
+    """Whether the open hotspot should make way for another try of the known networks:
+    there is one (``stored`` networks), the hotspot has been open ``every`` seconds (or
+    as long since the last try), no phone used the page in the last
+    :data:`PAGE_BUSY_S`, and no phone is joined, unless it has left the page alone for
+    :data:`PHONE_IDLE_S`."""
+    if stored == 0 or now - hotspot_since < every:
+        return False
+    if page_used is not None and now - page_used < PAGE_BUSY_S:
+        return False
+    quiet_since = max(hotspot_since, page_used or hotspot_since)
+    return phones == 0 or now - quiet_since >= PHONE_IDLE_S
 
 
 class Supervisor:
@@ -76,6 +113,10 @@ class Supervisor:
         self.wake = threading.Event()
         self.since = clock()
         self.retry_at: float | None = None
+        self.hotspot_since = self.since
+        """When the hotspot opened, or the known networks were last tried from it."""
+        self.page_used: float | None = None
+        self.retry_every = HOME_RETRY_S
         self.pending: tuple[str, str] | None = None
         self.networks: list[WifiNetwork] = []
         self.password = ""
@@ -102,6 +143,12 @@ class Supervisor:
                 status.address or status.hotspot or status.network,
             )
             self.publish(status)
+
+    def note_page_use(self) -> None:
+        """The setup page answered a phone (the page's thread): a retry of the known
+        networks waits (:func:`home_retry_due`)."""
+        with self.lock:
+            self.page_used = self.clock()
 
     def request_join(self, ssid: str, password: str) -> bool:
         """Ask to join ``ssid`` (the page's form). False while a join is under way."""
@@ -133,6 +180,28 @@ class Supervisor:
                 self._open_hotspot()
         elif state == HOTSPOT and self.retry_at is not None and now >= self.retry_at:
             self._open_hotspot()
+        elif state == HOTSPOT and self.retry_at is None and self._home_retry_due(now):
+            self._retry_home(now)
+
+    def _home_retry_due(self, now: float) -> bool:
+        if now - self.hotspot_since < self.retry_every:
+            return False  # no nmcli or iw call before a retry could be due
+        with self.lock:
+            page_used = self.page_used
+        stored = len(self.network.stored())
+        phones = self.network.clients() if stored else 0
+        return home_retry_due(
+            now, self.hotspot_since, stored, phones, page_used, every=self.retry_every
+        )
+
+    def _retry_home(self, now: float) -> None:
+        """Close the hotspot and give the known networks the start's wait again."""
+        log.info(
+            "hotspot open for %.0f s: trying the known networks again", now - self.hotspot_since
+        )
+        self.network.stop_hotspot()
+        self.since = now
+        self._set(NetworkStatus(STARTING, problems=self.problems))
 
     def _open_hotspot(self) -> None:
         try:
@@ -148,6 +217,7 @@ class Supervisor:
             address = ""
         else:
             self.retry_at = None
+        self.hotspot_since = self.clock()
         self._set(
             NetworkStatus(
                 HOTSPOT,

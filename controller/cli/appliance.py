@@ -90,7 +90,11 @@ def first_boot(args: argparse.Namespace) -> int:
     wanted = settings_file.read(args.settings).settings.language or table_language(args.config)
     i18n.use(wanted or i18n.language_from_environment(os.environ))
     system: steps.System = steps.FakeSystem() if args.fake else steps.Commands()
-    problems = steps.apply(steps.Paths(args.settings, args.config, args.data), system)
+    # the ws2812 panel's root drop-in goes to /run: a change to the running system, which
+    # --fake leaves alone
+    dropin = None if args.fake else steps.PANEL_DROPIN
+    paths = steps.Paths(args.settings, args.config, args.data, panel_dropin=dropin)
+    problems = steps.apply(paths, system)
     previous = status_file.read(args.status) or status_file.NetworkStatus()
     shown = status_file.NetworkStatus(previous.state, problems=tuple(problems))
     status_file.write(args.status, shown)
@@ -127,7 +131,9 @@ def network(args: argparse.Namespace) -> int:
     stop = threading.Event()
     thread = threading.Thread(target=supervisor.run, args=(stop,), name="supervisor")
     thread.start()
-    portal = Portal(supervisor, language=table_language(args.config))
+    portal = Portal(
+        supervisor, language=table_language(args.config), on_use=supervisor.note_page_use
+    )
     try:
         asyncio.run(serve(portal, args.port, supervisor, stop))
     finally:

@@ -9,7 +9,10 @@
   "Updating"); ``--inbox`` takes the bundle the page left in the state directory;
 * ``status``: the running release, the way back, the last update's outcome;
 * ``check``, ``rollback``, ``confirm``: what the systemd units run (systemd/);
-* ``migrate --name NAME``: turn an older install into the releases layout (install.sh).
+* ``migrate --name NAME``: turn an older install into the releases layout (install.sh);
+* ``factory [DIR]``: on the card image, make ``current`` on the data partition point at
+  the factory release on the read-only root when it names no release (a unit runs it at
+  every start, before the table).
 
 Every refusal is one line and exit code 2, with nothing changed.
 """
@@ -25,7 +28,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from controller.release.layout import KEYS_DIR, PREFIX, LayoutError, ReleaseLayout, migrate
+from controller.release.layout import (
+    FACTORY,
+    KEYS_DIR,
+    PREFIX,
+    LayoutError,
+    ReleaseLayout,
+    adopt_factory,
+    migrate,
+)
 
 if TYPE_CHECKING:
     from controller.release import apply as updating
@@ -95,6 +106,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     cmds.add_parser("confirm", help="keep the release being tried")
     mig = cmds.add_parser("migrate", help="move an older install into releases/NAME")
     mig.add_argument("--name", required=True, help="the release name to give the old install")
+    factory = cmds.add_parser(
+        "factory", help="start the factory release when no release is current (the card image)"
+    )
+    factory.add_argument(
+        "factory", type=Path, nargs="?", default=FACTORY, help=f"the factory release ({FACTORY})"
+    )
 
 
 def places_of(args: argparse.Namespace) -> updating.UpdatePlaces:
@@ -112,13 +129,22 @@ def places_of(args: argparse.Namespace) -> updating.UpdatePlaces:
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    out = out or sys.stdout
+    if args.update_command == "factory":
+        # at every start of the card, before the table: nothing heavy is imported
+        try:
+            changed = adopt_factory(ReleaseLayout(args.prefix.absolute()), args.factory)
+        except (LayoutError, OSError) as exc:
+            sys.stderr.write(f"spieltisch update factory: {exc}\n")
+            return 2
+        out.write("".join(f"{line}\n" for line in changed) or "releases: nothing to do\n")
+        return 0
     # imported here: every other command (``run`` above all) starts without cryptography
     from controller.release import apply as updating
     from controller.release import keys as keyring
     from controller.release.bundle import BundleError, build_bundle
     from controller.release.state_file import UpdateError
 
-    out = out or sys.stdout
     places = places_of(args)
     command = args.update_command
     try:

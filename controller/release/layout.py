@@ -17,24 +17,52 @@ install (a real ``venv`` and ``src`` directory in the prefix) into it without mo
 a file's content: the directories are renamed into ``releases/<name>`` and the old
 paths become symlinks, so the venv's scripts, which name ``/opt/spieltisch/venv/bin/
 python``, keep working.
+
+On the card image the root is read-only, so the prefix is on the data partition
+(``/opt/spieltisch`` is a symlink to ``/data/releases``), and the release the image was
+built with, the *factory release*, stays on the root (:data:`FACTORY`).
+``releases/<its name>`` is a symlink to it, and :func:`adopt_factory`, run at every
+start before the table (``python -m controller.release.layout``, which imports nothing
+of the program beyond this module), makes ``current`` point at it whenever ``current``
+names no release: a data partition that is fresh, emptied or lost its links still
+starts the table, and an update adds real release directories beside it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.persistence import sync_directory
-
 PREFIX = Path("/opt/spieltisch")
 KEYS_DIR = Path("/etc/spieltisch-keys")
 """Root's, outside the directories the service may write (its state directory and the
 config directory are the service user's): a table process that went wrong must not be
 able to make the root-run update trust a key of its own."""
+FACTORY = Path("/usr/lib/spieltisch/factory")
+"""The card image's built-in release, on the read-only root (its ``RELEASE`` file names it)."""
+RELEASE_INFO = "RELEASE"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,79}$")
+
+
+def sync_directory(directory: Path) -> None:
+    """fsync a directory, so that a rename in it survives a power cut (as
+    :func:`controller.persistence.sync_directory`; not imported from there, because the
+    card runs :func:`adopt_factory` at every start, and that module's imports cost an
+    emulated card more than a second)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 class LayoutError(ValueError):
@@ -142,10 +170,57 @@ def prune(layout: ReleaseLayout) -> list[str]:
     keep = {layout.current_name(), layout.previous_name()}
     removed = []
     for name in layout.entries():
-        if name not in keep:
-            shutil.rmtree(layout.releases / name)
-            removed.append(name)
+        path = layout.releases / name
+        if name in keep or path.is_symlink():
+            # a link is the factory release on the read-only root: it costs the data
+            # partition nothing and stays the way back of last resort
+            continue
+        shutil.rmtree(path)
+        removed.append(name)
     return removed
+
+
+def factory_name(factory: Path) -> str:
+    """The factory release's name, from its ``RELEASE`` file (written by the image build)."""
+    try:
+        info = json.loads((factory / RELEASE_INFO).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise LayoutError(f"{factory / RELEASE_INFO}: cannot be read ({exc})") from None
+    name = info.get("release") if isinstance(info, dict) else None
+    if not isinstance(name, str):
+        raise LayoutError(f"{factory / RELEASE_INFO}: names no release")
+    return check_release_name(name)
+
+
+def adopt_factory(layout: ReleaseLayout, factory: Path = FACTORY) -> list[str]:
+    """Make the releases on the data partition startable (the card image, at every start,
+    before the table): ``releases/<name>`` links to the factory release, ``current``
+    points at it when it names no whole release, and ``venv`` and ``src`` lead through
+    ``current``. Each link is made by one rename, so a cut leaves the old or the new;
+    running it again finishes the job. Returns what was changed, a line each."""
+    name = factory_name(factory)
+    if not (factory / "venv" / "bin" / "python").exists():
+        raise LayoutError(f"{factory} holds no release (no venv/bin/python)")
+    changed = []
+    layout.releases.mkdir(parents=True, exist_ok=True)
+    entry = layout.releases / name
+    if entry.is_symlink() and os.readlink(entry) != str(factory):
+        entry.unlink()
+    if not os.path.lexists(entry):
+        point(entry, str(factory))
+        changed.append(f"{entry} -> {factory}")
+    try:
+        current = layout.current_name()
+    except LayoutError:
+        current = None  # not a symlink: replaced below (a directory is refused by rename)
+    if current is None or (layout.release(current) / "INCOMPLETE").exists():
+        point(layout.current, f"releases/{name}")
+        changed.append(f"{layout.current} -> releases/{name} (the factory release)")
+    before = [os.path.lexists(layout.prefix / item) for item in ("venv", "src")]
+    _ensure_paths(layout)
+    if not all(before):
+        changed.append(f"{layout.prefix}/venv and src -> current")
+    return changed
 
 
 def _ensure_paths(layout: ReleaseLayout) -> None:
@@ -181,3 +256,25 @@ def migrate(layout: ReleaseLayout, name: str) -> bool:
     sync_directory(layout.prefix)
     switch(layout, name)
     return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -I -m controller.release.layout [FACTORY [PREFIX]]``: :func:`adopt_factory`
+    (``/opt/spieltisch`` unless given), one line per change; exit 2 with one line if it
+    cannot."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    factory = Path(args[0]) if args else FACTORY
+    prefix = Path(args[1]) if len(args) > 1 else PREFIX
+    try:
+        changed = adopt_factory(ReleaseLayout(prefix), factory)
+    except (LayoutError, OSError) as exc:
+        print(f"releases: {exc}", file=sys.stderr)
+        return 2
+    print("\n".join(changed) or "releases: nothing to do")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
