@@ -90,11 +90,14 @@ def text_sim_outputs() -> dict[str, str]:
 
 
 CLOCK_TIMES = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(\+00:00)?")
+LENGTHS = re.compile(r"(moves, )(<1|\d+) min\b")
 
 
 def wall_clock_free(text: str) -> str:
-    """The history prints when each game was played: the one thing that differs."""
-    return CLOCK_TIMES.sub("<time>", text)
+    """The history prints when each game was played and how long it took by the wall
+    clock: the two things that differ (a game played in-process takes under a minute on
+    a quiet machine and over one on a busy one)."""
+    return LENGTHS.sub(r"\1<length>", CLOCK_TIMES.sub("<time>", text))
 
 
 def history_outputs() -> dict[str, str]:
