@@ -102,6 +102,9 @@ if [ ! -d "$DEPS" ] || [ ! -d "$COMPILED" ]; then
     mkdir -p "$B/tmp/src"
     cp -a "$SRC/." "$B/tmp/src/"
     run_in "$B" python3 -m venv /tmp/venv
+    # pip builds a dependency without a pyproject.toml (rpi_ws281x, arm64 only) through
+    # "setup.py bdist_wheel", which needs the wheel package beside setuptools
+    run_in "$B" /tmp/venv/bin/pip install -q wheel
     if [ ! -d "$DEPS" ]; then
         # every dependency of the pi and web extras, as wheels for this architecture
         run_in "$B" /tmp/venv/bin/pip wheel -q --wheel-dir /tmp/deps '/tmp/src[pi,web]'
