@@ -777,11 +777,13 @@ def send_and_apply(
     """The bundle copied to the card over SSH and applied there as root; returns the
     copy's and the apply's seconds, the apply's output and the table's MainPID before."""
     t = time.monotonic()
-    ssh(port, work, f"cat >/tmp/{bundle.name}", stdin=bundle.read_bytes(), timeout=600)
+    # on the data partition: the card's /tmp is a 64 MiB tmpfs that pip needs too
+    target = f"/data/{bundle.name}"
+    ssh(port, work, f"cat >{target}", stdin=bundle.read_bytes(), timeout=600)
     copied = round(time.monotonic() - t, 1)
     pid = unit_show(port, work).get("MainPID", "")
     t = time.monotonic()
-    out = ssh(port, work, f"{PROGRAM} update apply /tmp/{bundle.name} 2>&1", timeout=timeout)
+    out = ssh(port, work, f"{PROGRAM} update apply {target} 2>&1; rm -f {target}", timeout=timeout)
     return copied, round(time.monotonic() - t, 1), out.strip(), pid
 
 
@@ -870,7 +872,9 @@ def cmd_update(args: argparse.Namespace) -> int:
             "journalctl -b --no-pager -o short-monotonic -u spieltisch-rollback"
             " -u spieltisch-update-check | tail -n 12; echo ---;"
             " journalctl -b --no-pager -o short-monotonic -u spieltisch"
-            " | grep -E 'deliberately|back on|update to' | tail -n 8",
+            " | grep -E 'deliberately|back on|update to' | tail -n 8; echo ---;"
+            # the table marks a notice shown on the panel with the notice's time
+            " cat /var/lib/spieltisch/update-notice.seen 2>/dev/null",
             check=False,
         ).split("---\n")
         notice = final.get("notice") or {}
@@ -887,7 +891,8 @@ def cmd_update(args: argparse.Namespace) -> int:
              ready_again_after_s=back_up, current=final.get("current"), link=link,
              restarts=unit.get("NRestarts"), status_text=unit.get("StatusText"),
              notice=notice, units_journal=journal[0].strip().splitlines(),
-             table_journal=journal[1].strip().splitlines() if len(journal) > 1 else [])  # fmt: skip
+             table_journal=journal[1].strip().splitlines() if len(journal) > 1 else [],
+             panel_shown_mark=journal[2].strip() if len(journal) > 2 else "")  # fmt: skip
         m.poweroff()
         m.cut()
         back_ok = (
