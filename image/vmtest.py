@@ -827,6 +827,10 @@ def cmd_update(args: argparse.Namespace) -> int:
         # the second release: applied, restarted, READY, then confirmed by the check unit
         copied, applied, out, pid = send_and_apply(port, work, good, args.timeout)
         emit("apply", to=second, copy_s=copied, apply_s=applied, output=out.splitlines())
+        if "switched to" not in out:
+            m.cut()
+            emit("update-verdict", ok=False, refused=out, **result)
+            return 1
         up = wait_for(
             lambda: (
                 (u := unit_show(port, work)).get("ActiveState") == "active"
@@ -852,6 +856,10 @@ def cmd_update(args: argparse.Namespace) -> int:
         # the broken third: its checks pass, its start fails, systemd rolls it back
         copied, applied, out, pid = send_and_apply(port, work, bad, args.timeout)
         emit("apply", to=third, copy_s=copied, apply_s=applied, output=out.splitlines())
+        if "switched to" not in out:
+            m.cut()
+            emit("update-verdict", ok=False, refused=out, second_ok=second_ok, **result)
+            return 1
         rolled = wait_for(
             lambda: phase(card_status(port, work)) in ("rolled-back", "confirmed"),
             args.timeout,
