@@ -4,6 +4,7 @@
     sudo python3 image/vmtest.py cuts  out/spieltisch-V-amd64.img.xz [--cuts 20]
     sudo python3 image/vmtest.py stranger out/spieltisch-V-amd64.img.xz
     sudo python3 image/vmtest.py boot  out/spieltisch-V-arm64.img.xz   # -M virt
+    sudo SPIELTISCH_SIGNING_KEY=KEY python3 image/vmtest.py update out/spieltisch-V-amd64.img.xz
 
 Each card is a fresh copy of the image, made 4 GiB as a card would be (the data
 partition grows into the rest). The amd64 image boots as a disk does: UEFI firmware
@@ -27,6 +28,13 @@ name and SSH host key must be its own, its data partition's releases must have a
 ``boot`` starts a card twice, then a third time with the data partition's
 ``releases/current`` link removed: the factory release on the root must start, and the
 link be made again.
+
+``update`` boots a card with an SSH key and a dummy panel, builds two signed bundles on
+this host (a second release and a broken third whose ``spieltisch run`` exits at once;
+the image's dependency wheels and each copy's own pure-Python wheel), applies the
+second over SSH (it must run and be confirmed), then the third (systemd's start limit
+and ``OnFailure=`` must roll it back to the second by themselves, with the notice in
+the status and shown on the panel).
 
 Each command prints "IMGTEST {json}" lines and a summary; the pytest tier
 tests/test_image_vm.py runs them.
@@ -787,6 +795,21 @@ def send_and_apply(
     return copied, round(time.monotonic() - t, 1), out.strip(), pid
 
 
+PANEL = r"""
+set -e
+/opt/spieltisch/venv/bin/python - /etc/spieltisch/config.toml <<'PY'
+import sys
+from controller.testing.files import config_text
+open(sys.argv[1], "w").write(config_text(seats=("human", "human")))
+PY
+mkdir -p /run/systemd/system/spieltisch.service.d
+printf '[Service]\nEnvironment=GPIOZERO_PIN_FACTORY=mock\n' \
+    >/run/systemd/system/spieltisch.service.d/mock-pins.conf
+systemctl daemon-reload
+systemctl restart spieltisch
+"""
+
+
 def cmd_update(args: argparse.Namespace) -> int:
     """A card updated to a second release, then to a broken third that must roll back
     by itself to the second."""
@@ -819,6 +842,11 @@ def cmd_update(args: argparse.Namespace) -> int:
             m.cut()
             return 1
         wait_for(lambda: ssh(port, work, "echo up", check=False).strip() == "up", 180, 2)
+        # a panel (luma's dummy) and two human seats: the table runs its menu, so the
+        # notice of an update is shown (and marked shown) as on a real panel
+        ssh(port, work, PANEL)
+        panel_up = wait_for(lambda: unit_show(port, work).get("ActiveState") == "active", 300)
+        emit("panel", active_after_s=panel_up, status=unit_show(port, work).get("StatusText"))
         before = card_status(port, work)
         factory = before.get("current")
         emit("factory", current=factory, version=before.get("version"))
@@ -872,6 +900,14 @@ def cmd_update(args: argparse.Namespace) -> int:
             args.timeout,
         )
         final = card_status(port, work)
+        stamp = repr((final.get("notice") or {}).get("time"))
+        shown = wait_for(
+            lambda: (
+                ssh(port, work, "cat /var/lib/spieltisch/update-notice.seen", check=False).strip()
+                == stamp
+            ),
+            120,
+        )
         unit = unit_show(port, work)
         link = ssh(port, work, "readlink /opt/spieltisch/current", check=False).strip()
         journal = ssh(
@@ -894,13 +930,15 @@ def cmd_update(args: argparse.Namespace) -> int:
             final_current=final.get("current"),
             final_link=link,
             notice=words,
+            notice_shown_on_panel=shown is not None,
         )
         emit("rolled-back", to=third, phase=phase(final), rolled_back_after_s=rolled,
              ready_again_after_s=back_up, current=final.get("current"), link=link,
              restarts=unit.get("NRestarts"), status_text=unit.get("StatusText"),
              notice=notice, units_journal=journal[0].strip().splitlines(),
              table_journal=journal[1].strip().splitlines() if len(journal) > 1 else [],
-             panel_shown_mark=journal[2].strip() if len(journal) > 2 else "")  # fmt: skip
+             panel_shown_mark=journal[2].strip() if len(journal) > 2 else "",
+             notice_shown_on_panel_after_s=shown)  # fmt: skip
         m.poweroff()
         m.cut()
         back_ok = (
@@ -910,6 +948,7 @@ def cmd_update(args: argparse.Namespace) -> int:
             and f"update to {third} failed" in words
             and f"back on {second}" in words
             and unit.get("ActiveState") == "active"
+            and shown is not None
         )
         emit("update-verdict", ok=second_ok and back_ok, second_ok=second_ok, back_ok=back_ok,
              **result)  # fmt: skip

@@ -120,4 +120,6 @@ def test_an_update_installs_and_a_broken_one_rolls_back_by_itself(image: Path) -
     assert verdict["final_current"] == verdict["second"]
     assert f"update to {verdict['third']} failed" in verdict["notice"]
     assert f"back on {verdict['second']}" in verdict["notice"]
+    # and the table, back on the second, showed the notice on its (dummy) panel
+    assert verdict["notice_shown_on_panel"], lines
     assert verdict["ok"], lines
