@@ -4,6 +4,7 @@
     sudo python3 image/vmtest.py cuts  out/spieltisch-V-amd64.img.xz [--cuts 20]
     sudo python3 image/vmtest.py stranger out/spieltisch-V-amd64.img.xz
     sudo python3 image/vmtest.py boot  out/spieltisch-V-arm64.img.xz   # -M virt
+    sudo SPIELTISCH_SIGNING_KEY=KEY python3 image/vmtest.py update out/spieltisch-V-amd64.img.xz
 
 Each card is a fresh copy of the image, made 4 GiB as a card would be (the data
 partition grows into the rest). The amd64 image boots as a disk does: UEFI firmware
@@ -27,6 +28,13 @@ name and SSH host key must be its own, its data partition's releases must have a
 ``boot`` starts a card twice, then a third time with the data partition's
 ``releases/current`` link removed: the factory release on the root must start, and the
 link be made again.
+
+``update`` boots a card with an SSH key and a dummy panel, builds two signed bundles on
+this host (a second release and a broken third whose ``spieltisch run`` exits at once;
+the image's dependency wheels and each copy's own pure-Python wheel), applies the
+second over SSH (it must run and be confirmed), then the third (systemd's start limit
+and ``OnFailure=`` must roll it back to the second by themselves, with the notice in
+the status and shown on the panel).
 
 Each command prints "IMGTEST {json}" lines and a summary; the pytest tier
 tests/test_image_vm.py runs them.
@@ -296,17 +304,26 @@ def card_identity(card: Path) -> dict[str, Any]:
     }
 
 
-def ssh(port: int, work: Path, command: str, check: bool = True, stdin: str = "") -> str:
+def ssh(
+    port: int,
+    work: Path,
+    command: str,
+    check: bool = True,
+    stdin: str | bytes = "",
+    timeout: float = 300,
+) -> str:
     key = work / "id_ed25519"
     result = subprocess.run(
         ["ssh", "-i", str(key), "-p", str(port), "-o", "StrictHostKeyChecking=no",
          "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
          "-o", "LogLevel=ERROR", "root@127.0.0.1", command],
-        capture_output=True, text=True, check=False, timeout=300, input=stdin,
+        capture_output=True, check=False, timeout=timeout,
+        input=stdin.encode() if isinstance(stdin, str) else stdin,
     )  # fmt: skip
     if check and result.returncode != 0:
-        raise RuntimeError(f"ssh {command!r}: {result.returncode} {result.stderr.strip()}")
-    return result.stdout
+        err = result.stderr.decode(errors="replace").strip()
+        raise RuntimeError(f"ssh {command!r}: {result.returncode} {err}")
+    return result.stdout.decode(errors="replace")
 
 
 @contextmanager
@@ -654,11 +671,295 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 0 if same and moves and max(moves) > 0 else 1
 
 
+# -- updates ------------------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+PROGRAM = "/opt/spieltisch/venv/bin/spieltisch"
+BREAK_AT = "    from controller.app import DEFAULT_STATE_DIR, Appliance, install_signal_handlers\n"
+BROKEN = '    raise SystemExit("a deliberately broken release: it exits at start")\n'
+
+
+def release_copy(dest: Path, version: str, broken: bool) -> Path:
+    """The checkout's tracked files, as git has them in the working tree, with another
+    version in pyproject.toml; ``broken``: its ``spieltisch run`` exits at once (the
+    update's checks, which never run the appliance, still pass). No ``.git`` goes with
+    it, so the bundle's release is named by the version alone."""
+    files = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "-z"], capture_output=True, check=True
+    ).stdout
+    dest.mkdir(parents=True)
+    for name in filter(None, files.decode().split("\0")):
+        src = REPO / name
+        if name.startswith("out/") or not src.is_file() or src.is_symlink():
+            continue
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest / name)
+    pyproject = dest / "pyproject.toml"
+    text, n = re.subn(
+        r'(?m)^version = "[^"]*"', f'version = "{version}"', pyproject.read_text(), count=1
+    )
+    assert n == 1, "no version line in pyproject.toml"
+    pyproject.write_text(text)
+    if broken:
+        run = dest / "controller" / "cli" / "run.py"
+        source = run.read_text()
+        assert BREAK_AT in source, f"{run}: the line to break before is gone"
+        run.write_text(source.replace(BREAK_AT, BROKEN + BREAK_AT, 1))
+    return dest
+
+
+def default_deps() -> Path | None:
+    """The dependency wheels the amd64 image was built with (Debian's Python 3.11), in
+    the image build's cache."""
+    base = Path(os.environ.get("IMG_WORK", "/var/tmp/spieltisch-image")) / "amd64"
+    found = sorted(base.glob("wheels-deps-*"), key=lambda p: p.stat().st_mtime)
+    return found[-1] if found else None
+
+
+def make_bundle(
+    args: argparse.Namespace, work: Path, version: str, broken: bool
+) -> tuple[Path, float]:
+    """A signed bundle of ``version`` built on this host with ``spieltisch update
+    bundle --wheels``: the image's dependency wheels and the copy's own wheel (pure
+    Python, so no compiler and no manylinux question); returns it and its seconds."""
+    t = time.monotonic()
+    copy = release_copy(work / f"checkout-{version}", version, broken)
+    wheels = work / f"wheels-{version}"
+    wheels.mkdir()
+    for wheel in sorted(args.deps.glob("*.whl")):
+        if not wheel.name.startswith("spieltisch-"):
+            shutil.copyfile(wheel, wheels / wheel.name)
+    python = str(args.host_python)
+    subprocess.run(
+        [python, "-m", "pip", "wheel", "-q", "--no-deps",
+         "--wheel-dir", str(wheels), str(copy)],
+        check=True, capture_output=True, cwd=work,
+    )  # fmt: skip
+    out = work / f"spieltisch-{version}-amd64.tar"
+    done = subprocess.run(
+        [python, "-m", "controller", "update", "bundle", "--key", str(args.key),
+         "--checkout", str(copy), "--wheels", str(wheels), str(out)],
+        check=True, capture_output=True, text=True, cwd=REPO,
+    )  # fmt: skip
+    emit("bundle", version=version, broken=broken, line=done.stdout.strip(),
+         bytes=out.stat().st_size, seconds=round(time.monotonic() - t, 1))  # fmt: skip
+    return out, round(time.monotonic() - t, 1)
+
+
+def card_status(port: int, work: Path) -> dict[str, Any]:
+    out = ssh(port, work, f"{PROGRAM} update status --json", check=False)
+    try:
+        found = json.loads(out)
+    except json.JSONDecodeError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def unit_show(port: int, work: Path) -> dict[str, str]:
+    out = ssh(
+        port,
+        work,
+        "systemctl show -p ActiveState -p MainPID -p NRestarts -p StatusText spieltisch",
+        check=False,
+    )
+    return dict(line.partition("=")[::2] for line in out.splitlines())
+
+
+def wait_for(test: Any, timeout: float, poll: float = 3.0) -> float | None:
+    """Seconds until ``test()`` is true, or None after ``timeout``."""
+    t = time.monotonic()
+    while time.monotonic() - t < timeout:
+        if test():
+            return round(time.monotonic() - t, 1)
+        time.sleep(poll)
+    return None
+
+
+def phase(status: dict[str, Any]) -> str:
+    return str((status.get("state") or {}).get("phase", ""))
+
+
+def send_and_apply(
+    port: int, work: Path, bundle: Path, timeout: float
+) -> tuple[float, float, str, str]:
+    """The bundle copied to the card over SSH and applied there as root; returns the
+    copy's and the apply's seconds, the apply's output and the table's MainPID before."""
+    t = time.monotonic()
+    # on the data partition: the card's /tmp is a 64 MiB tmpfs that pip needs too
+    target = f"/data/{bundle.name}"
+    ssh(port, work, f"cat >{target}", stdin=bundle.read_bytes(), timeout=600)
+    copied = round(time.monotonic() - t, 1)
+    pid = unit_show(port, work).get("MainPID", "")
+    t = time.monotonic()
+    out = ssh(port, work, f"{PROGRAM} update apply {target} 2>&1; rm -f {target}", timeout=timeout)
+    return copied, round(time.monotonic() - t, 1), out.strip(), pid
+
+
+PANEL = r"""
+set -e
+/opt/spieltisch/venv/bin/python - /etc/spieltisch/config.toml <<'PY'
+import sys
+from controller.testing.files import config_text
+open(sys.argv[1], "w").write(config_text(seats=("human", "human")))
+PY
+mkdir -p /run/systemd/system/spieltisch.service.d
+printf '[Service]\nEnvironment=GPIOZERO_PIN_FACTORY=mock\n' \
+    >/run/systemd/system/spieltisch.service.d/mock-pins.conf
+systemctl daemon-reload
+systemctl restart spieltisch
+"""
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    """A card updated to a second release, then to a broken third that must roll back
+    by itself to the second."""
+    if args.key is None or not args.key.is_file():
+        print("vmtest update: give the signing key the image trusts (--key)", file=sys.stderr)
+        return 2
+    args.deps = args.deps or default_deps()
+    if args.deps is None:
+        print(
+            "vmtest update: no dependency wheels (--deps; build the image first)", file=sys.stderr
+        )
+        return 2
+    with workdir(args.keep) as work:
+        raw = unpack(args.image, work.parent)
+        card = new_card(raw, work / "card-update.img")
+        give_key(card, work)
+        m = Machine(args.arch, card, work, "card-update", ports={22: free_port()})
+        port = m.ports[22]
+        m.start()
+        # the bundles are built on the host while the card boots
+        base = re.search(r'(?m)^version = "([^"]*)"', (REPO / "pyproject.toml").read_text())
+        assert base
+        second, third = f"{base.group(1)}.post1", f"{base.group(1)}.post2"
+        good, _ = make_bundle(args, work, second, broken=False)
+        bad, _ = make_bundle(args, work, third, broken=True)
+        ready = m.wait_ready(args.timeout)
+        emit("boot", arch=args.arch, ready_s=ready)
+        if ready is None:
+            print(m.console.read_bytes()[-1500:].decode(errors="replace"), file=sys.stderr)
+            m.cut()
+            return 1
+        wait_for(lambda: ssh(port, work, "echo up", check=False).strip() == "up", 180, 2)
+        # a panel (luma's dummy) and two human seats: the table runs its menu, so the
+        # notice of an update is shown (and marked shown) as on a real panel
+        ssh(port, work, PANEL)
+        panel_up = wait_for(lambda: unit_show(port, work).get("ActiveState") == "active", 300)
+        emit("panel", active_after_s=panel_up, status=unit_show(port, work).get("StatusText"))
+        before = card_status(port, work)
+        factory = before.get("current")
+        emit("factory", current=factory, version=before.get("version"))
+        result: dict[str, Any] = {"factory": factory, "second": second, "third": third}
+
+        # the second release: applied, restarted, READY, then confirmed by the check unit
+        copied, applied, out, pid = send_and_apply(port, work, good, args.timeout)
+        emit("apply", to=second, copy_s=copied, apply_s=applied, output=out.splitlines())
+        if "switched to" not in out:
+            m.cut()
+            emit("update-verdict", ok=False, refused=out, **result)
+            return 1
+        up = wait_for(
+            lambda: (
+                (u := unit_show(port, work)).get("ActiveState") == "active"
+                and u.get("MainPID") not in ("", "0", pid)
+            ),
+            args.timeout,
+        )
+        confirmed = wait_for(lambda: phase(card_status(port, work)) == "confirmed", args.timeout)
+        after = card_status(port, work)
+        link = ssh(port, work, "readlink /opt/spieltisch/current", check=False).strip()
+        result.update(
+            second_ready_after_apply_s=up,
+            second_confirmed_after_s=confirmed,
+            second_current=after.get("current"),
+            second_version=after.get("version"),
+            second_link=link,
+        )
+        emit("updated", to=second, ready_after_apply_s=up, confirmed_after_s=confirmed,
+             current=after.get("current"), version=after.get("version"), link=link,
+             notice=after.get("notice"))  # fmt: skip
+        second_ok = after.get("current") == second and link.endswith(second)
+
+        # the broken third: its checks pass, its start fails, systemd rolls it back
+        copied, applied, out, pid = send_and_apply(port, work, bad, args.timeout)
+        emit("apply", to=third, copy_s=copied, apply_s=applied, output=out.splitlines())
+        if "switched to" not in out:
+            m.cut()
+            emit("update-verdict", ok=False, refused=out, second_ok=second_ok, **result)
+            return 1
+        rolled = wait_for(
+            lambda: phase(card_status(port, work)) in ("rolled-back", "confirmed"),
+            args.timeout,
+        )
+        back_up = wait_for(
+            lambda: (
+                unit_show(port, work).get("ActiveState") == "active"
+                and card_status(port, work).get("current") == second
+            ),
+            args.timeout,
+        )
+        final = card_status(port, work)
+        stamp = repr((final.get("notice") or {}).get("time"))
+        shown = wait_for(
+            lambda: (
+                ssh(port, work, "cat /var/lib/spieltisch/update-notice.seen", check=False).strip()
+                == stamp
+            ),
+            120,
+        )
+        unit = unit_show(port, work)
+        link = ssh(port, work, "readlink /opt/spieltisch/current", check=False).strip()
+        journal = ssh(
+            port,
+            work,
+            "journalctl -b --no-pager -o short-monotonic -u spieltisch-rollback"
+            " -u spieltisch-update-check | tail -n 12; echo ---;"
+            " journalctl -b --no-pager -o short-monotonic -u spieltisch"
+            " | grep -E 'deliberately|back on|update to' | tail -n 8; echo ---;"
+            # the table marks a notice shown on the panel with the notice's time
+            " cat /var/lib/spieltisch/update-notice.seen 2>/dev/null",
+            check=False,
+        ).split("---\n")
+        notice = final.get("notice") or {}
+        words = str(notice.get("text", notice)) if isinstance(notice, dict) else str(notice)
+        result.update(
+            broken_rolled_back_after_apply_s=rolled,
+            back_ready_after_apply_s=back_up,
+            final_phase=phase(final),
+            final_current=final.get("current"),
+            final_link=link,
+            notice=words,
+            notice_shown_on_panel=shown is not None,
+        )
+        emit("rolled-back", to=third, phase=phase(final), rolled_back_after_s=rolled,
+             ready_again_after_s=back_up, current=final.get("current"), link=link,
+             restarts=unit.get("NRestarts"), status_text=unit.get("StatusText"),
+             notice=notice, units_journal=journal[0].strip().splitlines(),
+             table_journal=journal[1].strip().splitlines() if len(journal) > 1 else [],
+             panel_shown_mark=journal[2].strip() if len(journal) > 2 else "",
+             notice_shown_on_panel_after_s=shown)  # fmt: skip
+        m.poweroff()
+        m.cut()
+        back_ok = (
+            phase(final) == "rolled-back"
+            and final.get("current") == second
+            and link.endswith(second)
+            and f"update to {third} failed" in words
+            and f"back on {second}" in words
+            and unit.get("ActiveState") == "active"
+            and shown is not None
+        )
+        emit("update-verdict", ok=second_ok and back_ok, second_ok=second_ok, back_ok=back_ok,
+             **result)  # fmt: skip
+        return 0 if second_ok and back_ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("command", choices=["boot", "cuts", "stranger", "play"])
+    parser.add_argument("command", choices=["boot", "cuts", "stranger", "play", "update"])
     parser.add_argument("image", type=Path)
     parser.add_argument("--cuts", type=int, default=20)
     parser.add_argument("--seed", type=int, default=None)
@@ -672,9 +973,32 @@ def main(argv: list[str] | None = None) -> int:
         "--keep", action="store_true", help="keep the cards (disk images) afterwards"
     )
     parser.add_argument("--play-checks", type=int, default=6, help="20 s looks at the game")
+    parser.add_argument(
+        "--key",
+        type=Path,
+        default=os.environ.get("SPIELTISCH_SIGNING_KEY"),
+        help="update: the private key the image trusts (default: $SPIELTISCH_SIGNING_KEY)",
+    )
+    parser.add_argument(
+        "--deps", type=Path, help="update: the image's dependency wheels (default: its cache)"
+    )
+    parser.add_argument(
+        "--host-python",
+        type=Path,
+        default=REPO / ".venv" / "bin" / "python"
+        if (REPO / ".venv" / "bin" / "python").exists()
+        else Path(sys.executable),
+        help="update: the Python that builds the bundles (with this checkout installed)",
+    )
     args = parser.parse_args(argv)
     args.arch = "arm64" if "-arm64." in args.image.name else "amd64"
-    handlers = {"boot": cmd_boot, "cuts": cmd_cuts, "stranger": cmd_stranger, "play": cmd_play}
+    handlers = {
+        "boot": cmd_boot,
+        "cuts": cmd_cuts,
+        "stranger": cmd_stranger,
+        "play": cmd_play,
+        "update": cmd_update,
+    }
     return handlers[args.command](args)
 
 

@@ -254,3 +254,28 @@ def test_the_vm_test_reads_where_the_data_partitions_current_points(tmp_path: Pa
         check=True,
     )
     assert vmtest().current_release(disk) == ""
+
+
+def test_the_update_tiers_broken_release_exits_at_start_and_passes_its_checks(
+    tmp_path: Path,
+) -> None:
+    """The VM update tier's third release must fail only where the checks do not look:
+    its ``spieltisch run`` exits at once, its ``sim`` (the update's self-test) still
+    plays. Made from a copy of this checkout, so an edit of run.py that removes the line
+    it breaks before shows here, not an hour into the VM tier."""
+    copy = vmtest().release_copy(tmp_path / "copy", "0.0.1.post9", broken=True)
+    assert 'version = "0.0.1.post9"' in (copy / "pyproject.toml").read_text()
+    assert not (copy / ".git").exists()
+    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
+    run = subprocess.run(
+        [sys.executable, "-m", "controller", "run", "--config", str(tmp_path / "none.toml")],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert run.returncode == 1
+    assert "deliberately broken release" in run.stderr
+    sim = subprocess.run(
+        [sys.executable, "-m", "controller", "sim", "--display", "text", "--seats", "bot,bot",
+         "--seed", "1", "--delay", "0"],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert sim.returncode == 0, sim.stderr[-2000:]

@@ -1,6 +1,6 @@
 """The card image built and booted: image/build.sh, then image/vmtest.py under qemu
 (boot to READY, power cuts in the first boot, a stranger's look, bots playing on a
-read-only root).
+read-only root, an update and a broken update that rolls back by itself).
 
 Needs root, qemu, OVMF and an hour or more under emulation, so it is a tier of its own,
 skipped unless asked for:
@@ -10,6 +10,8 @@ skipped unless asked for:
 SPIELTISCH_IMAGE_FILE names a built .img.xz to test instead of building one (the
 build takes long; the boots do not depend on how the image got there).
 SPIELTISCH_IMAGE_CUTS sets the number of power cuts (default 20).
+SPIELTISCH_SIGNING_KEY names the private key whose public half the image trusts
+(systemd/keys/): the update test signs its bundles with it, and is skipped without it.
 """
 
 from __future__ import annotations
@@ -99,3 +101,25 @@ def test_bots_play_on_a_card_and_nothing_is_written_to_its_root(image: Path) -> 
     assert play["ready_s"] is not None
     assert max(play["moves"]) > 0, play
     assert play["root_unchanged"]
+
+
+@pytest.mark.skipif(
+    not os.environ.get("SPIELTISCH_SIGNING_KEY"),
+    reason="the update tier signs its bundles: set SPIELTISCH_SIGNING_KEY to the private key"
+    " whose public half the image trusts",
+)
+def test_an_update_installs_and_a_broken_one_rolls_back_by_itself(image: Path) -> None:
+    lines = run_vmtest("update", str(image))
+    verdict = lines[-1]
+    assert verdict["kind"] == "update-verdict", lines
+    # the second release: running, and what "current" names
+    assert verdict["second_current"] == verdict["second"], lines
+    assert verdict["second_link"].endswith(verdict["second"])
+    # the broken third: rolled back by systemd, the table back on the second, in words
+    assert verdict["final_phase"] == "rolled-back", lines
+    assert verdict["final_current"] == verdict["second"]
+    assert f"update to {verdict['third']} failed" in verdict["notice"]
+    assert f"back on {verdict['second']}" in verdict["notice"]
+    # and the table, back on the second, showed the notice on its (dummy) panel
+    assert verdict["notice_shown_on_panel"], lines
+    assert verdict["ok"], lines
