@@ -31,7 +31,7 @@ from controller import i18n
 from controller.config_values import TomlTable
 from controller.i18n import _
 from controller.input_checks import TomlError, quote, read_toml
-from hardware.atomic_file import write_text_atomically
+from hardware.atomic_file import sync_directory, write_text_atomically
 from hardware.specs import DISPLAY_TYPES
 
 FILE_NAME = "spieltisch.toml"
@@ -285,14 +285,14 @@ def write_fat(path: Path, text: str) -> None:
             stray.unlink()
     copy = fat_copy(path)
     _write_synced(copy, text)
-    _sync_directory(directory)
+    sync_directory(directory)
     # vfat may refuse an fsync of the directory: the writer leaves that to it
     write_text_atomically(
         path, text, durable=True, mode=0o600, prefix=f".{path.name}.", suffix=".tmp"
     )
     if _readable(path) == text:
         copy.unlink()
-        _sync_directory(directory)
+        sync_directory(directory)
 
 
 def recover(path: Path) -> bool:
@@ -308,14 +308,14 @@ def recover(path: Path) -> bool:
         return False
     if _readable(path) is not None:
         copy.unlink()
-        _sync_directory(path.parent)
+        sync_directory(path.parent)
         return False
     if _readable(copy) is None:
         return False  # no write of ours left this: nothing to choose
     with contextlib.suppress(FileNotFoundError):
         path.unlink()  # a damaged entry first: a rename over it would be a rename on FAT
     os.replace(copy, path)
-    _sync_directory(path.parent)
+    sync_directory(path.parent)
     return True
 
 
@@ -336,12 +336,3 @@ def _write_synced(path: Path, text: str) -> None:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
-
-
-def _sync_directory(directory: Path) -> None:
-    dir_fd = os.open(directory, os.O_RDONLY)
-    try:
-        with contextlib.suppress(OSError):  # some file systems refuse fsync on a directory
-            os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)

@@ -37,6 +37,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from hardware.atomic_file import sync_directory
+
 PREFIX = Path("/opt/spieltisch")
 KEYS_DIR = Path("/etc/spieltisch-keys")
 """Root's, outside the directories the service may write (its state directory and the
@@ -46,23 +48,6 @@ FACTORY = Path("/usr/lib/spieltisch/factory")
 """The card image's built-in release, on the read-only root (its ``RELEASE`` file names it)."""
 RELEASE_INFO = "RELEASE"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,79}$")
-
-
-def sync_directory(directory: Path) -> None:
-    """fsync a directory, so that a rename in it survives a power cut (as
-    :func:`controller.persistence.sync_directory`; not imported from there, because the
-    card runs :func:`adopt_factory` at every start, and that module's imports cost an
-    emulated card more than a second)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 class LayoutError(ValueError):
