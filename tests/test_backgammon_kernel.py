@@ -31,7 +31,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import backgammon_fast_path as bench
-from backgammon_network_speed import positions
 
 import rules
 from rules.backgammon import evaluation, features, native
@@ -39,6 +38,7 @@ from rules.backgammon.bot import BackgammonBot
 from rules.backgammon.engine import START, BackgammonGame
 from rules.backgammon.net import Network, equity, shipped, shipped_race
 from rules.budget import Budget
+from tests.backgammon_boards import boards
 from tests.checkout import ROOT, copy_checkout
 
 SOURCE = ROOT / "rules" / "backgammon" / "_kernel.c"
@@ -86,35 +86,6 @@ def kernel(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     else:
         sys.modules[native.KERNEL] = had
     return module
-
-
-EDGES = [
-    (START, START),
-    # both on the bar, and checkers borne off
-    ((0, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3), START),
-    # a race, and a bear-off (the database answers it)
-    ((3, 3, 3, 3, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),) * 2,
-    ((3, 3, 3, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),) * 2,
-    # blots everywhere, a checker on the bar hitting from there
-    (
-        (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-        (2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4),
-    ),
-    # a full prime and an anchor deep in the other's home
-    (
-        (0, 0, 0, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0),
-        (0, 2, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0),
-    ),
-    # fifteen on the bar against fifteen on the 24-point: the largest counts
-    (
-        (0,) * 24 + (15,),
-        (0,) * 23 + (15, 0),
-    ),
-]
-
-
-def boards() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    return [(tuple(a), tuple(b)) for a, b in EDGES] + positions(1500, seed=11)
 
 
 def test_the_figures_are_the_same_whole_numbers(kernel: ModuleType) -> None:
