@@ -110,7 +110,8 @@ class Appliance:
         self.farewell_s = farewell_s
         options = options or table_options(config)
         if state_dir is not None and not options.last_setups:
-            options = dataclasses.replace(options, last_setups=setup_memory.read(state_dir))
+            setups, people = setup_memory.read_all(state_dir)
+            options = dataclasses.replace(options, last_setups=setups, last_people=people)
         if state_dir is not None:
             options = dataclasses.replace(
                 options, named_players=functools.partial(players_book.read, state_dir)

@@ -11,6 +11,7 @@ import threading
 from collections import deque
 from dataclasses import dataclass
 
+from controller.players.person import Person
 from hardware.interfaces import ButtonEvent
 from rules.core import Move
 
@@ -78,13 +79,15 @@ class NoticeEvent:
 @dataclass(frozen=True, slots=True)
 class StartGameEvent:
     """Start ``game`` (the companion page's Setup): ``seats`` holds one kind per seat
-    (human, bot or empty; a phone seat is a human seat). The table starts it only
-    while no game is being played, as its own menu would."""
+    (human, bot or empty; a phone seat is a human seat), ``people`` the named player
+    at some human seats (seat index, player); the others are guests. The table starts
+    it only while no game is being played, as its own menu would."""
 
     game: str
     preset: str
     seats: tuple[str, ...]
     bot: str = "strong"
+    people: tuple[tuple[int, Person], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,13 +47,18 @@ def start_requested(table: Table, event: StartGameEvent) -> bool:
     try:
         if any(kind != "empty" for kind in kinds[count:]):
             raise ValueError(f"a player at a seat beyond the table's {count}")
-        session = Session.start(event.game, event.preset, kinds[:count], bot=event.bot)
+        session = Session.start(
+            event.game, event.preset, kinds[:count], bot=event.bot, people=dict(event.people)
+        )
     except (RulesError, ValueError) as exc:
         log.warning("the page's game does not start: %s", exc)
         table.flash(_("cannot start that game"), NOTICE_S)
         return False
     log.info("the companion page starts %s/%s", event.game, session.preset)
-    return table.trigger("start_from_page", session)
+    started = table.trigger("start_from_page", session)
+    if started:
+        table.begun_from_page(session)
+    return started
 
 
 def settings_saved(table: Table, display: Display, event: SettingsEvent) -> None:

@@ -123,7 +123,7 @@ class Safekeeping:
         if self.store is None:
             return
         try:
-            setup_memory.write(self.store.directory, effect.setups)
+            setup_memory.write(self.store.directory, effect.setups, effect.people)
         except OSError as exc:
             log.warning("the last setups were not kept: %s", exc)
 

@@ -1,12 +1,16 @@
-"""The last setup of each game (its rule set and who sits where), kept in the state
-directory so that it survives a restart.
+"""The last setup of each game (its rule set, who sits where, and which named player
+sat at which seat), kept in the state directory so that it survives a restart.
 
 Why: a family that plays two-handed Kleiner Ärger would otherwise set two seats to
 "empty" before every game. Setup starts from the game's last choice instead
 (:class:`controller.table.menu.MenuRoom`). The file is a convenience, never a reason to
 stop: one that is missing, unreadable, too big, not JSON or not what this module writes
 is one line in the log and counts as no memory; entries for games, rule sets or seat
-kinds this version does not know are dropped one by one. It is written atomically (a
+kinds this version does not know are dropped one by one. The named players are kept
+by their ids (``controller.players.book``), never their names: a renamed player is
+still proposed at their seat, and a removed one is simply passed over by setup. A file
+written before names were kept has no ``people`` and reads as no names; an older table
+reading a newer file ignores them. It is written atomically (a
 temporary file, fsync, rename), so a pulled plug leaves the old file or the new one.
 """
 
@@ -19,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import rules
+from controller.players.person import ID
 from controller.session import SETUP_KINDS
 from hardware.atomic_file import write_text_atomically
 
@@ -30,10 +35,18 @@ MAX_BYTES = 64 * 1024
 
 Setup = tuple[str, tuple[str, ...]]
 """A game's last setup: the rule set (preset) and each seat's kind."""
+Seated = dict[int, str]
+"""A game's named players when it was last begun: seat index -> player id."""
 
 
 def read(directory: Path) -> dict[str, Setup]:
     """The setups kept in ``directory``; empty where there are none to trust."""
+    return read_all(directory)[0]
+
+
+def read_all(directory: Path) -> tuple[dict[str, Setup], dict[str, Seated]]:
+    """The setups kept in ``directory``, and each game's named seats (only of a game
+    whose setup is kept); empty where there are none to trust."""
     path = directory / NAME
     for stale in _stale_temporaries(directory):
         with contextlib.suppress(OSError):
@@ -41,22 +54,26 @@ def read(directory: Path) -> dict[str, Setup]:
     try:
         if path.stat().st_size > MAX_BYTES:
             log.warning("%s: too big to be the last setups; setup starts afresh", path)
-            return {}
+            return {}, {}
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return {}
+        return {}, {}
     except (OSError, ValueError, RecursionError) as exc:
         log.warning("%s: unreadable (%s); setup starts afresh", path, type(exc).__name__)
-        return {}
+        return {}, {}
     if not isinstance(data, dict):
         log.warning("%s: not the last setups; setup starts afresh", path)
-        return {}
+        return {}, {}
     setups: dict[str, Setup] = {}
+    people: dict[str, Seated] = {}
     for game, entry in data.items():
         setup = _setup(game, entry)
         if setup is not None:
             setups[game] = setup
-    return setups
+            seated = _seated(entry.get("people"), len(setup[1]))
+            if seated:
+                people[game] = seated
+    return setups, people
 
 
 def _stale_temporaries(directory: Path) -> list[Path]:
@@ -79,11 +96,30 @@ def _setup(game: object, entry: object) -> Setup | None:
     return preset, tuple(seats)
 
 
-def write(directory: Path, setups: Mapping[str, Setup]) -> None:
-    """Keep ``setups`` in ``directory`` (atomically); raises OSError as the disk does."""
-    content = {
-        game: {"preset": preset, "seats": list(seats)} for game, (preset, seats) in setups.items()
-    }
+def _seated(entry: object, seats: int) -> Seated:
+    """The named seats of an entry's ``people`` (one id or null per seat); none at all
+    where the list is not what this module writes (the setup itself still counts)."""
+    if not isinstance(entry, list) or len(entry) != seats:
+        return {}
+    ids = [ident for ident in entry if ident is not None]
+    if not all(isinstance(i, str) and ID.fullmatch(i) for i in ids) or len(set(ids)) != len(ids):
+        return {}
+    return {seat: ident for seat, ident in enumerate(entry) if ident is not None}
+
+
+def write(
+    directory: Path,
+    setups: Mapping[str, Setup],
+    people: Mapping[str, Mapping[int, str]] | None = None,
+) -> None:
+    """Keep ``setups`` and each game's named seats ``people`` in ``directory``
+    (atomically); raises OSError as the disk does."""
+    content: dict[str, dict[str, object]] = {}
+    for game, (preset, seats) in setups.items():
+        content[game] = {"preset": preset, "seats": list(seats)}
+        seated = (people or {}).get(game, {})
+        if seated:
+            content[game]["people"] = [seated.get(seat) for seat in range(len(seats))]
     text = json.dumps(content, ensure_ascii=False, sort_keys=True)
     write_text_atomically(
         directory / NAME, text, durable=True, mode=0o600, prefix=".setups-", suffix=".tmp"

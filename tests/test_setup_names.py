@@ -4,14 +4,21 @@ without names presses exactly as often as before; the names then name the player
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
+
+from controller import setup_memory
 from controller.machine import Mode
+from controller.players import book
 from controller.players.person import Person
 from controller.scene import SetupScene
 from controller.session import Session
 from controller.table import Table, TableOptions
 from controller.table.scenes import awake_scene
+from controller.testing.rig import ApplianceRig
 from controller.views import render
 from controller.views.text import collect_texts
 from hardware.interfaces import ButtonEvent
@@ -154,3 +161,79 @@ def test_a_seat_made_bot_loses_its_name_and_setup_remembers_the_last_names() -> 
     press(table, "ok")  # seat 1: human -> bot
     assert table.menu.seated() == {}
     assert setup_scene(table).people == (None, None, None, None)
+
+
+def tap(table: Table, button: str, seat: int | None = 0) -> None:
+    for kind in ("down", "up"):
+        table.handle(ButtonEvent(seat, button, kind), table.now)  # type: ignore[arg-type]
+
+
+def back_to_menu(table: Table) -> None:
+    for kind in ("down", "held", "up"):
+        table.handle(ButtonEvent(None, "system", kind), table.now)
+    tap(table, "ok")  # "back to the menu?" yes
+    assert table.state is Mode.MENU
+
+
+def test_the_names_of_the_last_game_are_proposed_again_after_a_restart(tmp_path: Path) -> None:
+    """Anna at seat 1 and Ben at seat 3, begun at the table; a new appliance over the
+    same state directory (read afresh from disk) proposes them at the same seats, a
+    renamed Ben under his new name, and a removed player is passed over."""
+    names = book.PlayerBook(tmp_path)
+    anna, ben = names.add("Anna"), names.add("Ben")
+    seats = ("human", "bot", "human", "bot")
+    first = ApplianceRig(tmp_path, seats=seats, buttons=False)
+    try:
+        first.start()
+        table = first.table
+        tap(table, "ok")  # MÄDN's setup
+        tap(table, "next")  # seat 1
+        tap(table, "next")  # seat 1's name
+        tap(table, "ok")  # Anna
+        while (table.menu.entry, table.menu.naming) != (2, True):
+            tap(table, "next")
+        tap(table, "ok")  # Ben (Anna sits at seat 1)
+        assert table.menu.seated() == {0: anna, 2: ben}
+        while table.menu.entry != len(table.menu.kinds):
+            tap(table, "next")
+        tap(table, "ok")
+        assert table.require_session().people == {"red": anna, "green": ben}
+        first.settle()
+        back_to_menu(table)
+        first.settle()
+    finally:
+        first.close()
+    kept = json.loads((tmp_path / setup_memory.NAME).read_text(encoding="utf-8"))
+    assert kept["maedn"]["people"] == ["p1", None, "p2", None]
+    names.rename(ben.id, "Benni")
+    assert proposed(tmp_path, seats) == {0: anna, 2: Person(ben.id, "Benni")}
+    names.remove(anna.id)
+    assert proposed(tmp_path, seats) == {2: Person(ben.id, "Benni")}
+
+
+def proposed(state: Path, seats: tuple[str, ...]) -> dict[int, Person]:
+    """The named seats MÄDN's setup proposes on a new appliance over ``state``."""
+    again = ApplianceRig(state, seats=seats, buttons=False)
+    try:
+        again.start()
+        tap(again.table, "ok")
+        assert again.table.state is Mode.SETUP
+        return again.table.menu.seated()
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize(
+    "people",
+    [None, ["p1"], ["p1", "p1", None, None], [7, None, None, None], "p1", ["x1", None, None, None]],
+)
+def test_named_seats_that_are_not_what_the_table_writes_cost_only_the_names(
+    tmp_path: Path, people: object
+) -> None:
+    entry: dict[str, object] = {"preset": "classic", "seats": ["human", "empty", "bot", "bot"]}
+    if people is not None:
+        entry["people"] = people
+    (tmp_path / setup_memory.NAME).write_text(json.dumps({"maedn": entry}), encoding="utf-8")
+    setups, seated = setup_memory.read_all(tmp_path)
+    assert setups == {"maedn": ("classic", ("human", "empty", "bot", "bot"))}
+    assert seated == {}

@@ -99,3 +99,54 @@ def test_the_family_names_its_players_on_the_page(browser: Any, tmp_path: Path) 
         )
     finally:
         table.close()
+
+
+def test_a_game_started_from_setup_names_its_players(browser: Any, tmp_path: Path) -> None:
+    """Setup's seats offer the names where a person plays (a bot seat has none), the
+    game starts with them, and the page proposes them again when it is opened next."""
+    from selenium.webdriver.support.ui import Select
+
+    from controller.testing.files import config_text
+
+    shots = Path(os.environ.get(SHOTS_ENV) or tmp_path)
+    state = tmp_path / "state"
+    state.mkdir()
+    names = book.PlayerBook(state)
+    anna, ben = names.add("Anna"), names.add("Ben")
+    seats = ("human", "bot", "coached", "bot")
+    config = tmp_path / "config.toml"
+    config.write_text(config_text(seats), encoding="utf-8")
+    table = ServedTable(seats=seats, state_dir=state, config_path=config, language="de")
+    try:
+        table.rig.start()  # the menu
+        table.rig.app.loop.draw()
+        pair_in_german(browser, table)
+        browser.get(table.url + "/setup")
+        wait_for(lambda: browser.find_elements("id", "who3"), "the seats' names")
+        shown = [browser.find_element("id", f"who{i}").is_displayed() for i in range(4)]
+        assert shown == [True, False, True, False]  # a bot seat has no name
+        who = Select(browser.find_element("id", "who0"))
+        assert [o.text for o in who.options] == ["Gast", "Anna", "Ben"]
+        who.select_by_visible_text("Anna")
+        Select(browser.find_element("id", "who2")).select_by_visible_text("Anna")
+        browser.find_element("id", "start").click()
+        error = wait_for(lambda: browser.find_element("id", "err-seat2").text, "the refusal")
+        assert error == "Anna sitzt schon an Platz 1"
+        Select(browser.find_element("id", "who2")).select_by_visible_text("Ben")
+        Select(browser.find_element("id", "seat1")).select_by_value("human")
+        assert browser.find_element("id", "who1").is_displayed()  # a person now: a name
+        browser.find_element("id", "start").click()
+        session = wait_for(lambda: table.rig.app.table.session, "the game at the table", table)
+        assert session.people == {"red": anna, "green": ben}
+        assert session.kinds["blue"] == "human" and session.coached == ("green",)
+        shots.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(shots / "setup-names.png"))
+        table.rig.settle()
+        browser.get(table.url + "/setup")
+        wait_for(lambda: browser.find_elements("id", "who3"), "the seats again")
+        chosen = [
+            Select(browser.find_element("id", f"who{i}")).first_selected_option.text for i in (0, 2)
+        ]
+        assert chosen == ["Anna", "Ben"]
+    finally:
+        table.close()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from controller.save_format import encode
 from controller.session import Session
@@ -59,10 +59,11 @@ class Record:
 
 @dataclass(frozen=True)
 class RememberSetups:
-    """Keep each game's last setup (rule set, seats) for the next start
-    (:mod:`controller.setup_memory`)."""
+    """Keep each game's last setup (rule set, seats) and its named seats (seat ->
+    player id) for the next start (:mod:`controller.setup_memory`)."""
 
     setups: dict[str, tuple[str, tuple[str, ...]]]
+    people: dict[str, dict[int, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,13 @@ class Outbox:
         self.recorded = session
         self.waiting.append(Record(session, outcome))
 
-    def remember(self, setups: dict[str, tuple[str, tuple[str, ...]]]) -> None:
-        self.waiting.append(RememberSetups(dict(setups)))
+    def remember(
+        self,
+        setups: dict[str, tuple[str, tuple[str, ...]]],
+        people: dict[str, dict[int, str]] | None = None,
+    ) -> None:
+        seated = {game: dict(seats) for game, seats in (people or {}).items()}
+        self.waiting.append(RememberSetups(dict(setups), seated))
 
     def speak(self, prompt: Prompt | None) -> None:
         if prompt is not None:

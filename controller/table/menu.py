@@ -49,9 +49,12 @@ class MenuRoom:
         self.naming = False
         """Setup's cursor is on the name row of seat ``entry`` (only where names exist
         and the seat is human: a family without names never meets one)."""
-        self.last_people: dict[str, dict[int, str]] = {}
-        """Each game's named seats when it was last begun (player ids), while the table
-        runs: the same family sits down again without pressing through every name."""
+        self.last_people: dict[str, dict[int, str]] = {
+            game: dict(seated) for game, seated in options.last_people.items()
+        }
+        """Each game's named seats when it was last begun (player ids), kept with the
+        setups (:mod:`controller.setup_memory`): the same family sits down again without
+        pressing through every name, also after a restart."""
 
     @property
     def item(self) -> MenuItem:
@@ -86,13 +89,34 @@ class MenuRoom:
             if ident in by_id and seat < len(self.kinds) and seat_kind(self.kinds[seat]) == "human"
         }
 
-    def remember(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+    def remember(
+        self,
+    ) -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, dict[int, str]]]:
         """The game being begun is the one setup starts from next time; returns every
-        game's last setup."""
+        game's last setup and named seats."""
         item = self.item
         self.remembered[item.game] = (self.preset or item.preset, tuple(self.kinds))
         self.last_people[item.game] = {seat: p.id for seat, p in self.seated().items()}
-        return dict(self.remembered)
+        return dict(self.remembered), dict(self.last_people)
+
+    def begun_from_page(
+        self, session: Session
+    ) -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, dict[int, str]]]:
+        """A game the companion page began is the one setup starts from next time, as
+        one begun here would be: its rule set, who sat where (where it fits the seats
+        setup shows) and its named players. Returns every game's last setup and named
+        seats."""
+        game = session.game
+        kinds = ["empty"] * max([self.options.seat_count, *(s + 1 for s in session.seats.values())])
+        for colour, seat in session.seats.items():
+            kinds[seat] = COACHED if colour in session.coached else session.kinds[colour]
+        shown = len(self.default_kinds(game, session.preset))
+        if all(kind == "empty" for kind in kinds[shown:]):
+            self.remembered[game] = (session.preset, tuple(kinds[:shown]))
+            self.last_people[game] = {
+                session.seats[colour]: person.id for colour, person in session.people.items()
+            }
+        return dict(self.remembered), dict(self.last_people)
 
     def first_entry(self) -> int:
         """The first rule row (``setup_rows``: negative, before the seats), else 0."""

@@ -160,9 +160,14 @@ class Table(TableCore):
             self.play_cue("error")
         else:
             session = self.menu.new_session()
-            self.outbox.remember(self.menu.remember())
+            self.outbox.remember(*self.menu.remember())
             self.start_session(session)
         self.since = self.time.now
+
+    def begun_from_page(self, session: Session) -> None:
+        """The companion page began ``session``: setup proposes its seats and names next
+        time, also after a restart (``controller.setup_memory``)."""
+        self.outbox.remember(*self.menu.begun_from_page(session))
 
     def roll_next(self, *_press: object) -> None:
         self.apply(self.turns.roll_next())

@@ -84,6 +84,9 @@ class TableOptions:
     last_setups: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     """Each game's last setup (rule set, seats), read from the state directory at
     start (:mod:`controller.setup_memory`): setup starts from it."""
+    last_people: dict[str, dict[int, str]] = field(default_factory=dict)
+    """Each game's named seats when it was last begun (seat -> player id), read with
+    ``last_setups``: setup proposes the same names again, also after a restart."""
     named_players: Callable[[], tuple[Person, ...]] = tuple
     """The family's named players (``controller.players.book.read`` of the state
     directory), read each time setup opens, since the page may have changed them.

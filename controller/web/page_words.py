@@ -88,6 +88,8 @@ WORDS: dict[str, str] = {
     "setup.preset": N_("Rule set"),
     "setup.seats": N_("Seats"),
     "setup.seat": N_("Seat {n}"),
+    "setup.who": N_("who plays at seat {n}"),
+    "setup.guest": N_("guest"),
     "setup.bot": N_("Bot strength"),
     "setup.move_timer": N_("Move timer (s, 0 = off)"),
     "setup.brightness": N_("Brightness (0–1)"),

@@ -122,7 +122,7 @@ class WebApp:
             if kind == "text/html"
         }
         """Each page in each language, built once: a missing word fails the start."""
-        self.setup = SetupRoutes(self, config_path)
+        self.setup = SetupRoutes(self, config_path, state_dir)
         self.pairing_routes = PairingRoutes(self)
         panel = (publisher.width, publisher.height, publisher.mode)
         self.history = HistoryRoutes(state_dir, panel)

@@ -12,18 +12,23 @@ and the table starts the game on its own thread when no game is being played.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any, Protocol
 
 from aiohttp import web
 
 import rules
+from controller import setup_memory
 from controller.events import EventQueue, SettingsEvent, StartGameEvent
 from controller.games import title
 from controller.i18n import N_
+from controller.players import book
+from controller.players.person import Person
 from controller.web import settings
 from controller.web.replies import json_body, json_error
 from controller.web.settings import SettingsError
+from controller.web.setup_people import PeopleMalformed, Seated, seated
 
 
 class Server(Protocol):
@@ -47,9 +52,26 @@ LIVE = ("move_timer_s", "brightness", "sleep_after_min")
 
 
 class SetupRoutes:
-    def __init__(self, app: Server, config_path: Path | None) -> None:
+    def __init__(
+        self, app: Server, config_path: Path | None, state_dir: Path | None = None
+    ) -> None:
         self.app = app
         self.config_path = config_path
+        self.state_dir = state_dir
+        """Where the family's named players and the last setups are kept (None: no names)."""
+
+    def players(self) -> tuple[Person, ...]:
+        return book.read(self.state_dir) if self.state_dir is not None else ()
+
+    def last_people(self) -> dict[str, list[str | None]]:
+        """Each game's named seats when it was last begun (the page proposes them)."""
+        if self.state_dir is None:
+            return {}
+        setups, people = setup_memory.read_all(self.state_dir)
+        return {
+            game: [seated.get(seat) for seat in range(len(setups[game][1]))]
+            for game, seated in people.items()
+        }
 
     def add(self, router: web.UrlDispatcher) -> None:
         router.add_get("/api/setup", self.read)
@@ -63,11 +85,15 @@ class SetupRoutes:
             document = settings.read_document(self.config_path)
         except SettingsError as exc:
             return json_error(500, str(exc))
+        players = await asyncio.to_thread(self.players)
+        last = await asyncio.to_thread(self.last_people)
         return web.json_response(
             {
                 "values": settings.current(document),
                 "choices": settings.choices(),
                 "saves_to": str(self.config_path) if self.config_path is not None else None,
+                "players": [p.to_json() for p in players],
+                "last_people": last,
             }
         )
 
@@ -90,6 +116,7 @@ class SetupRoutes:
             field: [settings.for_the_page(field, line, language) for line in lines]
             for field, lines in checked.errors.items()
         }
+        named = Seated()
         if action == "start":
             # said together with every other error, not only once they are all fixed
             game = checked.config.game if checked.config is not None else None
@@ -97,6 +124,13 @@ class SetupRoutes:
             seats = self.seat_count(request, *chosen, checked.document)
             if seats is not None:
                 errors.setdefault("seats", []).append(seats)
+            asked = [seat.get("player", "human") for seat in settings.seats_of(checked.document)]
+            try:
+                named = seated(data.get("people"), asked, await asyncio.to_thread(self.players))
+            except PeopleMalformed as exc:
+                return json_error(400, str(exc))
+            for field, (text, words) in named.errors.items():
+                errors.setdefault(field, []).append(self.app.say(request, text, **words))
         if errors or checked.config is None:
             return web.json_response({"ok": False, "errors": errors}, status=422)
         config = checked.config
@@ -123,7 +157,10 @@ class SetupRoutes:
                 return json_error(409, self.app.say(request, text))
             kinds = tuple("human" if kind == "phone" else kind for kind in config.players)
             self.app.phone_seats = tuple(i for i, k in enumerate(config.players) if k == "phone")
-            self.app.events.put(StartGameEvent(config.game.name, preset, kinds, config.game.bot))
+            people = tuple(sorted(named.people.items()))
+            self.app.events.put(
+                StartGameEvent(config.game.name, preset, kinds, config.game.bot, people)
+            )
             return web.json_response({"ok": True, "started": config.game.name, "preset": preset})
         return web.json_response({"ok": True})
 

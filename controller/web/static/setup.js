@@ -25,8 +25,34 @@ function showPresets(chosen) {
   fill($("preset"), ["", ...presets], [t("setup.default_preset", { preset: name(choices.default_presets[game]) }), ...presets.map(name)], chosen);
 }
 
+// The named players (the Players page keeps them) and who sat where last time.
+let players = [];
+let lastPeople = {};
+const PERSON_SEATS = ["human", "phone", "coached"];
+
+// A seat's name is asked only where a person plays and the family keeps names.
+function showNames() {
+  document.querySelectorAll("#seats select.kind").forEach((select, index) => {
+    $("who" + index).hidden = !players.length || !PERSON_SEATS.includes(select.value);
+  });
+}
+
+// The names that sat at this game's seats when it was last begun (guests elsewhere).
+function proposeNames() {
+  const last = lastPeople[$("game").value] || [];
+  const kept = new Set(players.map((p) => p.id));
+  document.querySelectorAll("#seats select.who").forEach((select, index) => {
+    select.value = kept.has(last[index]) ? last[index] : "";
+  });
+}
+
+// Each seat's named player's id, or null for a guest (and for a seat without a person).
+function people() {
+  return [...document.querySelectorAll("#seats select.who")].map((s) => (s.hidden || !s.value ? null : s.value));
+}
+
 function values() {
-  const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  const seats = [...document.querySelectorAll("#seats select.kind")].map((s) => s.value);
   return {
     game: $("game").value, preset: $("preset").value, seats, bot: $("bot").value,
     move_timer_s: parseNumber($("move_timer_s").value), brightness: parseNumber($("brightness").value),
@@ -48,10 +74,10 @@ function showErrors(errors) {
   for (const [field, lines] of Object.entries(errors || {})) {
     const target = $("err-" + field) || $("err-form");
     target.textContent = lines.join("; ");
-    const control = field === "seats" ? document.querySelector("#seats select") : field === "form" ? null : $(field);
+    const control = field === "seats" ? document.querySelector("#seats select.kind") : field === "form" ? null : $(field);
     const box = field === "seats" ? $("seats") : control ? control.closest(".field") : null;
     if (box) box.classList.add("invalid");
-    const controls = field === "seats" ? [...document.querySelectorAll("#seats select")] : control ? [control] : [];
+    const controls = field === "seats" ? [...document.querySelectorAll("#seats select.kind")] : control ? [control] : [];
     for (const node of controls) {
       node.setAttribute("aria-invalid", "true"); node.setAttribute("aria-describedby", target.id);
     }
@@ -65,7 +91,9 @@ function showErrors(errors) {
 
 async function send(action) {
   $("setup-message").textContent = "";
-  const { status, data } = await postJSON("/api/setup", { action, values: values() });
+  const body = { action, values: values() };
+  if (action === "start") body.people = people();
+  const { status, data } = await postJSON("/api/setup", body);
   const marked = showErrors(data.errors);
   if (status === 200) {
     $("setup-message").textContent = action === "save" ? t("setup.saved", { path: data.saved })
@@ -87,14 +115,21 @@ async function start() {
   const games = Object.keys(choices.games);
   fill($("game"), games, games.map((game) => choices.titles[game] || game), v.game);
   showPresets(v.preset);
-  $("game").onchange = () => showPresets("");
+  $("game").onchange = () => { showPresets(""); proposeNames(); };
+  players = setup.players || [];
+  lastPeople = setup.last_people || {};
   const seats = $("seats");
   v.seats.forEach((kind, index) => {
-    const select = el("select", { id: "seat" + index, name: "seat" + index });
+    const select = el("select", { id: "seat" + index, name: "seat" + index, class: "kind" });
     fill(select, choices.players, choices.players.map((p) => t("player." + p)), kind);
+    select.onchange = showNames;
+    const who = el("select", { id: "who" + index, name: "who" + index, class: "who", "aria-label": t("setup.who", { n: index + 1 }) });
+    fill(who, ["", ...players.map((p) => p.id)], [t("setup.guest"), ...players.map((p) => p.name)], "");
     seats.append(el("div", { class: "field" }, el("label", { for: "seat" + index, text: t("setup.seat", { n: index + 1 }) }), " ", select,
-      el("span", { class: "error", id: "err-seat" + index })));
+      " ", who, el("span", { class: "error", id: "err-seat" + index })));
   });
+  proposeNames();
+  showNames();
   fill($("bot"), choices.bots, choices.bots.map((bot) => t("bot." + bot)), v.bot);
   for (const id of ["move_timer_s", "brightness", "sleep_after_min"]) {
     $(id).value = typeof v[id] === "number" ? Number(v[id]).toLocaleString(LANG, { useGrouping: false, maximumFractionDigits: 4 }) : (v[id] ?? "");
