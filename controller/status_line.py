@@ -33,7 +33,7 @@ from controller.scene import (
     SleepScene,
     StatisticsScene,
 )
-from controller.session import Session
+from controller.session import Session, seat_kind
 from controller.sim.status import SEAT_DEFAULTS, SeatLook, TableStatus
 from controller.views.palette import SEAT
 from controller.words import seat_word
@@ -125,7 +125,7 @@ def describe_setup(scene: SetupScene) -> str:
     entries.append(_("start"))
     marked = [f"[{text}]" if i == scene.cursor else text for i, text in enumerate(entries)]
     for seat in reversed(range(len(scene.seats))):
-        if scene.people and scene.seats[seat] == "human":  # the seat's name row
+        if scene.people and seat_kind(scene.seats[seat]) == "human":  # its name row (coached too)
             person = scene.people[seat] if seat < len(scene.people) else None
             named = _("name: {name}").format(name=person if person is not None else _("guest"))
             chosen = scene.naming and seat == scene.cursor

@@ -237,3 +237,25 @@ def test_named_seats_that_are_not_what_the_table_writes_cost_only_the_names(
     setups, seated = setup_memory.read_all(tmp_path)
     assert setups == {"maedn": ("classic", ("human", "empty", "bot", "bot"))}
     assert seated == {}
+
+
+def test_a_coached_seat_s_name_row_is_in_the_status_line() -> None:
+    """A human with the coach has a name row like any human, and the status line shows
+    it where the cursor is (it once left the row out: the cursor seemed stuck)."""
+    table = Table(
+        TableOptions(
+            bot="random",
+            named_players=lambda: (ANNA, BEN),
+            default_seats=("human", "bot", "coached", "bot"),
+        )
+    )
+    press(table, "ok")
+    while table.menu.entry != 2:
+        press(table, "next")
+    press(table, "next")  # green's name row
+    assert table.menu.naming
+    press(table, "ok")
+    status = table.status().text
+    assert "green coached, [name: Anna]" in status, status
+    press(table, "ok")
+    assert "green coached, [name: Ben]" in table.status().text
