@@ -104,6 +104,14 @@ class SettingsEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class NamesEvent:
+    """The Players page added or renamed a player: the voice renders the sentences that
+    say ``names`` now, not when they are first due."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ReloadEvent:
     """SIGHUP: read the config file again (used while ``run`` waits for a fixed config)."""
 
@@ -118,6 +126,7 @@ Event = (
     | NoticeEvent
     | StartGameEvent
     | SettingsEvent
+    | NamesEvent
 )
 
 

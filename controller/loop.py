@@ -30,6 +30,7 @@ from PIL import Image
 from controller.events import (
     BotMoveEvent,
     EventQueue,
+    NamesEvent,
     NoticeEvent,
     SettingsEvent,
     ShutdownEvent,
@@ -175,6 +176,8 @@ class Loop:
             start_requested(table, event)
         elif isinstance(event, SettingsEvent):
             settings_saved(table, self.display, event)
+        elif isinstance(event, NamesEvent) and self.voice is not None:
+            self.voice.learn(event.names)
 
     def draw(self) -> None:
         table = self.table

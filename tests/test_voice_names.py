@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,8 @@ from controller.session import Session
 from controller.table import TableOptions
 from controller.voice.catalog import named_prompts, sentence
 from controller.voice.render import Renderer
-from controller.voice.speaker import warm_up
+from controller.voice.sink import FileSink
+from controller.voice.speaker import Speaker, VoiceSettings, warm_up
 from tests.test_voice import WAIT_S, Played, sox_stat
 
 
@@ -76,3 +78,50 @@ def test_the_names_sentences_are_rendered_ahead_and_audible(tmp_path: Path, germ
     for path in sorted(tmp_path.glob("*.wav"))[::25]:  # a sample: every file is alike
         seconds = float(subprocess.check_output(["soxi", "-D", str(path)], text=True))
         assert seconds > 0.3 and sox_stat(path)["RMS     amplitude"] > 0.01, path
+
+
+@pytest.mark.skipif(
+    shutil.which("espeak-ng") is None or shutil.which("sox") is None,
+    reason="espeak-ng and sox are needed to render and measure speech",
+)
+def test_a_name_added_on_the_page_is_rendered_when_it_is_added(
+    tmp_path: Path, german: None
+) -> None:
+    """The Players page adds "Mia" while the table runs: her sentences are rendered
+    then, into the table's cache, before anyone says them (and nothing is played)."""
+    pytest.importorskip("aiohttp")
+    from tests.test_web import ServedTable, client_session, pair, run
+
+    state = tmp_path / "state"
+    state.mkdir()
+    renderer = Renderer(tmp_path / "cache")
+    sink = FileSink(tmp_path / "said", renderer.path)
+    table = ServedTable(state_dir=state, language="de")
+    try:
+        table.rig.start()
+        table.rig.app.loop.voice = Speaker(VoiceSettings(cache=renderer.cache), sink, renderer)
+
+        async def add() -> int:
+            async with client_session() as client:
+                csrf = await pair(client, table)
+                headers = {"X-CSRF-Token": csrf}
+                body = {"action": "add", "name": "Mia"}
+                async with client.post(
+                    table.url + "/api/players", json=body, headers=headers
+                ) as reply:
+                    return reply.status
+
+        assert run(add()) == 200
+        table.rig.settle()  # the loop takes the page's news
+        texts = {sentence(p) for p in named_prompts(["Mia"])}
+        assert "Mia, du bist dran." in texts
+        deadline = time.monotonic() + WAIT_S * 4
+        while any(renderer.cached("de", text) is None for text in texts):
+            assert time.monotonic() < deadline, "Mia's sentences were not rendered"
+            time.sleep(0.1)
+        turn = renderer.cached("de", "Mia, du bist dran.")
+        assert turn is not None and sox_stat(turn)["RMS     amplitude"] > 0.01
+    finally:
+        table.close()
+        sink.close()
+    assert (tmp_path / "said" / "prompts.txt").read_text(encoding="utf-8") == ""

@@ -14,6 +14,7 @@ import logging
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -123,15 +124,22 @@ def config_problem_said(settings: VoiceSettings | None = None) -> Voice:
     return voice
 
 
-def sim_voice(config: Config, choice: str) -> Voice | None:
+def sim_voice(
+    config: Config, choice: str, sink: Path | None = None, names: Sequence[str] = ()
+) -> Voice | None:
     """The simulator's voice: the laptop's sound when asked for, or by default when a
-    person plays at a terminal (not under tests or pipes); None: silent."""
+    person plays at a terminal (not under tests or pipes); files in ``sink`` when that
+    is given (``--voice-to``), whatever ``choice``; None: silent. ``names``: the
+    family's named players, whose sentences are rendered ahead."""
     from controller.voice.speaker import build_voice
 
+    if sink is not None:
+        settings = replace(config.voice, enabled=True)
+        return build_voice(settings, simulator=True, names=names, sink=sink)
     on = choice == "on" or (choice == "auto" and sys.stdout.isatty() and sys.stdin.isatty())
     if not on or not config.voice.enabled:
         return None
-    return build_voice(config.voice, simulator=True)
+    return build_voice(config.voice, simulator=True, names=names)
 
 
 def named_players(state_dir: Path | None) -> list[str]:
@@ -296,6 +304,12 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             raise ValueError(
                 _("--record records the panel: use it with --display window or terminal")
             )
+        if args.voice_to is not None:
+            raise ValueError(
+                _(
+                    "--voice-to writes a played table's prompts: use it with --display window or terminal"
+                )
+            )
         # The same promise as the table's: --game over a game in progress resumes it if
         # it is that game, is refused in one line if not, and --new discards it.
         asked_for = args.game is not None
@@ -409,7 +423,7 @@ def play_sim(args: argparse.Namespace, choice: str, terminal: int | None) -> int
             state_dir=args.state_dir,
             render=render,
             options=options,
-            voice=sim_voice(config, args.voice),
+            voice=sim_voice(config, args.voice, args.voice_to, named_players(args.state_dir)),
             status_view=primary.show_status,
         )
         if isinstance(primary, TerminalDisplay):

@@ -108,6 +108,14 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         "played at a terminal and the config's [voice] is enabled",
     )
     sim.add_argument(
+        "--voice-to",
+        type=Path,
+        metavar="DIR",
+        help="write every spoken prompt to DIR as 0001.wav, 0002.wav, ... in order, with "
+        "prompts.txt listing each file's time, length and words, instead of playing it "
+        "(needs espeak-ng or rendered prompts; the config's [voice] volume applies)",
+    )
+    sim.add_argument(
         "--web",
         type=int,
         nargs="?",

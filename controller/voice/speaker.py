@@ -39,6 +39,19 @@ class Voice(Protocol):
     def say(self, prompt: Prompt) -> None:
         """Say ``prompt`` soon, instead of what is said now; never blocks."""
 
+    def learn(self, names: Sequence[str]) -> None:
+        """Render the sentences that say ``names`` (a player just added or renamed on the
+        page) in the background, so they are ready before they are first said."""
+
+    def close(self) -> None: ...
+
+
+class Plays(Protocol):
+    """What a :class:`Speaker` hands its sentences to: the :class:`Player` (the sound
+    device), or :class:`~controller.voice.sink.FileSink` (files, to check them)."""
+
+    def play(self, language: str, text: str) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -46,6 +59,9 @@ class NullVoice:
     """No voice: switched off, or nothing to speak with."""
 
     def say(self, prompt: Prompt) -> None:
+        pass
+
+    def learn(self, names: Sequence[str]) -> None:
         pass
 
     def close(self) -> None:
@@ -58,10 +74,14 @@ class FakeVoice:
     def __init__(self) -> None:
         self.prompts: list[Prompt] = []
         self.sentences: list[str] = []
+        self.learned: list[str] = []
 
     def say(self, prompt: Prompt) -> None:
         self.prompts.append(prompt)
         self.sentences.append(sentence(prompt))
+
+    def learn(self, names: Sequence[str]) -> None:
+        self.learned += names
 
     def kinds(self) -> list[str]:
         return [prompt.kind for prompt in self.prompts]
@@ -75,14 +95,22 @@ class Speaker:
     table's language now (the loop thread's only work: a catalog look-up and a lock),
     the file found, rendered if need be, and played on the player's thread."""
 
-    def __init__(self, settings: VoiceSettings, player: Player) -> None:
+    def __init__(
+        self, settings: VoiceSettings, player: Plays, renderer: Renderer | None = None
+    ) -> None:
         self.settings = settings
         self.player = player
+        self.renderer = renderer
+        """Renders a new name's sentences (None: only what the cache holds is said)."""
 
     def say(self, prompt: Prompt) -> None:
         if self.settings.only_important and not prompt.important:
             return
         self.player.play(i18n.active_language(), sentence(prompt))
+
+    def learn(self, names: Sequence[str]) -> None:
+        if self.renderer is not None and shutil.which(ESPEAK) is not None:
+            warm_up(self.renderer, names, fixed=False)
 
     def close(self) -> None:
         self.player.close()
@@ -104,14 +132,17 @@ def build_voice(
     simulator: bool = False,
     warm: bool = True,
     names: Sequence[str] = (),
+    sink: Path | None = None,
 ) -> Voice:
     """The table's voice, or a silent one with one line in the log saying why. ``warm``:
     render the sentences the cache lacks in the background (:func:`warm_up`), those
-    that say one of ``names`` (the family's named players) too."""
+    that say one of ``names`` (the family's named players) too. ``sink``: write every
+    prompt to a numbered file in that directory instead of playing it
+    (:class:`~controller.voice.sink.FileSink`, the simulator's ``--voice-to``)."""
     if not settings.enabled:
         return NullVoice()
     command = play_command(simulator)
-    if command is None:
+    if command is None and sink is None:
         log.warning("voice: no aplay%s found; the table stays silent", "/paplay" * simulator)
         return NullVoice()
     renderer = Renderer(settings.cache, settings.volume)
@@ -121,17 +152,24 @@ def build_voice(
             return NullVoice()
     elif warm:
         warm_up(renderer, names)
-    return Speaker(settings, Player(command, renderer.path))
+    if sink is not None:
+        from controller.voice.sink import FileSink
+
+        return Speaker(settings, FileSink(sink, renderer.path), renderer)
+    assert command is not None
+    return Speaker(settings, Player(command, renderer.path), renderer)
 
 
-def warm_up(renderer: Renderer, names: Sequence[str] = ()) -> threading.Thread | None:
+def warm_up(
+    renderer: Renderer, names: Sequence[str] = (), fixed: bool = True
+) -> threading.Thread | None:
     """Render, on a thread of its own and at the lowest priority, the fixed sentences
     the cache lacks in the table's language (a new volume, words changed by an update
-    without ``spieltisch voice render``), and those that say a named player, so that
-    they are ready before they are due. A name added while the table runs is rendered
-    the first time it is said (and from then on kept)."""
+    without ``spieltisch voice render``; not without ``fixed``), and those that say a
+    named player, so that they are ready before they are due. A name added on the page
+    while the table runs is rendered when it is added (:meth:`Speaker.learn`)."""
     language = i18n.active_language()
-    texts = missing(renderer, language)
+    texts = missing(renderer, language) if fixed else []
     for text in dict.fromkeys(sentence(prompt) for prompt in named_prompts(names)):
         if renderer.cached(language, text) is None:
             texts.append(text)

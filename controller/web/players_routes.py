@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from controller.events import EventQueue, NamesEvent
 from controller.i18n import N_
 from controller.players.book import MAX_PLAYERS, PlayerBook
 from controller.players.names import MAX_LENGTH, NameRefused
@@ -30,6 +31,8 @@ FIELDS = {"add": {"action", "name"}, "rename": {"action", "id", "name"}, "remove
 
 class PlayersServer(Protocol):
     """What the routes need of the server's app (:class:`~controller.web.server.WebApp`)."""
+
+    events: EventQueue
 
     def paired(self, request: web.Request) -> bool: ...
 
@@ -88,6 +91,8 @@ class PlayersRoutes:
             return json_error(400, self.app.say(request, exc.message, **exc.values))
         except OSError as exc:
             return json_error(500, f"cannot keep the players: {exc.strerror or exc}")
+        if action != "remove":
+            self.app.events.put(NamesEvent((player.name,)))  # the voice says it from now on
         return web.json_response(
             {"ok": True, "player": player.to_json(), "players": await self.listed()}
         )
