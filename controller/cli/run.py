@@ -306,9 +306,7 @@ def run_sim(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             )
         if args.voice_to is not None:
             raise ValueError(
-                _(
-                    "--voice-to writes a played table's prompts: use it with --display window or terminal"
-                )
+                _("--voice-to needs a played table: use it with --display window or terminal")
             )
         # The same promise as the table's: --game over a game in progress resumes it if
         # it is that game, is refused in one line if not, and --new discards it.
