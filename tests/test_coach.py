@@ -303,3 +303,32 @@ def test_the_config_and_the_page_may_give_a_seat_the_coach() -> None:
         press(table, 0, "next")
     press(table, 0, "ok")
     assert table.session is not None and table.session.coached == ("red",)
+
+
+def test_the_coach_s_words_do_not_hide_the_winner() -> None:
+    """Red (coached) is told why its last piece cannot move and passes; green, a bot,
+    then wins. The coach's words, still passing over the board, are taken down as the
+    game ends: they are about a turn that is over, and once hid the winner's name on
+    the panel (and trailed the standings on the status line) for a whole pass."""
+    pieces = {"red": ["goal1", "goal3", "goal4", 37], "green": ["goal2", "goal3", "goal4", 17]}
+    state = track_position("classic", pieces).roll([3])
+    ended = 0
+    for seed in range(12):  # the seeds whose first throw for green is the exact count
+        table = Table(options())
+        session = Session.start("maedn", "classic", ["coached", "bot"], seat_count=2, seed=seed)
+        session.state = state
+        table.start_session(session)
+        words = "piece on 37: Your own piece stands there."
+        assert table.banner.text == words
+        while not (
+            table.state is Mode.GAME_OVER
+            or (table.state is Mode.AWAIT_ROLL and session.player == "red")
+        ):
+            wake = table.next_wakeup()
+            assert wake is not None
+            table.tick(max(wake, table.now))
+        if table.state is Mode.GAME_OVER:
+            ended += 1
+            assert table.banner.text is None
+            assert words not in table.status().text and "bot wins" in table.status().text
+    assert ended

@@ -29,6 +29,13 @@ class Banner:
         """Its text passes from its first letter again from ``now`` (the panel woke)."""
         self.since = now
 
+    def take_down(self, text: str) -> bool:
+        """Take the text down now if it is ``text``; True if it was taken down."""
+        if self.text is not None and self.text == text:
+            self.text = None
+            return True
+        return False
+
     def expire(self, now: float) -> bool:
         """Take the text down if its time is over; True if it was taken down."""
         if self.text is not None and now >= self.until:

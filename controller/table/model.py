@@ -103,6 +103,9 @@ class Table(TableCore):
         self.apply(self.turns.moving(self.require_session()))
 
     def on_enter_GAME_OVER(self, *_press: object) -> None:
+        # the coach's last words are about a turn that is over: they would hide the winner
+        if self.turns.coach_text is not None and self.banner.take_down(self.turns.coach_text):
+            self.dirty = True
         self.motion.begin(self.time.now, self.options.winner_time_s)
         self.over_since = self.time.now
         self.time.calm()

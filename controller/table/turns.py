@@ -53,6 +53,8 @@ class Turns:
         self.dice_entry = dice_entry
         self.bots = bots
         self.coaching = coach.Coaching()
+        self.coach_text: str | None = None
+        """The coach's last words over the board: the end of the game takes them down."""
 
     def await_roll(self, session: Session) -> Then:
         self.dice_entry.clear()
@@ -263,6 +265,7 @@ class Turns:
         """The coach's words over the board (and on the status line), and spoken."""
         if words is None:
             return NOTHING
+        self.coach_text = words.text
         return Then(flash=(words.text, self.options.coach_s), speak=words.prompt)
 
     def coached_again(self, session: Session, move: Move) -> Then | None:
