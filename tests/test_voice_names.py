@@ -125,3 +125,24 @@ def test_a_name_added_on_the_page_is_rendered_when_it_is_added(
         table.close()
         sink.close()
     assert (tmp_path / "said" / "prompts.txt").read_text(encoding="utf-8") == ""
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng renders the speech")
+def test_sentences_rendered_beside_an_unwritable_cache_are_found_by_the_player(
+    tmp_path: Path, german: None
+) -> None:
+    """On the table the cache beside the program cannot be written, so the warm-up
+    renders a new name's sentences into the spare directory; the player's own renderer
+    must find them there and not render them again when they are first said (it only
+    looked in the spare directory after rendering something itself)."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory", encoding="utf-8")
+    spare = tmp_path / "spare"
+    warming = Renderer(blocked / "cache", spare=spare)
+    thread = warm_up(warming, ["Mia"], fixed=False)
+    assert thread is not None
+    thread.join(WAIT_S * 4)
+    playing = Renderer(blocked / "cache", spare=spare)
+    found = playing.cached("de", "Mia, du bist dran.")
+    assert found is not None and found.parent == spare
+    assert playing.path("de", "Mia, du bist dran.") == found

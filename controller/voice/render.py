@@ -64,13 +64,21 @@ class Renderer:
     cache that cannot be written (the program's directory on a read-only install) is
     read, and new files go to a private one."""
 
-    def __init__(self, cache: Path = DEFAULT_CACHE, volume: int = 80, niceness: int = 0) -> None:
+    def __init__(
+        self,
+        cache: Path = DEFAULT_CACHE,
+        volume: int = 80,
+        niceness: int = 0,
+        spare: Path | None = None,
+    ) -> None:
         self.cache = cache
         self.volume = volume
         self.niceness = niceness
         """Run espeak-ng this much nicer: a background render gives way to the loop; a
         sentence wanted now, or an install, does not wait behind every other process."""
-        self.spare: Path | None = None
+        self.spare = spare or Path(tempfile.gettempdir()) / f"spieltisch-voice-{os.getuid()}"
+        """Where sentences go when ``cache`` cannot be written. Always looked in: what
+        one renderer (the background warm-up) put there, another (the player's) finds."""
         self.voices: dict[str, str] = {}
 
     def voice(self, language: str) -> str:
@@ -82,7 +90,7 @@ class Renderer:
         """The file of ``text`` if it was rendered already."""
         name = cache_name(language, self.voice(language), self.volume, text)
         for folder in (self.cache, self.spare):
-            if folder is not None and (folder / name).is_file():
+            if (folder / name).is_file():
                 return folder / name
         return None
 
@@ -100,9 +108,7 @@ class Renderer:
             writable = False
         if writable:
             return self._render(language, text, self.cache / name)
-        if self.spare is None:
-            self.spare = Path(tempfile.gettempdir()) / f"spieltisch-voice-{os.getuid()}"
-            self.spare.mkdir(parents=True, exist_ok=True)
+        self.spare.mkdir(parents=True, exist_ok=True)
         return self._render(language, text, self.spare / name)
 
     def _render(self, language: str, text: str, target: Path) -> Path:

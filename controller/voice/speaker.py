@@ -176,7 +176,7 @@ def warm_up(
     if not texts:
         return None
     log.info("voice: rendering %d sentences missing from %s", len(texts), renderer.cache)
-    background = Renderer(renderer.cache, renderer.volume, niceness=19)
+    background = Renderer(renderer.cache, renderer.volume, niceness=19, spare=renderer.spare)
 
     def render() -> None:
         for text in texts:
