@@ -44,10 +44,25 @@ class Notifier:
         """What ``systemctl status`` shows after READY (e.g. that the panel is not
         connected); sent with READY, and again whenever it changes afterwards."""
         self.is_ready = False
+        self.standing = ""
+        """A notice said before every STATUS= until the table stops, whatever else the
+        status says (a panel not chosen, a config error, playing): that games are not
+        saved on this card (controller.appliance.ram_data). Set before READY."""
+
+    def with_standing(self, message: str) -> str:
+        """``message`` with :attr:`standing` put before its STATUS= text, if any."""
+        if not self.standing:
+            return message
+        lines = message.split("\n")
+        return "\n".join(
+            f"STATUS={self.standing}; {line[7:]}" if line.startswith("STATUS=") else line
+            for line in lines
+        )
 
     def notify(self, message: str) -> bool:
         if self.address is None:
             return False
+        message = self.with_standing(message)
         address = self.address
         if address.startswith("@"):
             address = "\0" + address[1:]

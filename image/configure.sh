@@ -205,3 +205,12 @@ rm -f "$R/etc/resolv.conf"
 mv "$R/etc/resolv.conf.image" "$R/etc/resolv.conf"
 # systemd's "needs update" checks compare these with /usr: all is up to date
 touch "$R/etc/.updated" "$R/var/.updated"
+
+# ---- a fresh card's data partition, kept on the read-only root: when the data partition
+# cannot be mounted, the initramfs fills a RAM /data from it (image/files/initramfs-data),
+# so that the card starts as a fresh card does (the config, the links to the factory
+# release, the directories the fstab binds), keeping nothing past a power-off
+SKEL=$R/usr/lib/spieltisch/data-skeleton
+rm -rf "$SKEL"
+mkdir -p "$SKEL"
+cp -a "$R/data/." "$SKEL/"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from controller import i18n
 from controller.appliance import first_boot, settings_file
 from controller.appliance import status as status_file
 from controller.appliance.first_boot import FakeSystem, Paths
@@ -198,3 +199,23 @@ def test_the_wifi_qr_text_escapes_the_specials(name: str) -> None:
     text = wifi_qr_text(name, "pa;ss")
     assert text.startswith("WIFI:T:WPA;S:") and text.endswith(";P:pa\\;ss;;")
     assert text.count(";") - text.count("\\;") == 4
+
+
+def test_on_a_card_whose_data_is_in_ram_the_file_keeps_the_wifi_password(tmp_path: Path) -> None:
+    """The Wi-Fi stored on a RAM /data is gone at the next power-off: blanking the
+    password would lose it for good, so it stays, and is stored again at every start."""
+    paths = card(tmp_path)
+    marker = tmp_path / ".in-ram"
+    marker.write_text("missing\nno partition labelled spieltisch-data\n")
+    status = tmp_path / "run" / "network.json"
+    argv = ["appliance", "first-boot", "--fake", "--settings", str(paths.settings)]
+    argv += ["--config", str(paths.config), "--data", str(paths.data), "--status", str(status)]
+    before = i18n.active_language()
+    try:  # the command speaks the card's language (German here), for the whole process
+        assert main([*argv, "--data-marker", str(marker)]) == 0
+        assert "sehr geheim 42" in paths.settings.read_text(encoding="utf-8")
+        # on a card whose data partition was mounted, it goes once stored
+        assert main([*argv, "--data-marker", str(tmp_path / "no-marker")]) == 0
+        assert "sehr geheim" not in paths.settings.read_text(encoding="utf-8")
+    finally:
+        i18n.use(before)

@@ -1,6 +1,7 @@
 """The card image built and booted: image/build.sh, then image/vmtest.py under qemu
 (boot to READY, power cuts in the first boot, a stranger's look, bots playing on a
-read-only root, an update and a broken update that rolls back by itself).
+read-only root, an update and a broken update that rolls back by itself), and
+image/vmtest_ramdata.py (a card whose data partition cannot be read still starts).
 
 Needs root, qemu, OVMF and an hour or more under emulation, so it is a tier of its own,
 skipped unless asked for:
@@ -48,9 +49,9 @@ def image() -> Path:
     return built[-1]
 
 
-def run_vmtest(*args: str) -> list[dict[str, Any]]:
+def run_vmtest(*args: str, script: str = "vmtest.py") -> list[dict[str, Any]]:
     result = subprocess.run(
-        [sys.executable, str(ROOT / "image" / "vmtest.py"), *args],
+        [sys.executable, str(ROOT / "image" / script), *args],
         capture_output=True,
         text=True,
         check=False,
@@ -101,6 +102,18 @@ def test_bots_play_on_a_card_and_nothing_is_written_to_its_root(image: Path) -> 
     assert play["ready_s"] is not None
     assert max(play["moves"]) > 0, play
     assert play["root_unchanged"]
+
+
+def test_a_card_whose_data_partition_cannot_be_read_starts_and_says_so(image: Path) -> None:
+    """The data partition wiped (no label) or with a feature no kernel mounts: READY on a
+    RAM /data, the status saying that games are not saved, the partition left alone."""
+    lines = run_vmtest(str(image), script="vmtest_ramdata.py")
+    assert [line["how"] for line in lines] == ["wiped", "unmountable"], lines
+    for line in lines:
+        assert line["ready_s"] is not None, line.get("console_tail")
+        assert line["status"], line.get("console_tail")
+        assert not line["partition_grown"] and not line["emergency"]
+        assert line["ok"], line
 
 
 @pytest.mark.skipif(

@@ -6,7 +6,8 @@ later changes the panel or the language on the companion page's Setup is not
 overruled at the next start by an old line on the card, and a power cut in the middle
 only means the same step is done again next time (every step may be repeated). The
 order for the Wi-Fi is: store it in NetworkManager, note it in the record, and only
-then blank the password in the file, so the password is never lost and never stays.
+then blank the password in the file, so the password is never lost and never stays
+(except on a card whose data partition is in RAM: there the file keeps it).
 
 The country (Wi-Fi's regulatory domain) is not kept by the kernel across a restart, so
 it is set at every start; SSH is started at every start while a key is installed.
@@ -188,6 +189,10 @@ class Paths:
     panel_dropin: Path | None = None
     """Where the root drop-in for a ws2812 panel goes (None: not managed here)."""
     panel_dropin_source: Path = PANEL_DROPIN_SOURCE
+    data_in_ram: bool = False
+    """The data partition could not be mounted and ``data`` is in RAM
+    (:mod:`controller.appliance.ram_data`): the Wi-Fi stored there is gone at the next
+    power-off, so the settings file keeps its password, to be stored again then."""
 
 
 def fingerprint(value: str) -> str:
@@ -243,7 +248,7 @@ def apply(paths: Paths, system: System) -> list[str]:
         name, password = settings.wifi_name, settings.wifi_password
         if _step(problems, "wifi.name", lambda: system.store_wifi(name, password)):
             note("wifi", name)
-            if password:
+            if password and not paths.data_in_ram:
                 try:
                     settings_file.remove_password(paths.settings)
                 except (OSError, ValueError) as exc:

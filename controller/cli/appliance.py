@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from controller.appliance import ram_data
 from controller.appliance import status as status_file
 from controller.appliance import supervisor as supervisor_module
 
@@ -47,6 +48,12 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
         "--status", type=Path, default=status_file.DEFAULT_PATH, help="where the panel reads"
     )
     first.add_argument("--fake", action="store_true", help="change nothing outside the files")
+    first.add_argument(
+        "--data-marker",
+        type=Path,
+        default=ram_data.MARKER,
+        help="there when the data partition is in RAM: the Wi-Fi password then stays",
+    )
     net = actions.add_parser("network", help="known Wi-Fi, else a hotspot and setup page")
     net.add_argument(
         "--status", type=Path, default=status_file.DEFAULT_PATH, help="where the panel reads"
@@ -93,7 +100,10 @@ def first_boot(args: argparse.Namespace) -> int:
     # the ws2812 panel's root drop-in goes to /run: a change to the running system, which
     # --fake leaves alone
     dropin = None if args.fake else steps.PANEL_DROPIN
-    paths = steps.Paths(args.settings, args.config, args.data, panel_dropin=dropin)
+    in_ram = ram_data.reason(args.data_marker) is not None
+    paths = steps.Paths(
+        args.settings, args.config, args.data, panel_dropin=dropin, data_in_ram=in_ram
+    )
     problems = steps.apply(paths, system)
     previous = status_file.read(args.status) or status_file.NetworkStatus()
     shown = status_file.NetworkStatus(previous.state, problems=tuple(problems))

@@ -171,7 +171,7 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     from controller.app import DEFAULT_STATE_DIR, Appliance, install_signal_handlers
     from controller.config import ConfigError, load_table_config
     from controller.config_wait import EX_CONFIG, unchosen_panel
-    from controller.events import EventQueue
+    from controller.events import EventQueue, NoticeEvent
     from controller.sdnotify import Notifier
     from controller.start_reset import reset_if_held
     from controller.state_dir import resolve_state_dir
@@ -191,6 +191,12 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     notifier = Notifier()
     install_signal_handlers(events)
     speak(None)  # a config error on the panel is shown in the locale's language
+    from controller.appliance import ram_data
+
+    in_ram = ram_data.reason(args.data_marker)
+    if in_ram is not None:
+        log.error("%s (%s): nothing is kept past a power-off", ram_data.words(in_ram), in_ram)
+        notifier.standing = ram_data.words(in_ram)  # said with every status, from READY on
     try:
         try:
             config = load_table_config(args.config)
@@ -204,6 +210,8 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
                 return 0
             config = fixed
         speak(config.language)
+        if in_ram is not None:
+            notifier.standing = ram_data.words(in_ram)  # in the config's language
         state_dir = resolve_state_dir(args.state_dir, DEFAULT_STATE_DIR)
         try:
             display, inputs = open_hardware(config, events, notifier)
@@ -249,6 +257,9 @@ def run_appliance(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     # through a file; a thread of its own turns it into notices on the table's queue.
     refresh = page.refresh_addresses if page is not None else None
     watch = NetworkWatch(args.network_status, events, on_online=refresh).start()
+    if in_ram is not None:
+        # on the panel as the table starts, as the network's notices are
+        events.put(NoticeEvent(notifier.standing, ram_data.SHOW_S))
     try:
         shutdown = app.run()
     finally:

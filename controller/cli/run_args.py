@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from controller.appliance import ram_data
 from controller.cli import sim_checks as checks
 from controller.cli.sim_checks import PanelSize
 from controller.sim.legend import key_help
@@ -32,6 +33,14 @@ def add_parsers(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="FILE",
         help="the network supervisor's status, shown on the panel when it changes "
         "(the image's hotspot and address; a missing file shows nothing)",
+    )
+    run.add_argument(
+        "--data-marker",
+        type=Path,
+        default=ram_data.MARKER,
+        metavar="FILE",
+        help="the card image's sign that its data partition could not be mounted and /data "
+        "is in RAM: the status and the panel then say that games are not saved",
     )
 
     sim = sub.add_parser(

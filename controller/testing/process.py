@@ -49,6 +49,7 @@ class ApplianceProcess:
         as_unit: bool = False,
         cwd: Path | None = None,
         network_status: Path | None = None,
+        data_marker: Path | None = None,
     ) -> None:
         env = dict(os.environ)
         if program is not None:
@@ -70,6 +71,8 @@ class ApplianceProcess:
             command += ["--state-dir", str(state_dir), "--log-level", log_level]
         if network_status is not None:
             command += ["--network-status", str(network_status)]
+        if data_marker is not None:
+            command += ["--data-marker", str(data_marker)]
         self.started = time.monotonic()
         """When the process was spawned (time.monotonic), to time its start-up."""
         self.process = subprocess.Popen(
