@@ -54,7 +54,7 @@ _TRACK = Capabilities(
     preset_facts=facts.preset_facts,
     move_values=_move_values,
     # In steps of progress; weakest level first (calibrated: docs/bots.md). Kleiner
-    # Ärger's: with four players 4 steps played as well as none (29.5 % and 30.7 %
+    # Ärger's: with four players 4 steps played nearly as well as none (29.5 % and 30.7 %
     # wins against three random players), so the advanced level sits at 5 and the
     # casual one at 10, spaced from a sweep over both two and four players. MÄDN's
     # levels are spaced closer to the strong player (below).
