@@ -6,6 +6,7 @@ Run by hand (never timed in tests; needs the test extra, ``gnubg-nn``):
     .venv/bin/python benchmarks/backgammon_match_errors.py [--games 200] [--seed 1]
         [--jobs 2] [--seconds 0.0833] [--weights FILE] [--worst 5] [--variant FILE]
         [--variant-race FILE] [--variant-search candidates=5,replies=10,blend=0.5 ...]
+        [--gnubg-ply 1 ...]
 
 Why: a 2000-game match tells the two sides apart only to about a point, and the
 per-decision judge of ``backgammon_lookahead.py`` samples decisions from the bot's own
@@ -33,7 +34,10 @@ is still read phase by phase. ``--variant-search SPEC`` (repeatable) asks the bo
 another search instead, the shipped networks with other lookahead settings (``candidates``,
 ``replies``, ``blend``, and ``lookahead=1``, ``full=1`` for the full one-roll search:
 :class:`rules.backgammon.bot.BackgammonBot`), each paired with the
-bot in one run, so that settings are told apart on the same decisions. To measure the
+bot in one run, so that settings are told apart on the same decisions. ``--gnubg-ply N``
+(repeatable) asks GNU Backgammon at another depth too (its 1-ply: each play scored one
+roll deeper), which never plays either, so that the bot's losses can be set beside a
+stronger peer's on the very same decisions. To measure the
 compiled rules, run this file from a tree whose ``rules/`` was compiled with mypyc (it
 puts its tree first on ``sys.path``).
 """
@@ -193,14 +197,21 @@ Job = tuple[
     str | None,
     tuple[Search, ...],
     Search,
+    tuple[int, ...],
 ]
 """seed, first game, end, seconds, weights, judge's ply, race weights, variant weights,
-variant race weights, variant searches, the bot's own search settings"""
+variant race weights, variant searches, the bot's own search settings, GNU Backgammon's
+other plies asked"""
+
+
+def gnubg_name(plies: int) -> str:
+    """The name a ``--gnubg-ply`` engine is reported under."""
+    return f"gnubg {plies}-ply"
 
 
 def play_chunk(job: Job) -> Tally:
     """Games ``lo``..``hi - 1`` of the match (the bot white in even games), judged."""
-    seed, lo, hi, seconds, weights, ply, race, variant, variant_race, searches, own = job
+    seed, lo, hi, seconds, weights, ply, race, variant, variant_race, searches, own, peers = job
     game = rules.get_game("backgammon", "single")
 
     def bot(weights: Path | None, race: str | None, search: Search = ()) -> BackgammonBot:
@@ -215,6 +226,8 @@ def play_chunk(job: Job) -> Tally:
         engines[VARIANT] = bot(variant or weights, variant_race or race)
     for search in searches:
         engines[search_name(search)] = bot(weights, race, search)
+    for plies in peers:
+        engines[gnubg_name(plies)] = GnubgBot(plies)
     tally = Tally()
     for i in range(lo, hi):
         bot_seat = i % 2
@@ -310,6 +323,15 @@ def main(argv: list[str] | None = None) -> int:
         help="the bot that plays with these settings (as --variant-search; e.g. lookahead=1 "
         "where the rules run interpreted and the lookahead would be off)",
     )
+    parser.add_argument(
+        "--gnubg-ply",
+        type=int,
+        choices=(1, 2),
+        action="append",
+        default=[],
+        help="also ask GNU Backgammon at this ply at every decision (it never plays), paired "
+        "with the bot's losses; repeatable",
+    )
     args = parser.parse_args(argv)
     jobs = [
         (
@@ -324,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             args.variant_race,
             tuple(args.variant_search),
             args.bot_search,
+            tuple(args.gnubg_ply),
         )
         for lo, hi in game_chunks(args.games, args.jobs, 2)
     ]
@@ -345,8 +368,10 @@ def main(argv: list[str] | None = None) -> int:
         " both engines on every decision:"
     )
     asked_variant = bool(args.variant or args.variant_race)
-    variants = ((VARIANT,) if asked_variant else ()) + tuple(
-        search_name(search) for search in args.variant_search
+    variants = (
+        ((VARIANT,) if asked_variant else ())
+        + tuple(search_name(search) for search in args.variant_search)
+        + tuple(gnubg_name(plies) for plies in args.gnubg_ply)
     )
     asked = (*ENGINES, *variants)
     for whose in (*ENGINES, "all"):

@@ -816,6 +816,31 @@ def test_the_match_errors_benchmark_pairs_search_settings_with_the_bot(
         assert "--variant-search" in capsys.readouterr().err
 
 
+def test_the_match_errors_benchmark_asks_gnu_backgammon_at_another_ply(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--gnubg-ply 1`` asks GNU Backgammon's 1-ply on every decision without letting it
+    play: the games stay as they were (its picks join the plays judged, so the losses may
+    grow, as with ``--variant``), a row of the 1-ply's losses stands under each of the
+    twelve, and judged at its own depth it loses less than the 0-ply that plays."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn has no wheel here")
+    bench = load_benchmark("backgammon_match_errors.py")
+    args = ["--games", "2", "--jobs", "1", "--judge-ply", "1", "--seconds", "30", "--worst", "0"]
+    assert bench.main(args) == 0
+    alone = capsys.readouterr().out.splitlines()
+    assert bench.main([*args, "--gnubg-ply", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == alone[0]
+    assert len([line for line in lines if not line.startswith("    ")]) == len(alone)
+    peer = [line.strip() for line in lines if line.startswith("    ")]
+    assert len(peer) == 12
+    assert all(row == "no decisions" or row.startswith("gnubg 1-ply ") for row in peer)
+    everything = lines.index(next(line for line in lines if "all decisions, all" in line))
+    zero_ply = float(lines[everything].split("GNU Backgammon ")[1].split(",")[0])
+    one_ply = float(lines[everything + 1].split()[2].rstrip(","))
+    assert one_ply < zero_ply
+
+
 def test_the_match_benchmark_refuses_lookahead_settings_out_of_range(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -4,13 +4,15 @@ What serious players expect after a game (GNU Backgammon's and eXtreme Gammon's
 "analyse match"): for each side the equity it gave away by its checker plays, on the
 usual error-rate scale, how lucky its dice were, and the decisions that cost most.
 
-* **The judge** is the strong bot's own evaluation one level deeper than it plays by
-  default: the network ranks every legal play (that is the bot's play without a clock),
-  then the best :data:`CANDIDATES` plays and the play made are re-scored with the
-  one-roll lookahead (every opponent roll, its best reply by the network among
-  pubeval's best ``REPLIES``). The equity lost by a decision is the best re-scored
-  equity minus the played one (never negative: the played move is always re-scored).
-  Equity is cubeless money equity for the side that moved, also in a match.
+* **The judge** is the strong bot's own evaluation at the depth of its full one-roll
+  search, one level deeper than it plays without a clock: the network ranks every
+  legal play, then the best :data:`CANDIDATES` plays and the play made are re-scored
+  one roll deeper (every opponent roll, its best reply among *every* legal reply by
+  the network, as the bot's full one-roll search scores them). The equity lost by a
+  decision is the best re-scored equity minus the played one (never negative: the
+  played move is always re-scored). Equity is cubeless money equity for the side that
+  moved, also in a match. The fast path (the C kernel, else numpy) scores the replies
+  where it is installed; without it the pure path gives the same values, slower.
 * **PR** (error rate): 500 × equity lost ÷ non-forced decisions, where a decision is
   non-forced when it had at least two distinct legal plays. Cube decisions are not
   judged (the cube is a separate, heuristic part of the bot).
@@ -129,7 +131,7 @@ class Analysis:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "judge": f"strong bot, one-roll lookahead over its best {CANDIDATES} plays",
+            "judge": f"strong bot, full one-roll search over its best {CANDIDATES} plays",
             "sides": [s.to_json() for s in self.sides],
             "worst": [d.to_json() for d in self.worst],
         }
@@ -139,7 +141,11 @@ class Judge:
     """The evaluations an analysis needs, on the strong bot's network."""
 
     def __init__(self, bot: BackgammonBot | None = None) -> None:
-        self.bot = bot or BackgammonBot(Budget(nodes=10**9), lookahead=False)
+        # fast=True: the batch evaluator where one is installed, although the budget has
+        # no clock (the bot plays the pure path's moves then; an analysis has no move to
+        # make, and its values are the pure path's: the kernel's to the last bit, numpy's
+        # to rounding)
+        self.bot = bot or BackgammonBot(Budget(nodes=10**9), lookahead=False, fast=True)
 
     def ranked(self, plays: Sequence[Play]) -> list[tuple[float, Play]]:
         """Every play with its network value, best first (ties in the given order)."""
@@ -148,10 +154,11 @@ class Judge:
         return scored
 
     def deep(self, play: Play) -> float:
-        """The play's value one roll deeper (a bear-off of the last checker is exact)."""
+        """The play's value one roll deeper, every reply scored (a bear-off of the last
+        checker is exact)."""
         if sum(play.mover) == 0:
             return self.bot.value(play.mover, play.other)
-        return self.bot.lookahead_value(play)
+        return self.bot.lookahead_value(play, every_reply=True)
 
     def roll_value(
         self, mover: tuple[int, ...], other: tuple[int, ...], dice: tuple[int, int]

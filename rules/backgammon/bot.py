@@ -278,17 +278,25 @@ class BackgammonBot:
                 best, best_value = play, value
         return best
 
-    def lookahead_value(self, play: Play) -> float:
+    def lookahead_value(self, play: Play, every_reply: bool = False) -> float:
         """The play's value one roll deeper, as the lookahead scores it, without a
         budget (for an analysis after the game, which judges a level deeper than the
-        bot plays without a clock)."""
-        value = self._reply_value(play, Budget(nodes=10**12).start())
+        bot plays without a clock). ``every_reply``: as the full one-roll search scores
+        it, every legal reply by the network (on the fast path where there is one, else
+        one at a time: the same value, see :mod:`rules.backgammon.native`)."""
+        meter = Budget(nodes=10**12).start()
+        if every_reply and self.batch is not None:
+            value = self._full_reply_value(play, meter)
+        else:
+            value = self._reply_value(play, meter, 0 if every_reply else self.replies)
         assert value is not None  # no clock and a node limit that cannot be reached
         return value
 
-    def _reply_value(self, play: Play, meter: Meter) -> float | None:
+    def _reply_value(self, play: Play, meter: Meter, keep: int | None = None) -> float | None:
         """Our equity after the opponent's best reply, averaged over its 21 rolls, or
-        None when the budget ran out first."""
+        None when the budget ran out first. ``keep`` overrides :attr:`replies` (how many
+        replies per roll are scored; 0: all)."""
+        keep = self.replies if keep is None else keep
         total = 0.0
         mine, theirs = play.mover, play.other
         for (d1, d2), p in ROLL_OUTCOMES:
@@ -301,8 +309,8 @@ class BackgammonBot:
             if not replies:
                 total += p * equity(self.probabilities(mine, theirs))
                 continue
-            if self.replies and len(replies) > self.replies:
-                replies = sorted(replies, key=lambda r: -pubeval(r[0], r[1]))[: self.replies]
+            if keep and len(replies) > keep:
+                replies = sorted(replies, key=lambda r: -pubeval(r[0], r[1]))[:keep]
             if self.batch is not None:
                 # the clock was read for this roll just above (next_step_fits), which
                 # counts the costliest roll so far, batch included: only the nodes here
