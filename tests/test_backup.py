@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from controller.history.store import HistoryStore
+from controller.testing.files import write_bot_game
 from tests.update_fixtures import Ran, regular, special, spieltisch, tar_with
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,7 +148,7 @@ def test_the_factory_reset_asks_first_and_refuses_during_a_game(table: dict[str,
     asked = backup(table, "reset")
     assert asked.returncode == 0 and "--yes" in asked.stdout
     assert snapshot(table) == before
-    (table["state"] / "session.json").write_text(json.dumps({"version": 3, "game": "maedn"}))
+    write_bot_game(table["state"], "maedn", "classic", 2, seed=1)  # an unfinished game
     before = snapshot(table)
     refused = backup(table, "reset", "--yes")
     assert refused.returncode == 2 and "a game is in progress" in refused.stderr
@@ -273,5 +274,5 @@ def test_a_file_that_is_no_backup_is_refused(table: dict[str, Path], content: by
 def test_a_restore_refuses_during_a_game(table: dict[str, Path]) -> None:
     file = table["tmp"] / "b.tar.gz"
     assert backup(table, "create", str(file)).returncode == 0
-    (table["state"] / "session.json").write_text(json.dumps({"version": 3, "game": "maedn"}))
+    write_bot_game(table["state"], "maedn", "classic", 2, seed=1)  # an unfinished game
     assert_refused(table, file, "a game is in progress")

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.persistence import SAVE_NAME, sync_directory
+from controller.persistence import SAVE_NAME, sync_directory, unfinished_game
 from controller.release import keys as keyring
 from controller.release.bundle import Bundle, BundleError, check_bundle
 from controller.release.checks import check_commands
@@ -132,9 +132,18 @@ def _notice(places: UpdatePlaces, text: str, ok: bool, **fields: str | None) -> 
 
 
 def game_in_progress(state_dir: Path) -> bool:
-    """A save holding a game (not only records waiting for the history)."""
-    data = read_json(state_dir / SAVE_NAME)
-    return data is not None and data.get("game") is not None
+    """A save holding an unfinished game: the one the table plays, or resumes when it
+    starts. A finished game's save (kept after the game ends, while the table waits in
+    its menu) and a save carrying only records for the history are no game."""
+    return unfinished_game(state_dir) is not None
+
+
+def refuse_during_a_game(places: UpdatePlaces, when: str = "") -> None:
+    if game_in_progress(places.state_dir):
+        raise UpdateError(
+            f"a game is in progress{when} (saved in {places.state_dir / SAVE_NAME}): "
+            "finish it or go back to the menu, then update"
+        )
 
 
 # -- the history copy -------------------------------------------------------------------
@@ -286,11 +295,7 @@ def apply(
 ) -> str:
     """Apply ``bundle_path`` (see the module's docstring); returns the line to print.
     ``progress`` is told each step as it begins."""
-    if game_in_progress(places.state_dir):
-        raise UpdateError(
-            f"a game is in progress (saved in {places.state_dir / SAVE_NAME}): "
-            "finish it or go back to the menu, then update"
-        )
+    refuse_during_a_game(places)
     _refuse_others_directory(places)
     state = read_state(places)
     if state is not None and state.get("phase") == "trial":
@@ -312,9 +317,16 @@ def apply(
             raise UpdateError(f"release {bundle.release} is already running")
         if running is None:
             raise UpdateError(f"no release is current in {layout.prefix}: install first")
-        install_release(bundle, places, bundle.release, python or base_python(), progress)
+        release = install_release(bundle, places, bundle.release, python or base_python(), progress)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    try:
+        # installing takes minutes, in which the family may have started a game from
+        # the menu: the restart would cut into it, so the new release goes again
+        refuse_during_a_game(places, " (it began while the update was installed)")
+    except UpdateError:
+        shutil.rmtree(release, ignore_errors=True)
+        raise
     history = places.state_dir / HISTORY_DB
     copy: Path | None = None
     if history.is_file():

@@ -24,6 +24,7 @@ import json
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -253,9 +254,17 @@ def _apply(
                 progress=progress,
             )
         except UpdateError as exc:
+            # for the page and the panel: with its time, so the panel says a second
+            # refusal too, and its kind, so each says it in its own language
             write_json(
                 places.update_dir / updating.NOTICE_FILE,
-                {"text": f"update refused: {exc}", "ok": False},
+                {
+                    "text": f"update refused: {exc}",
+                    "ok": False,
+                    "time": time.time(),
+                    "kind": "refused",
+                    "reason": str(exc),
+                },
             )
             raise
 
