@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from controller.persistence import SAVE_NAME, sync_directory, unfinished_game
 from controller.release import keys as keyring
 from controller.release.bundle import Bundle, BundleError, check_bundle
@@ -44,6 +46,7 @@ from controller.release.checks import check_commands
 from controller.release.dbcopy import copy_database, restore_database, schema_version
 from controller.release.layout import (
     KEYS_DIR,
+    SHIPPED_KEYS_DIR,
     LayoutError,
     ReleaseLayout,
     check_release_name,
@@ -87,9 +90,15 @@ class UpdatePlaces:
     layout: ReleaseLayout = field(default_factory=ReleaseLayout)
     state_dir: Path = Path("/var/lib/spieltisch")
     keys_dir: Path = KEYS_DIR
+    shipped_keys_dir: Path | None = SHIPPED_KEYS_DIR
     config: Path = Path("/etc/spieltisch/config.toml")
     systemctl: Sequence[str] = ("systemctl",)
     trial_dropin: Path = TRIAL_DROPIN
+
+    def trusted_keys(self) -> dict[str, Ed25519PublicKey]:
+        """The image's shipped keys, then the keys added on the table (which win)."""
+        shipped = [self.shipped_keys_dir] if self.shipped_keys_dir is not None else []
+        return keyring.trusted_keys(*shipped, self.keys_dir)
 
     @property
     def update_dir(self) -> Path:
@@ -302,7 +311,7 @@ def apply(
         raise UpdateError(f"the update to {state.get('to')} is still being tried: wait for it")
     layout = places.layout
     layout.releases.mkdir(parents=True, exist_ok=True)
-    trusted = keyring.trusted_keys(places.keys_dir)
+    trusted = places.trusted_keys()
     work = Path(tempfile.mkdtemp(prefix=".bundle-", dir=layout.releases)).absolute()
     try:
         progress("unpacking and checking the bundle")
@@ -478,5 +487,5 @@ def status(places: UpdatePlaces) -> dict[str, Any]:
         "version": (info or {}).get("version"),
         "state": read_state(places),
         "notice": read_notice(places.state_dir),
-        "trusted_keys": sorted(keyring.trusted_keys(places.keys_dir)),
+        "trusted_keys": sorted(places.trusted_keys()),
     }
