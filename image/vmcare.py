@@ -179,10 +179,18 @@ def qr_texts(rows):
 image = Image.open("/run/spieltisch-camera/panel.png").convert("RGB")
 for size in (21, 25, 29):
     x0, y0 = (image.width - size) // 2, (image.height - size) // 2
-    if x0 < 1 or sum(image.getpixel((x0 - 1, y0 - 1))) < 300:
-        continue  # no light quiet zone: the QR is not on the panel now
+    if x0 < 1:
+        continue
+    # light and dark told apart halfway between the square's darkest and lightest
+    # pixel (a power limit may dim the whole picture); the quiet zone must be light
+    seen = [sum(image.getpixel((x0 + x, y0 + y))) for x in range(size) for y in range(size)]
+    middle = (min(seen) + max(seen)) / 2
+    if max(seen) - min(seen) < 60 or sum(image.getpixel((x0 - 1, y0 - 1))) < middle:
+        continue  # no QR code on the panel now
     rows = [
-        "".join("1" if sum(image.getpixel((x0 + x, y0 + y))) < 100 else "0" for x in range(size))
+        "".join(
+            "1" if sum(image.getpixel((x0 + x, y0 + y))) < middle else "0" for x in range(size)
+        )
         for y in range(size)
     ]
     for text in qr_texts(rows):
