@@ -326,12 +326,27 @@ def update_from_page(
 ) -> tuple[dict[str, Any], float | None]:
     """The bundle uploaded on the Care page (paired); returns the page's answer with
     its seconds, and the seconds until the root unit switched."""
+    before = page_update(page).get("notice")
     t = time.monotonic()
     status, answer = page.upload("/api/update", bundle.read_bytes())
     sent = {"status": status, "answer": answer, "upload_s": round(time.monotonic() - t, 1)}
     if status != 200:
         return sent, None
-    switched = wait_for(lambda: phase(card_status(port, work)) == "trial", timeout, 2)
+
+    def refused() -> str | None:
+        """The root unit's refusal, as the page reads it (a new notice)."""
+        info = page_update(page)
+        notice = info.get("notice")
+        if notice and notice != before and str(notice.get("text", "")).startswith("update refused"):
+            return str(info.get("notice_words") or notice.get("text"))
+        return None
+
+    switched = wait_for(
+        lambda: phase(card_status(port, work)) == "trial" or refused() is not None, timeout, 2
+    )
+    if refused() is not None:
+        sent["refused"] = refused()
+        return sent, None
     return sent, switched
 
 
