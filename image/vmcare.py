@@ -43,6 +43,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -399,18 +400,30 @@ def care_steps(
     bad: Path,
     result: dict[str, Any],
 ) -> bool:
-    """The backup's round first (minutes), then the updates (each makes a venv and
-    installs it: the long part under emulation)."""
+    """The second release first, on a card that has played no game yet (the release the
+    image was built with counted a finished game's save as a game in progress, and
+    refused updates and resets after any game); then the backup's round on the second
+    release; then the broken third."""
     port = m.ports[22]
-    cared = backup_steps(page, port, work, args.timeout, result)
-    updated = update_steps(args, m, page, work, good, bad, result)
-    return cared and updated
+    cared: list[bool] = []
+    updated = update_steps(
+        args,
+        m,
+        page,
+        work,
+        good,
+        bad,
+        result,
+        between=lambda: cared.append(backup_steps(page, port, work, args.timeout, result)),
+    )
+    return bool(cared) and cared[0] and updated
 
 
 def backup_steps(page: Page, port: int, work: Path, timeout: float, result: dict[str, Any]) -> bool:
     """Games from the page's Setup, a backup downloaded, a factory reset, the backup
     restored: the history compared game by game."""
     result["pair_games_s"] = pair(page, port, work)
+    emit("paired", seconds=result["pair_games_s"])
     t = time.monotonic()
     for n in range(1, GAMES + 1):
         status, setup = page.json("GET", "/api/setup")
@@ -466,6 +479,7 @@ def update_steps(
     good: Path,
     bad: Path,
     result: dict[str, Any],
+    between: Callable[[], None] = lambda: None,
 ) -> bool:
     port = m.ports[22]
     second, third = result["second"], result["third"]
@@ -494,6 +508,7 @@ def update_steps(
     second_ok = info.get("current") == second and info.get("notice_words") == (
         f"updated to {second}"
     )
+    between()
     # 3. the broken third from the page: rolled back by systemd, said on page and panel
     result["pair_again_s"] = pair(page, port, work)
     sent, switched = update_from_page(page, port, work, bad, args.timeout)

@@ -276,3 +276,31 @@ def test_a_restore_refuses_during_a_game(table: dict[str, Path]) -> None:
     assert backup(table, "create", str(file)).returncode == 0
     write_bot_game(table["state"], "maedn", "classic", 2, seed=1)  # an unfinished game
     assert_refused(table, file, "a game is in progress")
+
+
+def test_a_restore_where_the_keys_cannot_be_written_restores_the_rest(
+    table: dict[str, Path],
+) -> None:
+    """A card whose keys directory is on its read-only root: the page's restore failed
+    whole at the keys ("Read-only file system") and left the history as it was. Here
+    the keys' place is a path that cannot be made (a file where its directory should
+    be): the keys stay, the games come back."""
+    file = table["tmp"] / "b.tar.gz"
+    assert backup(table, "create", str(file)).returncode == 0
+    add_games(table["state"] / "history.sqlite3", ["third"])
+    blocked = table["tmp"] / "blocked"
+    blocked.write_text("a file where the keys' directory should be\n")
+    restored = spieltisch(
+        "backup",
+        "--state-dir",
+        str(table["state"]),
+        "--config",
+        str(table["config"]),
+        "--keys",
+        str(blocked / "keys"),
+        "restore",
+        str(file),
+    )
+    assert restored.returncode == 0, restored.stderr
+    assert games(table["state"] / "history.sqlite3") == ["first", "second"]
+    assert blocked.read_text() == "a file where the keys' directory should be\n"
