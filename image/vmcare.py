@@ -229,6 +229,8 @@ class Page:
                 return response.status, response.read()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read()
+        except OSError as exc:  # the table restarting: no page for a moment
+            return 0, str(exc).encode()
 
     def json(self, method: str, path: str, data: Any = None) -> tuple[int, Any]:
         body = None if data is None else json.dumps(data).encode()
@@ -359,6 +361,8 @@ def cmd_care(args: argparse.Namespace) -> int:
     if args.deps is None:
         print("vmtest care: no dependency wheels (--deps; build the image first)", file=sys.stderr)
         return 2
+    if args.card is not None:
+        return again(args)
     with workdir(args.keep) as work:
         raw = unpack(args.image, work.parent)
         card = new_card(raw, work / "card-care.img")
@@ -552,6 +556,36 @@ def update_steps(
     )
     result.update(second_ok=second_ok, back_ok=back_ok)
     return second_ok and back_ok
+
+
+def again(args: argparse.Namespace) -> int:
+    """``--card CARD``: a card kept from a run (``--keep``; its key beside it) started
+    again: the page's update status read, then the backup's round."""
+    card = args.card
+    work = card.parent
+    m = Machine(args.arch, card, work, "card-again", ports={22: free_port(), 8080: free_port()})
+    port, page = m.ports[22], Page(m.ports[8080])
+    m.start()
+    ready = m.wait_ready(args.timeout)
+    emit("boot", arch=args.arch, ready_s=ready, card=str(card))
+    if ready is None:
+        m.cut()
+        return 1
+    result: dict[str, Any] = {}
+    try:
+        wait_for(lambda: ssh(port, work, "echo up", check=False).strip() == "up", 180, 2)
+        ssh(port, work, CARE)
+        emit("page", up_after_s=wait_for(page.up, 300))
+        settled = wait_for(lambda: phase(card_status(port, work)) != "trial", args.timeout)
+        info = page_update(page)
+        emit("update-status", settled_after_s=settled, page_current=info.get("current"),
+             page_words=info.get("notice_words"), phase=phase(card_status(port, work)))  # fmt: skip
+        ok = backup_steps(page, port, work, args.timeout, result)
+    finally:
+        m.poweroff()
+        m.cut()
+    emit("care-verdict", ok=ok, **result)
+    return 0 if ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -987,6 +987,9 @@ def main(argv: list[str] | None = None) -> int:
         "--deps", type=Path, help="update: the image's dependency wheels (default: its cache)"
     )
     parser.add_argument(
+        "--card", type=Path, help="care: start this kept card again for the backup's round"
+    )
+    parser.add_argument(
         "--host-python",
         type=Path,
         default=REPO / ".venv" / "bin" / "python"
