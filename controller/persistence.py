@@ -92,6 +92,31 @@ def check_history(data: object) -> None:
             raise ValueError(f"save history entry {index} is malformed: {entry!r:.60}")
 
 
+def unfinished_game(state_dir: Path | None) -> tuple[str, str] | None:
+    """The game and preset of the unfinished game saved in ``state_dir``: the game the
+    table resumes when it starts, so a game in progress whether the table runs or not.
+    None for no directory, no save, a save holding only records for the history, a
+    finished game (the save keeps the final position after the game is over, while
+    the table is back in its menu), or a save the table will move aside as damaged.
+    Read without touching the file: moving a damaged save aside, with its message on
+    the panel, is the table's own job, and the updater and the simulator read this."""
+    if state_dir is None:
+        return None
+    path = Path(state_dir) / SAVE_NAME
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_SAVE_BYTES:
+            return None
+        data = json.loads(path.read_text(encoding=ENCODING))
+        if not isinstance(data, dict) or data.get("game") is None:
+            return None
+        session = Session.from_json(data)
+    except (OSError, ValueError, RecursionError):  # InvalidStateError is a ValueError
+        return None
+    if session.state.is_terminal():
+        return None
+    return session.game, session.preset
+
+
 class CorruptSaveError(ValueError):
     """The save could not be used; it has been moved to ``moved_to``."""
 

@@ -86,18 +86,21 @@ units+=(spieltisch-ready-console.service)
 install -m 0644 "$F/spieltisch-releases.service" "$R/etc/systemd/system/"
 units+=(spieltisch-releases.service)
 # updates, as systemd/install.sh sets them up: the rollback, the check after an update,
-# the page's inbox; the project's signing key (on the read-only root: a key of one's
-# own is trusted by building an image with it in systemd/keys/)
+# the page's inbox; the project's signing key on the read-only root, where the program
+# reads the keys an image ships (/usr/share/spieltisch/keys); /etc/spieltisch-keys, where
+# `spieltisch update trust` adds a key of one's own, is a link into the data partition
 for unit in spieltisch-rollback.service spieltisch-update-check.service \
     spieltisch-update.service spieltisch-update.path; do
     install -m 0644 "$SRC/systemd/$unit" "$R/etc/systemd/system/$unit"
 done
 units+=(spieltisch-update.path spieltisch-update-check.service)
-install -d -m 0755 "$R/etc/spieltisch-keys"
+install -d -m 0755 "$R/usr/share/spieltisch/keys"
 for key in "$SRC"/systemd/keys/*.pub; do
     [ -e "$key" ] || continue
-    install -m 0644 "$key" "$R/etc/spieltisch-keys/"
+    install -m 0644 "$key" "$R/usr/share/spieltisch/keys/"
 done
+rm -rf "$R/etc/spieltisch-keys"
+ln -sfn /data/system/spieltisch-keys "$R/etc/spieltisch-keys"
 in_root systemctl enable "${units[@]}"
 echo "enabled: ${units[*]}" | tee -a "$LOG"
 
@@ -108,9 +111,11 @@ echo "enabled: ${units[*]}" | tee -a "$LOG"
 #                    chosen yet; the table starts and waits, saying so, until the
 #                    settings file or the page names one
 #   system/          the card's own: machine-id, hostname, SSH key, Wi-Fi networks,
-#                    systemd's random seed and clock; root's, out of the service's reach
+#                    systemd's random seed and clock, the update keys added with
+#                    `spieltisch update trust`; root's, out of the service's reach
 D=$R/data
-install -d -m 0755 "$D" "$D/system" "$D/system/ssh" "$D/system/nm-lib" "$D/system/systemd-lib"
+install -d -m 0755 "$D" "$D/system" "$D/system/ssh" "$D/system/nm-lib" "$D/system/systemd-lib" \
+    "$D/system/spieltisch-keys"
 install -d -m 0750 "$D/spieltisch"
 install -d -m 0775 "$D/etc-spieltisch"
 install -d -m 0700 "$D/system/nm-connections" "$D/system/spieltisch-boot"

@@ -5,6 +5,7 @@
     sudo python3 image/vmtest.py stranger out/spieltisch-V-amd64.img.xz
     sudo python3 image/vmtest.py boot  out/spieltisch-V-arm64.img.xz   # -M virt
     sudo SPIELTISCH_SIGNING_KEY=KEY python3 image/vmtest.py update out/spieltisch-V-amd64.img.xz
+    sudo SPIELTISCH_SIGNING_KEY=KEY python3 image/vmtest.py care out/spieltisch-V-amd64.img.xz
 
 Each card is a fresh copy of the image, made 4 GiB as a card would be (the data
 partition grows into the rest). The amd64 image boots as a disk does: UEFI firmware
@@ -35,6 +36,9 @@ the image's dependency wheels and each copy's own pure-Python wheel), applies th
 second over SSH (it must run and be confirmed), then the third (systemd's start limit
 and ``OnFailure=`` must roll it back to the second by themselves, with the notice in
 the status and shown on the panel).
+
+``care`` (image/vmcare.py) does the same updates, and a backup, a factory reset and the
+backup restored, through the card's page as a phone sends them.
 
 Each command prints "IMGTEST {json}" lines and a summary; the pytest tier
 tests/test_image_vm.py runs them.
@@ -189,6 +193,9 @@ class Machine:
                 *common,
             ]  # fmt: skip
         boot = self.work / f"{self.disk.name}.boot"
+        if not (boot / "cmdline").exists():
+            # every command that powers a card on gets them here, not each on its own
+            arm64_boot_files(self.disk, self.work)
         return [
             "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-accel", "tcg,thread=multi",
             "-kernel", str(boot / "vmlinuz"), "-initrd", str(boot / "initrd.img"),
@@ -959,7 +966,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("command", choices=["boot", "cuts", "stranger", "play", "update"])
+    parser.add_argument("command", choices=["boot", "cuts", "stranger", "play", "update", "care"])
     parser.add_argument("image", type=Path)
     parser.add_argument("--cuts", type=int, default=20)
     parser.add_argument("--seed", type=int, default=None)
@@ -983,6 +990,9 @@ def main(argv: list[str] | None = None) -> int:
         "--deps", type=Path, help="update: the image's dependency wheels (default: its cache)"
     )
     parser.add_argument(
+        "--card", type=Path, help="care: start this kept card again for the backup's round"
+    )
+    parser.add_argument(
         "--host-python",
         type=Path,
         default=REPO / ".venv" / "bin" / "python"
@@ -999,6 +1009,10 @@ def main(argv: list[str] | None = None) -> int:
         "play": cmd_play,
         "update": cmd_update,
     }
+    if args.command == "care":
+        from vmcare import cmd_care  # its own module: the page's flows (image/vmcare.py)
+
+        return cmd_care(args)
     return handlers[args.command](args)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from controller.history.store import HistoryStore
+from controller.testing.files import write_bot_game
 from tests.update_fixtures import Ran, regular, special, spieltisch, tar_with
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,7 +148,7 @@ def test_the_factory_reset_asks_first_and_refuses_during_a_game(table: dict[str,
     asked = backup(table, "reset")
     assert asked.returncode == 0 and "--yes" in asked.stdout
     assert snapshot(table) == before
-    (table["state"] / "session.json").write_text(json.dumps({"version": 3, "game": "maedn"}))
+    write_bot_game(table["state"], "maedn", "classic", 2, seed=1)  # an unfinished game
     before = snapshot(table)
     refused = backup(table, "reset", "--yes")
     assert refused.returncode == 2 and "a game is in progress" in refused.stderr
@@ -273,5 +274,33 @@ def test_a_file_that_is_no_backup_is_refused(table: dict[str, Path], content: by
 def test_a_restore_refuses_during_a_game(table: dict[str, Path]) -> None:
     file = table["tmp"] / "b.tar.gz"
     assert backup(table, "create", str(file)).returncode == 0
-    (table["state"] / "session.json").write_text(json.dumps({"version": 3, "game": "maedn"}))
+    write_bot_game(table["state"], "maedn", "classic", 2, seed=1)  # an unfinished game
     assert_refused(table, file, "a game is in progress")
+
+
+def test_a_restore_where_the_keys_cannot_be_written_restores_the_rest(
+    table: dict[str, Path],
+) -> None:
+    """A card whose keys directory is on its read-only root: the page's restore failed
+    whole at the keys ("Read-only file system") and left the history as it was. Here
+    the keys' place is a path that cannot be made (a file where its directory should
+    be): the keys stay, the games come back."""
+    file = table["tmp"] / "b.tar.gz"
+    assert backup(table, "create", str(file)).returncode == 0
+    add_games(table["state"] / "history.sqlite3", ["third"])
+    blocked = table["tmp"] / "blocked"
+    blocked.write_text("a file where the keys' directory should be\n")
+    restored = spieltisch(
+        "backup",
+        "--state-dir",
+        str(table["state"]),
+        "--config",
+        str(table["config"]),
+        "--keys",
+        str(blocked / "keys"),
+        "restore",
+        str(file),
+    )
+    assert restored.returncode == 0, restored.stderr
+    assert games(table["state"] / "history.sqlite3") == ["first", "second"]
+    assert blocked.read_text() == "a file where the keys' directory should be\n"

@@ -1,6 +1,7 @@
 """The card image built and booted: image/build.sh, then image/vmtest.py under qemu
 (boot to READY, power cuts in the first boot, a stranger's look, bots playing on a
-read-only root, an update and a broken update that rolls back by itself), and
+read-only root, an update and a broken update that rolls back by itself; the same
+through the page, with a backup, a factory reset and the backup restored), and
 image/vmtest_ramdata.py (a card whose data partition cannot be read still starts).
 
 Needs root, qemu, OVMF and an hour or more under emulation, so it is a tier of its own,
@@ -12,7 +13,8 @@ SPIELTISCH_IMAGE_FILE names a built .img.xz to test instead of building one (the
 build takes long; the boots do not depend on how the image got there).
 SPIELTISCH_IMAGE_CUTS sets the number of power cuts (default 20).
 SPIELTISCH_SIGNING_KEY names the private key whose public half the image trusts
-(systemd/keys/): the update test signs its bundles with it, and is skipped without it.
+(systemd/keys/): the update and care tests sign their bundles with it, and are skipped
+without it.
 """
 
 from __future__ import annotations
@@ -135,4 +137,24 @@ def test_an_update_installs_and_a_broken_one_rolls_back_by_itself(image: Path) -
     assert f"back on {verdict['second']}" in verdict["notice"]
     # and the table, back on the second, showed the notice on its (dummy) panel
     assert verdict["notice_shown_on_panel"], lines
+    assert verdict["ok"], lines
+
+
+@pytest.mark.skipif(
+    not os.environ.get("SPIELTISCH_SIGNING_KEY"),
+    reason="the care tier signs its bundles: set SPIELTISCH_SIGNING_KEY to the private key"
+    " whose public half the image trusts",
+)
+def test_the_page_updates_rolls_back_backs_up_resets_and_restores(image: Path) -> None:
+    lines = run_vmtest("care", str(image))
+    verdict = lines[-1]
+    assert verdict["kind"] == "care-verdict", lines
+    # through the page: the second release confirmed, the broken third rolled back, in
+    # words on the page and shown on the panel
+    assert verdict["second_ok"] and verdict["back_ok"], lines
+    assert f"update to {verdict['third']} failed" in verdict["page_words"]
+    assert verdict["notice_shown_on_panel"]
+    # the games: gone after the factory reset, back game by game after the restore
+    assert verdict["games"] > 0 and verdict["games_after_reset"] == 0
+    assert verdict["same_game_by_game"] == [True] * verdict["games"], lines
     assert verdict["ok"], lines

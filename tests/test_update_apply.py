@@ -21,6 +21,7 @@ import pytest
 from controller.history.store import HistoryStore
 from controller.release.layout import ReleaseLayout, migrate, switch
 from controller.release.notice import read_notice
+from controller.testing.files import write_bot_game
 from tests.update_fixtures import (
     fake_systemctl,
     installed_table,
@@ -223,7 +224,7 @@ def test_a_power_cut_before_the_switch_is_recognised(table: dict[str, Path]) -> 
 
 
 def test_no_update_during_a_game(table: dict[str, Path]) -> None:
-    (table["state"] / "session.json").write_text(json.dumps({"version": 3, "game": "maedn"}))
+    write_bot_game(table["state"], "maedn", "classic", 2, seed=1)  # an unfinished game
     bundle = toy_bundle(table["tmp"] / "b2.tar", table["private"], "0.2.0")
     result = update(table, "apply", str(bundle))
     assert result.returncode == 2 and result.stderr.count("\n") == 1

@@ -303,8 +303,10 @@ def restore(places: BackupPlaces, backup: Path) -> tuple[Path, dict[str, Any]]:
         for name in keys:
             try:
                 _place(work / name, places.keys_dir / Path(name).name)
-            except PermissionError:
-                # the page runs as the service user, who may not change root's keys
+            except OSError:
+                # the page's restore runs as the service user, who may not change
+                # root's keys, and a card from before keeps them on its read-only root:
+                # the keys stay as they are, the rest is restored
                 manifest["keys_kept"] = True
                 break
     finally:

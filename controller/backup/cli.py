@@ -60,7 +60,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             kept, manifest = restore(places, args.file)
             keys = ""
             if manifest.get("keys_kept"):
-                keys = " (the trusted keys were left as they are: changing them needs root)"
+                keys = " (the trusted keys were left as they are: they could not be written here)"
             out.write(
                 f"restored {args.file} (made {manifest.get('created')}){keys}; what it "
                 f"replaced is in {kept}; {RESTART}\n"

@@ -10,7 +10,6 @@ simulator says about a game in progress in ``--state-dir``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -21,8 +20,8 @@ from controller.config import Config, default_config, load_config
 from controller.games import presentation
 from controller.i18n import _
 from controller.input_checks import is_finite_number, quote
-from controller.persistence import MAX_SAVE_BYTES, SAVE_NAME
-from controller.session import COACHED, SEAT_KINDS, Session
+from controller.persistence import unfinished_game
+from controller.session import COACHED, SEAT_KINDS
 from rules.bots import BOT_KINDS
 
 MAX_DELAY_S = 60.0
@@ -195,22 +194,8 @@ def sim_config(args: argparse.Namespace) -> Config:
 
 def saved_game(state_dir: Path | None) -> tuple[str, str] | None:
     """The game and preset of the unfinished game saved in ``state_dir``, or None
-    (no directory, no save, a finished game, or a save the table will report as
-    damaged when it starts). Read without touching the file: a damaged save is the
-    appliance's to move aside, with its message on the panel."""
-    if state_dir is None:
-        return None
-    path = Path(state_dir) / SAVE_NAME
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_SAVE_BYTES:
-            return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-        session = Session.from_json(data)
-    except (OSError, ValueError, RecursionError):  # InvalidStateError is a ValueError
-        return None
-    if session.state.is_terminal():
-        return None
-    return session.game, session.preset
+    (controller.persistence.unfinished_game, which the updater reads too)."""
+    return unfinished_game(state_dir)
 
 
 def resume_notice(game: str, preset: str, state_dir: Path) -> str:

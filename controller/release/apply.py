@@ -37,13 +37,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.persistence import SAVE_NAME, sync_directory
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from controller.persistence import SAVE_NAME, sync_directory, unfinished_game
 from controller.release import keys as keyring
 from controller.release.bundle import Bundle, BundleError, check_bundle
 from controller.release.checks import check_commands
 from controller.release.dbcopy import copy_database, restore_database, schema_version
 from controller.release.layout import (
     KEYS_DIR,
+    SHIPPED_KEYS_DIR,
     LayoutError,
     ReleaseLayout,
     check_release_name,
@@ -87,9 +90,15 @@ class UpdatePlaces:
     layout: ReleaseLayout = field(default_factory=ReleaseLayout)
     state_dir: Path = Path("/var/lib/spieltisch")
     keys_dir: Path = KEYS_DIR
+    shipped_keys_dir: Path | None = SHIPPED_KEYS_DIR
     config: Path = Path("/etc/spieltisch/config.toml")
     systemctl: Sequence[str] = ("systemctl",)
     trial_dropin: Path = TRIAL_DROPIN
+
+    def trusted_keys(self) -> dict[str, Ed25519PublicKey]:
+        """The image's shipped keys, then the keys added on the table (which win)."""
+        shipped = [self.shipped_keys_dir] if self.shipped_keys_dir is not None else []
+        return keyring.trusted_keys(*shipped, self.keys_dir)
 
     @property
     def update_dir(self) -> Path:
@@ -132,9 +141,18 @@ def _notice(places: UpdatePlaces, text: str, ok: bool, **fields: str | None) -> 
 
 
 def game_in_progress(state_dir: Path) -> bool:
-    """A save holding a game (not only records waiting for the history)."""
-    data = read_json(state_dir / SAVE_NAME)
-    return data is not None and data.get("game") is not None
+    """A save holding an unfinished game: the one the table plays, or resumes when it
+    starts. A finished game's save (kept after the game ends, while the table waits in
+    its menu) and a save carrying only records for the history are no game."""
+    return unfinished_game(state_dir) is not None
+
+
+def refuse_during_a_game(places: UpdatePlaces, when: str = "") -> None:
+    if game_in_progress(places.state_dir):
+        raise UpdateError(
+            f"a game is in progress{when} (saved in {places.state_dir / SAVE_NAME}): "
+            "finish it or go back to the menu, then update"
+        )
 
 
 # -- the history copy -------------------------------------------------------------------
@@ -286,18 +304,14 @@ def apply(
 ) -> str:
     """Apply ``bundle_path`` (see the module's docstring); returns the line to print.
     ``progress`` is told each step as it begins."""
-    if game_in_progress(places.state_dir):
-        raise UpdateError(
-            f"a game is in progress (saved in {places.state_dir / SAVE_NAME}): "
-            "finish it or go back to the menu, then update"
-        )
+    refuse_during_a_game(places)
     _refuse_others_directory(places)
     state = read_state(places)
     if state is not None and state.get("phase") == "trial":
         raise UpdateError(f"the update to {state.get('to')} is still being tried: wait for it")
     layout = places.layout
     layout.releases.mkdir(parents=True, exist_ok=True)
-    trusted = keyring.trusted_keys(places.keys_dir)
+    trusted = places.trusted_keys()
     work = Path(tempfile.mkdtemp(prefix=".bundle-", dir=layout.releases)).absolute()
     try:
         progress("unpacking and checking the bundle")
@@ -312,9 +326,16 @@ def apply(
             raise UpdateError(f"release {bundle.release} is already running")
         if running is None:
             raise UpdateError(f"no release is current in {layout.prefix}: install first")
-        install_release(bundle, places, bundle.release, python or base_python(), progress)
+        release = install_release(bundle, places, bundle.release, python or base_python(), progress)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    try:
+        # installing takes minutes, in which the family may have started a game from
+        # the menu: the restart would cut into it, so the new release goes again
+        refuse_during_a_game(places, " (it began while the update was installed)")
+    except UpdateError:
+        shutil.rmtree(release, ignore_errors=True)
+        raise
     history = places.state_dir / HISTORY_DB
     copy: Path | None = None
     if history.is_file():
@@ -466,5 +487,5 @@ def status(places: UpdatePlaces) -> dict[str, Any]:
         "version": (info or {}).get("version"),
         "state": read_state(places),
         "notice": read_notice(places.state_dir),
-        "trusted_keys": sorted(keyring.trusted_keys(places.keys_dir)),
+        "trusted_keys": sorted(places.trusted_keys()),
     }

@@ -24,6 +24,7 @@ import json
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ from controller.release.layout import (
     FACTORY,
     KEYS_DIR,
     PREFIX,
+    SHIPPED_KEYS_DIR,
     LayoutError,
     ReleaseLayout,
     adopt_factory,
@@ -48,7 +50,15 @@ def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     top = sub.add_parser("update", help="update bundles: build, trust, apply, status")
     top.add_argument("--prefix", type=Path, default=PREFIX, help="where releases live")
     top.add_argument("--state-dir", type=Path, default=STATE_DIR, help="the state directory")
-    top.add_argument("--keys", type=Path, help=f"trusted keys (default: {KEYS_DIR})")
+    top.add_argument(
+        "--keys", type=Path, help=f"trusted keys, where trust adds one (default: {KEYS_DIR})"
+    )
+    top.add_argument(
+        "--shipped-keys",
+        type=Path,
+        default=SHIPPED_KEYS_DIR,
+        help=f"keys an image ships read-only, trusted too (default: {SHIPPED_KEYS_DIR})",
+    )
     top.add_argument(
         "--config",
         type=Path,
@@ -122,6 +132,7 @@ def places_of(args: argparse.Namespace) -> updating.UpdatePlaces:
         layout=ReleaseLayout(args.prefix.absolute()),
         state_dir=args.state_dir.absolute(),
         keys_dir=(args.keys or KEYS_DIR).absolute(),
+        shipped_keys_dir=args.shipped_keys.absolute(),
         config=args.config.absolute(),
         systemctl=tuple(args.systemctl.split()),
         trial_dropin=(args.trial_dropin or updating.TRIAL_DROPIN).absolute(),
@@ -253,9 +264,17 @@ def _apply(
                 progress=progress,
             )
         except UpdateError as exc:
+            # for the page and the panel: with its time, so the panel says a second
+            # refusal too, and its kind, so each says it in its own language
             write_json(
                 places.update_dir / updating.NOTICE_FILE,
-                {"text": f"update refused: {exc}", "ok": False},
+                {
+                    "text": f"update refused: {exc}",
+                    "ok": False,
+                    "time": time.time(),
+                    "kind": "refused",
+                    "reason": str(exc),
+                },
             )
             raise
 

@@ -2,9 +2,11 @@
 
 All cryptography is the ``cryptography`` package's (OpenSSL underneath); nothing here
 computes anything itself. The table trusts the public keys in its keys directory
-(``/etc/spieltisch-keys/*.pub``, each a PEM ``PUBLIC KEY``): the installer and the
-image write the project's key there, and a builder who signs their own bundles adds
-theirs with ``spieltisch update trust FILE``. A signature is good when any one trusted
+(``/etc/spieltisch-keys/*.pub``, each a PEM ``PUBLIC KEY``), and on the card image
+also the ones it ships on its read-only root (``/usr/share/spieltisch/keys``): the
+installer writes the project's key to the first, the image to the second, and a
+builder who signs their own bundles adds theirs with ``spieltisch update trust FILE``
+(on the card the first is a link into the data partition). A signature is good when any one trusted
 key verifies it.
 """
 
@@ -71,19 +73,22 @@ def load_public(data: bytes, source: str) -> Ed25519PublicKey:
     return key
 
 
-def trusted_keys(directory: Path) -> dict[str, Ed25519PublicKey]:
-    """The usable public keys in ``directory`` by file name; unusable files are left out
-    (one broken file must not lock the table out of every update)."""
+def trusted_keys(*directories: Path) -> dict[str, Ed25519PublicKey]:
+    """The usable public keys in ``directories`` by file name, a later directory's key
+    taking the place of an earlier one's of the same name (the keys added on the table
+    over the ones an image ships); unusable files are left out (one broken file must
+    not lock the table out of every update)."""
     keys: dict[str, Ed25519PublicKey] = {}
-    try:
-        paths = sorted(directory.glob("*.pub"))
-    except OSError:
-        return keys
-    for path in paths:
+    for directory in directories:
         try:
-            keys[path.name] = load_public(path.read_bytes(), str(path))
-        except (OSError, KeyError_):
+            paths = sorted(directory.glob("*.pub"))
+        except OSError:
             continue
+        for path in paths:
+            try:
+                keys[path.name] = load_public(path.read_bytes(), str(path))
+            except (OSError, KeyError_):
+                continue
     return keys
 
 
@@ -109,5 +114,11 @@ def trust(public_file: Path, directory: Path, name: str | None = None) -> Path:
     stem = name or public_file.stem
     if not _KEY_NAME.match(stem):
         raise KeyError_(f"{stem!r} is not a usable key name (letters, digits, . _ -)")
-    directory.mkdir(parents=True, exist_ok=True)
-    return write_atomically(directory / f"{stem}.pub", lambda out: out.write(data))
+    # resolved first: on the card the directory is a link into the data partition,
+    # whose target a fresh data partition may not have yet
+    target = directory.resolve()
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        return write_atomically(target / f"{stem}.pub", lambda out: out.write(data))
+    except OSError as exc:
+        raise KeyError_(f"cannot add the key to {directory}: {exc.strerror or exc}") from None

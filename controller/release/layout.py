@@ -41,9 +41,17 @@ from hardware.atomic_file import sync_directory
 
 PREFIX = Path("/opt/spieltisch")
 KEYS_DIR = Path("/etc/spieltisch-keys")
-"""Root's, outside the directories the service may write (its state directory and the
-config directory are the service user's): a table process that went wrong must not be
-able to make the root-run update trust a key of its own."""
+"""The keys the table trusts, and where ``spieltisch update trust`` adds one. Root's,
+outside the directories the service may write (its state directory and the config
+directory are the service user's): a table process that went wrong must not be able to
+make the root-run update trust a key of its own. On the card image it is a link to
+``/data/system/spieltisch-keys`` (root's, on the data partition), since the root is
+read-only there."""
+SHIPPED_KEYS_DIR = Path("/usr/share/spieltisch/keys")
+"""The keys the card image ships on its read-only root (the project's): trusted beside
+:data:`KEYS_DIR`, never written. A key of the same name in :data:`KEYS_DIR` takes its
+place, so a lost project key is replaced as on an installed Pi. An installed Pi has
+none: the installer writes the project's key to :data:`KEYS_DIR`."""
 FACTORY = Path("/usr/lib/spieltisch/factory")
 """The card image's built-in release, on the read-only root (its ``RELEASE`` file names it)."""
 RELEASE_INFO = "RELEASE"

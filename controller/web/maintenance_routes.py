@@ -47,13 +47,15 @@ class CareServer(Protocol):
 
 class MaintenanceRoutes:
     def __init__(self, app: CareServer, config_path: Path | None, state_dir: Path | None) -> None:
-        from controller.release.layout import KEYS_DIR
+        from controller.release.layout import KEYS_DIR, SHIPPED_KEYS_DIR
 
         self.app = app
         self.config_path = config_path
         self.state_dir = state_dir
         self.keys_dir = KEYS_DIR
         """The keys the table trusts (root's; a staging table, or a test, names its own)."""
+        self.shipped_keys_dir: Path | None = SHIPPED_KEYS_DIR
+        """The keys the card image ships on its read-only root, trusted too."""
         self.lock = asyncio.Lock()
 
     def add(self, router: web.UrlDispatcher) -> None:
@@ -90,7 +92,7 @@ class MaintenanceRoutes:
     async def status(self, request: web.Request) -> web.Response:
         from controller.release.apply import UpdatePlaces, status
 
-        places = UpdatePlaces(keys_dir=self.keys_dir)
+        places = UpdatePlaces(keys_dir=self.keys_dir, shipped_keys_dir=self.shipped_keys_dir)
         if self.state_dir is not None:
             places.state_dir = self.state_dir
         info = await asyncio.to_thread(status, places)
@@ -131,7 +133,7 @@ class MaintenanceRoutes:
                 upload = Path(work) / "bundle.tar"
                 await self.receive(request, upload)
                 problem = await asyncio.to_thread(
-                    precheck_bundle, upload, Path(work), self.keys_dir
+                    precheck_bundle, upload, Path(work), self.keys_dir, self.shipped_keys_dir
                 )
                 if problem is not None:
                     return json_error(400, problem)
@@ -193,7 +195,9 @@ class MaintenanceRoutes:
         return web.json_response({"ok": True, "message": self.app.say(request, words)})
 
 
-def precheck_bundle(bundle: Path, work: Path, keys_dir: Path) -> str | None:
+def precheck_bundle(
+    bundle: Path, work: Path, keys_dir: Path, shipped_keys_dir: Path | None = None
+) -> str | None:
     """The bundle's one-line refusal, or None; checked against the keys this table
     trusts, as the root unit will check it again."""
     from controller.release.bundle import BundleError, check_bundle
@@ -202,7 +206,8 @@ def precheck_bundle(bundle: Path, work: Path, keys_dir: Path) -> str | None:
     into = work / "unpacked"
     into.mkdir()
     try:
-        check_bundle(bundle, into, trusted_keys(keys_dir))
+        shipped = [shipped_keys_dir] if shipped_keys_dir is not None else []
+        check_bundle(bundle, into, trusted_keys(*shipped, keys_dir))
     except BundleError as exc:
         return str(exc)
     except OSError as exc:
