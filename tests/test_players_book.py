@@ -77,6 +77,36 @@ def test_the_list_is_capped(tmp_path: Path) -> None:
     assert len(players.players()) == MAX_PLAYERS
 
 
+def test_names_the_panel_would_draw_alike_or_not_at_all_are_refused(tmp_path: Path) -> None:
+    """The panel's fonts have ASCII and the German letters; anything else is drawn as
+    "?", so two emoji names were two players both called "??" at setup, and a name of
+    fullwidth letters was drawn as the guest's word."""
+    players = PlayerBook(tmp_path)
+    players.add("Mia 🎲")
+    with pytest.raises(NameRefused, match="looks like “Mia 🎲” on the panel"):
+        players.add("Mia 🐱")
+    with pytest.raises(NameRefused, match="the panel cannot show"):
+        players.add("🐱🐱")
+    with pytest.raises(NameRefused, match="the panel cannot show"):
+        players.add("Маша")
+    with pytest.raises(NameRefused, match="guest's word"):
+        players.add("Ｇａｓｔ")
+    assert players.add("Zoë").name == "Zoë"  # drawn as "Zoe": a letter the font lacks
+    assert [p.name for p in players.players()] == ["Mia 🎲", "Zoë"]
+
+
+def test_a_file_kept_before_the_panel_check_still_reads_whole(tmp_path: Path) -> None:
+    content = {
+        "format": 1,
+        "next": 3,
+        "players": [{"id": "p1", "name": "🎲"}, {"id": "p2", "name": "🐱"}],
+    }
+    (tmp_path / book.NAME).write_text(json.dumps(content), encoding="utf-8")
+    assert [p.name for p in book.read(tmp_path)] == ["🎲", "🐱"]
+    assert PlayerBook(tmp_path).add("Anna").id == "p3"
+    assert not list(tmp_path.glob("players.json.bad-*"))
+
+
 def test_longest_name_is_kept_whole() -> None:
     assert clean("Großmutter Hildegard") == "Großmutter Hildegard"
 

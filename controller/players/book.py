@@ -63,7 +63,7 @@ def _parse(data: Any) -> tuple[int, tuple[Person, ...]]:
         if not isinstance(ident, str) or not ID.fullmatch(ident) or int(ident[1:]) >= counter:
             raise BookUnreadable("a player's id is not one the table gave")
         try:
-            name = clean(row.get("name"), [p.name for p in players])
+            name = clean(row.get("name"), [p.name for p in players], on_panel=False)
         except NameRefused as exc:
             raise BookUnreadable(f"a player's name is refused: {exc}") from None
         if name != row.get("name") or any(p.id == ident for p in players):
