@@ -3,12 +3,17 @@ that is not ours set aside rather than overwritten."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import threading
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from controller import setup_memory
 from controller.players import book
 from controller.players.book import MAX_PLAYERS, PlayerBook
 from controller.players.names import MAX_LENGTH, NameRefused, clean
@@ -149,3 +154,37 @@ def test_renaming_or_removing_an_unknown_player_is_refused(tmp_path: Path) -> No
             players.remove(ident)
         with pytest.raises(NameRefused, match="no such player"):
             players.rename(ident, "Ben")
+
+
+def _read_beside(function: Callable[[], object]) -> threading.Thread:
+    """``function`` on a thread of its own, given up to ten seconds to return."""
+    thread = threading.Thread(target=function, daemon=True)
+    thread.start()
+    thread.join(10)
+    return thread
+
+
+def _unblock(fifo: Path) -> None:
+    """Let a reader stuck on ``fifo`` go (a writer that opens and closes it)."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+
+def test_a_fifo_for_either_file_is_no_list_and_hangs_nothing(tmp_path: Path) -> None:
+    """A FIFO where ``players.json`` or ``setups.json`` should be blocked the reader
+    in open() until someone wrote to it: the page's thread, and the table's start and
+    setup, waited for ever."""
+    for name in (book.NAME, setup_memory.NAME):
+        os.mkfifo(tmp_path / name)
+    found: list[object] = []
+    try:
+        players = _read_beside(lambda: found.append(book.read(tmp_path)))
+        setups = _read_beside(lambda: found.append(setup_memory.read_all(tmp_path)))
+    finally:
+        _unblock(tmp_path / book.NAME)
+        _unblock(tmp_path / setup_memory.NAME)
+    assert not players.is_alive() and not setups.is_alive()
+    assert found == [(), ({}, {})]
+    assert PlayerBook(tmp_path).add("Anna").id == "p1"  # the FIFO is set aside
+    assert [p.name for p in book.read(tmp_path)] == ["Anna"]
+    assert len(list(tmp_path.glob("players.json.bad-*"))) == 1

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.i18n import N_
+from controller.input_checks import NotAConfigFile, read_limited
 from controller.players.names import NameRefused, clean
 from controller.players.person import ID, Person
 from hardware.atomic_file import write_text_atomically
@@ -75,11 +76,12 @@ def _parse(data: Any) -> tuple[int, tuple[Person, ...]]:
 def _load(path: Path) -> tuple[int, tuple[Person, ...]]:
     """The file's next id and players; none for a missing file; BookUnreadable."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise BookUnreadable("too big to be the table's players")
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(path, MAX_BYTES).decode("utf-8")
     except FileNotFoundError:
         return 1, ()
+    except NotAConfigFile as exc:  # a FIFO would hang the reader, /dev/zero never end
+        reason = f"a {exc.kind}, not a file" if exc.kind else "too big to be the table's players"
+        raise BookUnreadable(reason) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise BookUnreadable(f"unreadable ({type(exc).__name__})") from None
     try:
