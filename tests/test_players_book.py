@@ -188,3 +188,15 @@ def test_a_fifo_for_either_file_is_no_list_and_hangs_nothing(tmp_path: Path) -> 
     assert PlayerBook(tmp_path).add("Anna").id == "p1"  # the FIFO is set aside
     assert [p.name for p in book.read(tmp_path)] == ["Anna"]
     assert len(list(tmp_path.glob("players.json.bad-*"))) == 1
+
+
+def test_a_second_bad_file_set_aside_keeps_the_first(tmp_path: Path) -> None:
+    """Both set aside in the same second took the same name, and the second rename
+    replaced the first: a family's unreadable list was lost after all."""
+    (tmp_path / book.NAME).write_bytes(b"the first, a family's list a stray edit broke")
+    players = PlayerBook(tmp_path)
+    players.add("Anna")
+    (tmp_path / book.NAME).write_bytes(b"the second")
+    players.add("Ben")
+    aside = sorted(path.read_bytes() for path in tmp_path.glob("players.json.bad-*"))
+    assert aside == [b"the first, a family's list a stray edit broke", b"the second"]

@@ -158,6 +158,10 @@ class PlayerBook:
             return _load(self.path)
         except BookUnreadable as exc:
             aside = self.path.with_name(f"{NAME}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
+            for n in range(2, 100):  # a second bad file in the same second keeps the first
+                if not aside.exists():
+                    break
+                aside = aside.with_name(f"{NAME}.bad-{time.strftime('%Y%m%d-%H%M%S')}-{n}")
             log.error("%s: %s; moved to %s, a new list is started", self.path, exc, aside.name)
             os.replace(self.path, aside)
             return 1, ()
