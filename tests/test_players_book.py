@@ -200,3 +200,13 @@ def test_a_second_bad_file_set_aside_keeps_the_first(tmp_path: Path) -> None:
     players.add("Ben")
     aside = sorted(path.read_bytes() for path in tmp_path.glob("players.json.bad-*"))
     assert aside == [b"the first, a family's list a stray edit broke", b"the second"]
+
+
+def test_a_new_list_after_a_bad_one_never_gives_its_ids_again(tmp_path: Path) -> None:
+    """A list set aside started again at p1: a new player took the id of a person of
+    the lost list, and the leaderboards counted the old person's games as theirs."""
+    broken = '{"format": 1, "next": 6, "players": [{"id": "p2", "name": "Oma"}, {"id": "p5"'
+    (tmp_path / book.NAME).write_text(broken, encoding="utf-8")
+    assert PlayerBook(tmp_path).add("Anna").id == "p6"
+    (tmp_path / book.NAME).write_text('{"players": [{"id": "p9", "name": 7}]}', encoding="utf-8")
+    assert PlayerBook(tmp_path).add("Ben").id == "p10"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -95,6 +96,19 @@ def _no_constant(word: str) -> object:
     raise ValueError(f"{word} is no JSON value")
 
 
+def _ids_past(bad: Path) -> int:
+    """The first id a new list after the set-aside ``bad`` may give: past every id and
+    counter the file still shows, so that a new player is never counted with the games
+    of a person of the lost list (the history keeps their ids)."""
+    try:
+        text = read_limited(bad, MAX_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return 1
+    numbers = [int(n) for n in re.findall(r'"p([1-9][0-9]{0,8})"', text)]
+    numbers += [int(n) - 1 for n in re.findall(r'"next"\s*:\s*([1-9][0-9]{0,8})\b', text)]
+    return max(numbers, default=0) + 1
+
+
 def read(directory: Path) -> tuple[Person, ...]:
     """The players kept in ``directory``, for the table's setup; none where the file
     is missing or unreadable (one line in the log). Never raises."""
@@ -164,7 +178,7 @@ class PlayerBook:
                 aside = aside.with_name(f"{NAME}.bad-{time.strftime('%Y%m%d-%H%M%S')}-{n}")
             log.error("%s: %s; moved to %s, a new list is started", self.path, exc, aside.name)
             os.replace(self.path, aside)
-            return 1, ()
+            return _ids_past(aside), ()
 
     def _write(self, counter: int, players: tuple[Person, ...]) -> None:
         content = {"format": FORMAT, "next": counter, "players": [p.to_json() for p in players]}
