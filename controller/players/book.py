@@ -14,7 +14,8 @@ file costs only the list, never a game.
 Each player has an id (``p1``, ``p2``, ...) that is never given out again, so a
 renamed player's games stay theirs and a new player with an old name is a new person.
 A file that is unreadable or not ours is set aside (``players.json.bad-<time>``) before
-the next change writes a new one, so a family's names are never overwritten unseen.
+the next change writes a new one, so a family's names are never overwritten unseen;
+the new list's ids start past those the set-aside file still shows.
 """
 
 from __future__ import annotations
