@@ -4,7 +4,8 @@ sat at which seat), kept in the state directory so that it survives a restart.
 Why: a family that plays two-handed Kleiner Ärger would otherwise set two seats to
 "empty" before every game. Setup starts from the game's last choice instead
 (:class:`controller.table.menu.MenuRoom`). The file is a convenience, never a reason to
-stop: one that is missing, unreadable, too big, not JSON or not what this module writes
+stop: one that is missing, unreadable, too big, no regular file (a FIFO would hang the
+start), not JSON or not what this module writes
 is one line in the log and counts as no memory; entries for games, rule sets or seat
 kinds this version does not know are dropped one by one. The named players are kept
 by their ids (``controller.players.book``), never their names: a renamed player is
@@ -23,6 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import rules
+from controller.input_checks import NotAConfigFile, read_limited
 from controller.players.person import ID
 from controller.session import SETUP_KINDS
 from hardware.atomic_file import write_text_atomically
@@ -52,11 +54,12 @@ def read_all(directory: Path) -> tuple[dict[str, Setup], dict[str, Seated]]:
         with contextlib.suppress(OSError):
             stale.unlink()  # a write a pulled plug cut short
     try:
-        if path.stat().st_size > MAX_BYTES:
-            log.warning("%s: too big to be the last setups; setup starts afresh", path)
-            return {}, {}
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_limited(path, MAX_BYTES).decode("utf-8"))
     except FileNotFoundError:
+        return {}, {}
+    except NotAConfigFile as exc:  # a FIFO would hang the table's start, /dev/zero never end
+        reason = f"a {exc.kind}, not a file" if exc.kind else "too big to be the last setups"
+        log.warning("%s: %s; setup starts afresh", path, reason)
         return {}, {}
     except (OSError, ValueError, RecursionError) as exc:
         log.warning("%s: unreadable (%s); setup starts afresh", path, type(exc).__name__)

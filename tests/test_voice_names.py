@@ -146,3 +146,26 @@ def test_sentences_rendered_beside_an_unwritable_cache_are_found_by_the_player(
     found = playing.cached("de", "Mia, du bist dran.")
     assert found is not None and found.parent == spare
     assert playing.path("de", "Mia, du bist dran.") == found
+
+
+@pytest.mark.skipif(
+    shutil.which("espeak-ng") is None or shutil.which("sox") is None,
+    reason="espeak-ng and sox are needed to render and measure speech",
+)
+def test_a_name_is_said_as_words_never_taken_as_an_option_or_markup(tmp_path: Path) -> None:
+    """Anyone with a paired phone chooses the names, and the sentence that begins with
+    one is given to espeak-ng: a name such as "-w/some/file" was taken as its option
+    and wrote the wav over that file (and nothing where the cache expected it), and
+    "[[...]]" was read as phonemes. Both must be said as the letters they are."""
+    hijacked = tmp_path / "hijacked.wav"
+    renderer = Renderer(tmp_path / "cache")
+    said = renderer.path("en", f"-w{hijacked}, your turn.")
+    assert not hijacked.exists()
+    assert said.parent == tmp_path / "cache" and sox_stat(said)["RMS     amplitude"] > 0.01
+    plain = renderer.path("en", "Anna, your turn.")
+    phonemes = renderer.path("en", "[[a:n@]], your turn.")
+    length = {
+        path: float(subprocess.check_output(["soxi", "-D", str(path)], text=True))
+        for path in (plain, phonemes)
+    }
+    assert length[phonemes] > length[plain] + 1.0  # the brackets and letters are said

@@ -5,6 +5,7 @@ simulator process."""
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.testing.files import fill
 from controller.voice.catalog import Prompt
 from controller.voice.render import Renderer
 from controller.voice.sink import LIST, FileSink
@@ -65,6 +67,56 @@ def test_the_text_board_refuses_voice_to(
     err = capsys.readouterr().err
     assert code == 2 and "--voice-to" in err and err.count("\n") == 1
     assert not (tmp_path / "said").exists()
+
+
+@pytest.mark.parametrize("where", ["a-file", "a-file/said"])
+def test_voice_to_a_file_is_refused_in_one_line_before_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """It was an errno line ("[Errno 17] File exists") once the window had opened."""
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    code = main(["sim", "--display", "window", "--voice-to", str(tmp_path / where)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "--voice-to" in err and "is a file, not a folder" in err and "Errno" not in err
+
+
+def test_voice_to_a_read_only_disk_is_refused_in_one_line(
+    small_disk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    try:
+        code = main(["sim", "--display", "window", "--voice-to", str(small_disk / "said")])
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "no permission to write in" in err and "Errno" not in err
+    assert not (small_disk / "said").exists()
+
+
+@needs_speech
+def test_a_full_disk_costs_the_prompts_said_once_and_leaves_no_empty_files(
+    tmp_path: Path, small_disk: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The game goes on; the log says once why nothing is written (it said it for
+    every prompt), and no empty wav is left that the list does not name."""
+    renderer = Renderer(tmp_path / "cache")
+    texts = ["red, your turn.", "6.", "A six!", "Roll again!"]
+    for text in texts:
+        renderer.path("en", text)
+    sink = FileSink(small_disk / "said", renderer.path)
+    fill(small_disk)
+    with caplog.at_level(logging.WARNING, logger="controller.voice.sink"):
+        for text in texts:
+            sink.play("en", text)
+        sink.close()
+    said = [r.getMessage() for r in caplog.records if r.name == "controller.voice.sink"]
+    assert len(said) == 2, said
+    assert "0001.wav and later prompts not written" in said[0]
+    assert "4 of 4 prompts not written" in said[1]
+    assert not list((small_disk / "said").glob("*.wav"))
+    assert listed(small_disk / "said") == []
 
 
 @needs_speech

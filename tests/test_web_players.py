@@ -17,6 +17,7 @@ from controller.history.record import record_of
 from controller.history.store import HistoryStore
 from controller.players import book
 from controller.players.person import Person
+from controller.testing.files import fill
 from tests.history_games import played
 from tests.test_web import ServedTable, client_session, pair, run
 
@@ -190,3 +191,34 @@ def test_deep_nesting_is_a_one_line_refusal_on_every_json_route(
 
     for status, answer in run(nested()):
         assert status == 400 and answer == {"error": "the body must be a JSON object"}
+
+
+def test_a_full_disk_is_said_on_the_page_in_its_language_and_the_list_kept(
+    small_disk: Path,
+) -> None:
+    """The book's write fails whole (atomic), and the page says why in a sentence of
+    its own language, not an English errno fragment."""
+    state = small_disk / "state"
+    state.mkdir()
+    book.PlayerBook(state).add("Anna")
+    table = ServedTable(state_dir=state, language="de")
+    table.rig.start()
+    table.rig.app.loop.draw()
+    try:
+        fill(small_disk)
+
+        async def add() -> tuple[int, Any]:
+            async with client_session() as client:
+                csrf = await pair(client, table)
+                return await send(
+                    client, table.url, as_json({"action": "add", "name": "Ben"}), csrf
+                )
+
+        status, answer = run(add())
+    finally:
+        table.close()
+    assert status == 500, answer
+    assert answer["error"] == "die Namen wurden nicht gespeichert: der Speicher ist voll", answer
+    assert "\n" not in answer["error"]
+    assert [p.name for p in book.read(state)] == ["Anna"]
+    assert not list(state.glob(".players-*"))

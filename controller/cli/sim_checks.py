@@ -112,6 +112,31 @@ def check_output_file(option: str, given: str | Path | None) -> None:
         )
 
 
+def check_output_folder(option: str, given: Path | None) -> None:
+    """A folder the sim writes into as it plays (``--voice-to``) must be one it can
+    write, or be one it can make: said in one line before the window opens, not as an
+    errno after it (or a warning for each prompt). Nothing is made here: a refused
+    command leaves no folder behind."""
+    if given is None:
+        return
+    path = Path(given)
+    folder = path
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise ValueError(
+            _("{option} {path}: {folder} is a file, not a folder").format(
+                option=option, path=quote(str(path)), folder=quote(str(folder))
+            )
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(
+            _("{option} {path}: no permission to write in {folder}").format(
+                option=option, path=quote(str(path)), folder=quote(str(folder))
+            )
+        )
+
+
 def check_panel(game: str, size: tuple[int, int, str] | None) -> None:
     """``--game`` must have a layout for ``--size`` (the one-colour panels have only
     some games): one line before a window opens, not an end in the middle."""
@@ -142,6 +167,7 @@ def validate_sim_args(args: argparse.Namespace) -> list[str]:
         )
     check_output_file("--record", getattr(args, "record", None))
     check_output_file("--screenshot", getattr(args, "screenshot", None))
+    check_output_folder("--voice-to", getattr(args, "voice_to", None))
     if args.game is not None:
         rules.get_game(args.game, args.preset)  # an unknown game or preset raises
         check_panel(args.game, getattr(args, "size", None))

@@ -14,7 +14,8 @@ file costs only the list, never a game.
 Each player has an id (``p1``, ``p2``, ...) that is never given out again, so a
 renamed player's games stay theirs and a new player with an old name is a new person.
 A file that is unreadable or not ours is set aside (``players.json.bad-<time>``) before
-the next change writes a new one, so a family's names are never overwritten unseen.
+the next change writes a new one, so a family's names are never overwritten unseen;
+the new list's ids start past those the set-aside file still shows.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from controller.i18n import N_
+from controller.input_checks import NotAConfigFile, read_limited
 from controller.players.names import NameRefused, clean
 from controller.players.person import ID, Person
 from hardware.atomic_file import write_text_atomically
@@ -63,7 +66,7 @@ def _parse(data: Any) -> tuple[int, tuple[Person, ...]]:
         if not isinstance(ident, str) or not ID.fullmatch(ident) or int(ident[1:]) >= counter:
             raise BookUnreadable("a player's id is not one the table gave")
         try:
-            name = clean(row.get("name"), [p.name for p in players])
+            name = clean(row.get("name"), [p.name for p in players], on_panel=False)
         except NameRefused as exc:
             raise BookUnreadable(f"a player's name is refused: {exc}") from None
         if name != row.get("name") or any(p.id == ident for p in players):
@@ -75,11 +78,12 @@ def _parse(data: Any) -> tuple[int, tuple[Person, ...]]:
 def _load(path: Path) -> tuple[int, tuple[Person, ...]]:
     """The file's next id and players; none for a missing file; BookUnreadable."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise BookUnreadable("too big to be the table's players")
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(path, MAX_BYTES).decode("utf-8")
     except FileNotFoundError:
         return 1, ()
+    except NotAConfigFile as exc:  # a FIFO would hang the reader, /dev/zero never end
+        reason = f"a {exc.kind}, not a file" if exc.kind else "too big to be the table's players"
+        raise BookUnreadable(reason) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise BookUnreadable(f"unreadable ({type(exc).__name__})") from None
     try:
@@ -91,6 +95,19 @@ def _load(path: Path) -> tuple[int, tuple[Person, ...]]:
 
 def _no_constant(word: str) -> object:
     raise ValueError(f"{word} is no JSON value")
+
+
+def _ids_past(bad: Path) -> int:
+    """The first id a new list after the set-aside ``bad`` may give: past every id and
+    counter the file still shows, so that a new player is never counted with the games
+    of a person of the lost list (the history keeps their ids)."""
+    try:
+        text = read_limited(bad, MAX_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return 1
+    numbers = [int(n) for n in re.findall(r'"p([1-9][0-9]{0,8})"', text)]
+    numbers += [int(n) - 1 for n in re.findall(r'"next"\s*:\s*([1-9][0-9]{0,8})\b', text)]
+    return max(numbers, default=0) + 1
 
 
 def read(directory: Path) -> tuple[Person, ...]:
@@ -156,9 +173,13 @@ class PlayerBook:
             return _load(self.path)
         except BookUnreadable as exc:
             aside = self.path.with_name(f"{NAME}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
+            for n in range(2, 100):  # a second bad file in the same second keeps the first
+                if not aside.exists():
+                    break
+                aside = aside.with_name(f"{NAME}.bad-{time.strftime('%Y%m%d-%H%M%S')}-{n}")
             log.error("%s: %s; moved to %s, a new list is started", self.path, exc, aside.name)
             os.replace(self.path, aside)
-            return 1, ()
+            return _ids_past(aside), ()
 
     def _write(self, counter: int, players: tuple[Person, ...]) -> None:
         content = {"format": FORMAT, "next": counter, "players": [p.to_json() for p in players]}

@@ -7,7 +7,9 @@ diaeresis is the same name as one typed as "ö"), its
 spaces collapsed, between 1 and :data:`MAX_LENGTH` characters, with no control or
 format characters (a line break or a right-to-left override would garble the status
 line and the page), and not the guest's own word. Two names that differ only in case
-("anna", "Anna") are the same person to a family, so they count as one.
+("anna", "Anna") are the same person to a family, so they count as one; so do two that
+the panel, whose fonts have ASCII and the German letters only, would draw alike ("🎲"
+and "🐱" are both "?" there), and a name the panel would show with no letter at all.
 
 Every refusal is a :class:`NameRefused` with an English sentence marked for the
 catalog, which the page shows in its own language.
@@ -19,6 +21,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from controller.i18n import N_
+from controller.views.fonts import panel_text
 
 MAX_LENGTH = 20
 """Characters in a name: "Großmutter Hildegard" fits, and it scrolls past a 16-wide
@@ -43,10 +46,12 @@ def key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
-def clean(raw: object, taken: Iterable[str] = ()) -> str:
+def clean(raw: object, taken: Iterable[str] = (), *, on_panel: bool = True) -> str:
     """``raw`` as the name the table keeps, or :class:`NameRefused`.
 
-    ``taken`` are the names already kept (the one being renamed left out)."""
+    ``taken`` are the names already kept (the one being renamed left out). ``on_panel``
+    False skips what the panel can draw: a file kept before that was checked still
+    reads whole."""
     if not isinstance(raw, str):
         raise NameRefused(N_("a name must be text"))
     name = unicodedata.normalize("NFC", raw)
@@ -57,8 +62,16 @@ def clean(raw: object, taken: Iterable[str] = ()) -> str:
         raise NameRefused(N_("a name may not be empty"))
     if len(name) > MAX_LENGTH:
         raise NameRefused(N_("a name has at most {n} characters"), n=MAX_LENGTH)
-    if name.casefold() in GUEST_WORDS:
+    shown = panel_text(name).casefold()
+    if name.casefold() in GUEST_WORDS or (on_panel and shown in GUEST_WORDS):
         raise NameRefused(N_("“{name}” is the guest's word: choose another name"), name=name)
-    if key(name) in {key(other) for other in taken}:
-        raise NameRefused(N_("“{name}” is already a player"), name=name)
+    if on_panel and not any(ch.isalnum() for ch in shown):
+        text = N_("the panel cannot show “{name}”: use letters or digits")
+        raise NameRefused(text, name=name)
+    for other in taken:
+        if key(name) == key(other):
+            raise NameRefused(N_("“{name}” is already a player"), name=name)
+        if on_panel and panel_text(other).casefold() == shown:
+            text = N_("“{name}” looks like “{other}” on the panel: choose another name")
+            raise NameRefused(text, name=name, other=other)
     return name

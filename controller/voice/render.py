@@ -119,7 +119,8 @@ class Renderer:
         partial = target.with_suffix(f".{os.getpid()}-{threading.get_ident()}.part")
         try:
             done = subprocess.run(
-                [*command, "-w", str(partial), text],
+                [*command, "-w", str(partial), "--", as_text(text)],
+                stdin=subprocess.DEVNULL,
                 capture_output=True,
                 timeout=RENDER_TIMEOUT_S,
                 check=False,
@@ -132,6 +133,17 @@ class Renderer:
             raise RenderError(f"{ESPEAK} could not say {text!r}: {reason[:1]}")
         os.replace(partial, target)  # a half-written file is never played
         return target
+
+
+def as_text(text: str) -> str:
+    """``text`` as words espeak-ng can only say, never obey: a sentence holds a
+    player's name, which anyone with the page may choose. Passed after ``--`` a name
+    such as "-w/data/x" is no option (it would have written the wav over any file), and
+    espeak-ng reads no markup unless told to (``-m``); only its phoneme input, ``[[``
+    to ``]]``, is on by default, and a space between the brackets turns it off."""
+    while "[[" in text:
+        text = text.replace("[[", "[ [")
+    return text
 
 
 def missing(renderer: Renderer, language: str) -> list[str]:

@@ -45,6 +45,9 @@ class FileSink:
         self.list = (directory / LIST).open("w", encoding="utf-8")
         self.began = time.monotonic()
         self.count = 0
+        self.failed = 0
+        self.reason = ""
+        """Why the last prompt that failed was not written: only a new reason is logged."""
         self.cond = threading.Condition()
         self.waiting: deque[tuple[str, str, float]] = deque()
         self.closed = False
@@ -65,6 +68,10 @@ class FileSink:
         self.thread.join(DRAIN_S)
         with contextlib.suppress(OSError):
             self.list.close()
+        if self.failed:
+            log.warning(
+                "voice: %d of %d prompts not written to %s", self.failed, self.count, self.directory
+            )
 
     def _run(self) -> None:
         while True:
@@ -85,7 +92,13 @@ class FileSink:
             self.list.write(f"{name}\t{asked:8.2f}\t{length:5.2f}\t{text}\n")
             self.list.flush()
         except OSError as exc:
-            log.warning("voice: %s not written: %s", name, exc)
+            with contextlib.suppress(OSError):
+                (self.directory / name).unlink(missing_ok=True)  # no file the list lacks
+            self.failed += 1
+            reason = exc.strerror or str(exc)
+            if reason != self.reason:  # a full disk refuses every prompt: said once
+                self.reason = reason
+                log.warning("voice: %s and later prompts not written: %s", name, exc)
 
 
 def seconds(path: Path) -> float:

@@ -12,6 +12,7 @@ JSON object of this form (a 10 MB body is refused by the server before it is rea
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 from pathlib import Path
 from typing import Any, Protocol
@@ -89,8 +90,12 @@ class PlayersRoutes:
                 player = await asyncio.to_thread(book.remove, data["id"])
         except NameRefused as exc:
             return json_error(400, self.app.say(request, exc.message, **exc.values))
-        except OSError as exc:
-            return json_error(500, f"cannot keep the players: {exc.strerror or exc}")
+        except OSError as exc:  # the book's write is atomic: the old list stays whole
+            text = N_("the names were not kept: the table could not write them ({reason})")
+            if exc.errno == errno.ENOSPC:
+                text = N_("the names were not kept: the table's storage is full")
+            reason = exc.strerror or type(exc).__name__
+            return json_error(500, self.app.say(request, text, reason=reason))
         if action != "remove":
             self.app.events.put(NamesEvent((player.name,)))  # the voice says it from now on
         return web.json_response(
